@@ -1,0 +1,31 @@
+"""Typed errors raised at the public edge of the engine. Nothing else escapes `core`."""
+
+from __future__ import annotations
+
+
+class GlyphscopeError(Exception):
+    """Base class: every error the engine raises on bad input."""
+
+
+class NotAPdfError(GlyphscopeError):
+    """The input is not a PDF file (no %PDF header and nothing qpdf can recover)."""
+
+
+class DamagedPdfError(GlyphscopeError):
+    """The file is a PDF but is damaged beyond what qpdf can repair."""
+
+
+class PasswordRequiredError(GlyphscopeError):
+    """The document is encrypted (§7.6) and no password was given."""
+
+
+class WrongPasswordError(PasswordRequiredError):
+    """A password was given but is neither the user nor the owner password."""
+
+
+class PageIndexError(GlyphscopeError, IndexError):
+    """A page number outside the document."""
+
+
+class RuleError(GlyphscopeError, ValueError):
+    """An unknown rule name or a value of the wrong type."""

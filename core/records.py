@@ -1,0 +1,109 @@
+"""Plain data records shared by every stage of the engine.
+
+`Glyph` is built once per shown glyph on the hot path, so it is a NamedTuple (cheap to
+create, immutable, picklable for the inspector's worker threads).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import NamedTuple
+
+Point = tuple[float, float]
+Quad = tuple[Point, Point, Point, Point]
+
+
+class DecodeSource(str, Enum):
+    """The step of the fallback chain (spec §1) that turned a code into Unicode."""
+
+    TO_UNICODE = "tounicode"  # §9.10.3 embedded /ToUnicode CMap
+    ENCODING_CMAP = "encoding_cmap"  # Type0 /Encoding: embedded CMap stream or a named CMap
+    DIFFERENCES = "differences"  # simple font /Encoding /Differences glyph name
+    PREDEFINED_CMAP = "predefined_cmap"  # Adobe-GB1/CNS1/Japan1/Korea1 CID → Unicode table
+    BUILTIN_ENCODING = "builtin_encoding"  # WinAnsi, MacRoman, Standard, Symbol, ZapfDingbats
+    FONT_PROGRAM = "font_program"  # the embedded font program's own cmap or glyph names
+    UNRESOLVED = "unresolved"  # no step answered; text is ""
+
+
+class Glyph(NamedTuple):
+    """One shown glyph (spec §3), all geometry in default user space (§8.3.2.3).
+
+    quad: points 0..3, 0→1 along the writing direction (baseline for horizontal text),
+    0→3 up the glyph (ascent side). `font_size` is the size as drawn: the Tf operand scaled
+    by the text rendering matrix (§9.4.4), in user-space units.
+    """
+
+    text: str
+    code: int
+    code_length: int
+    font_key: str
+    font_name: str
+    font_size: float
+    origin: Point
+    glyph_end: Point
+    baseline_end: Point
+    quad: Quad
+    writing_mode: int
+    render_mode: int
+    mcid: int | None
+    token_index: int
+    form_depth: int
+    decode_source: str
+    draw_order: int
+    # Provenance: the showing operator inside the stream that painted the glyph (the page's
+    # or the form's), the element of a TJ array (0 for Tj ' "), and the chain of form
+    # XObject names ("" on the page stream, "/Fm1/Fm2" nested).
+    operator_index: int
+    element_index: int
+    form_path: str
+
+
+GLYPH_JSON_KEYS = (
+    "unicode",
+    "code",
+    "code_length",
+    "font",
+    "font_size",
+    "origin",
+    "glyph_end",
+    "baseline_end",
+    "quad",
+    "writing_mode",
+    "render_mode",
+    "mcid",
+    "token_index",
+    "form_depth",
+    "decode_source",
+    "draw_order",
+    "operator_index",
+    "element_index",
+    "form_path",
+    "font_name",
+)
+
+
+def glyph_to_json(glyph: Glyph, page_number: int) -> dict:
+    """The stable JSON shape of a glyph (CLI `--mode glyphs`); page_number is 1-based."""
+    return {
+        "page": page_number,
+        "unicode": glyph.text,
+        "code": glyph.code,
+        "code_length": glyph.code_length,
+        "font": glyph.font_key,
+        "font_name": glyph.font_name,
+        "font_size": glyph.font_size,
+        "origin": list(glyph.origin),
+        "glyph_end": list(glyph.glyph_end),
+        "baseline_end": list(glyph.baseline_end),
+        "quad": [list(p) for p in glyph.quad],
+        "writing_mode": glyph.writing_mode,
+        "render_mode": glyph.render_mode,
+        "mcid": glyph.mcid,
+        "token_index": glyph.token_index,
+        "form_depth": glyph.form_depth,
+        "decode_source": glyph.decode_source,
+        "draw_order": glyph.draw_order,
+        "operator_index": glyph.operator_index,
+        "element_index": glyph.element_index,
+        "form_path": glyph.form_path,
+    }

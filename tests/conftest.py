@@ -1,0 +1,33 @@
+"""Shared test setup: headless Qt, an isolated QSettings, and the ../shared corpus."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SHARED = ROOT.parent / "shared"
+CORPUS = SHARED / "corpus"
+
+
+@pytest.fixture
+def corpus_dir() -> Path:
+    if not (CORPUS / "index.csv").exists():
+        pytest.skip("../shared/corpus is absent")
+    return CORPUS
+
+
+@pytest.fixture(autouse=True)
+def _isolated_qsettings(tmp_path_factory, monkeypatch):
+    """Every test writes QSettings under a temporary folder, never the user's."""
+    settings_dir = tmp_path_factory.mktemp("qsettings")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(settings_dir))
+    monkeypatch.setenv("GLYPHSCOPE_SETTINGS_DIR", str(settings_dir))
+    yield
