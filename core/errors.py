@@ -29,3 +29,7 @@ class PageIndexError(GlyphscopeError, IndexError):
 
 class RuleError(GlyphscopeError, ValueError):
     """An unknown rule name or a value of the wrong type."""
+
+
+class UnreadableFileError(GlyphscopeError):
+    """The file could not be read at all (missing, a folder, no permission)."""

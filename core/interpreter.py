@@ -1,0 +1,570 @@
+"""The content-stream interpreter (§7.8, §8.4, §9.3, §9.4): every shown glyph as a record.
+
+One explicit state object holds the graphics and text state that `q` saves and `Q` restores
+whole (§8.4.2, §9.3.1); the text matrices live outside it, as §9.4.2 says they are not part
+of the graphics state. Content streams are tokenised by qpdf (`pikepdf.parse_content_stream`);
+stream data comes through `core.streams.decode_stream`, which bounds decompression.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import pikepdf
+
+from core.document import OperatorRecord, Page
+from core.fonts import Font, FontInfo, load_font
+from core.geometry import IDENTITY, Matrix, multiply
+from core.records import Glyph
+from core.rules import Rules
+from core.streams import decode_stream
+
+# Recoverable failures of one operator: wrong operand count or type, a broken object.
+_OPERATOR_ERRORS = (ValueError, TypeError, IndexError, KeyError, ArithmeticError, pikepdf.PdfError)
+_OPERAND_PREVIEW = 80
+
+
+@dataclass(frozen=True, slots=True)
+class PageExtraction:
+    """What the interpreter found on one page.
+
+    glyphs: page and form glyphs in drawing order. readable is False when the page has no
+    content stream that could be read (spec §2 "no result"). truncated is True when a limit
+    of the rules (stream size, operators, glyphs) cut the page short.
+    """
+
+    glyphs: tuple[Glyph, ...]
+    readable: bool
+    truncated: bool
+    warnings: tuple[str, ...]
+    fonts: dict[tuple[str, str], FontInfo] = field(default_factory=dict)
+
+    @property
+    def unresolved_count(self) -> int:
+        return sum(1 for g in self.glyphs if not g.text)
+
+
+class _State:
+    """Graphics state entries that text extraction needs (§8.4.1 Table 52, §9.3.1 Table 104)."""
+
+    __slots__ = (
+        "ctm",
+        "font",
+        "font_key",
+        "font_size",
+        "character_spacing",
+        "word_spacing",
+        "horizontal_scaling",
+        "leading",
+        "render_mode",
+        "text_rise",
+    )
+
+    def __init__(self, ctm: Matrix) -> None:
+        self.ctm = ctm
+        self.font: Font | None = None
+        self.font_key = ""
+        self.font_size = 0.0
+        self.character_spacing = 0.0
+        self.word_spacing = 0.0
+        self.horizontal_scaling = 1.0
+        self.leading = 0.0
+        self.render_mode = 0
+        self.text_rise = 0.0
+
+    def copy(self) -> _State:
+        clone = _State.__new__(_State)
+        for name in _State.__slots__:
+            setattr(clone, name, getattr(self, name))
+        return clone
+
+
+class _Budget(Exception):
+    """Raised inside the interpreter when a page exceeds a limit of the rules."""
+
+
+class _Interpreter:
+    def __init__(self, page: Page, rules: Rules) -> None:
+        self.pdf = page.document.pdf
+        self.font_cache = page.document.font_cache
+        self.rules = rules
+        self.glyphs: list[Glyph] = []
+        self.warnings: list[str] = []
+        self.fonts: dict[tuple[str, str], FontInfo] = {}
+        self.operators_run = 0
+        self.truncated = False
+        self.active_forms: set[tuple[int, int]] = set()
+        self.parsed_forms: dict[tuple[int, int], list | None] = {}
+        self.mcid_stack: list[int | None] = []
+        self.skipped: dict[str, int] = {}
+
+    # -- streams -------------------------------------------------------------------------
+
+    def parse(self, streams: list[pikepdf.Stream], label: str) -> list | None:
+        """Decode and tokenise streams joined as one (§7.8.2), or None when nothing is readable."""
+        chunks, readable = [], False
+        for stream in streams:
+            if not isinstance(stream, pikepdf.Stream):
+                continue
+            decoded = decode_stream(self.pdf, stream, self.rules.max_stream_bytes)
+            if decoded.problem:
+                self.warnings.append(f"{label}: {decoded.problem}")
+            if decoded.truncated:
+                self.truncated = True
+                self.warnings.append(
+                    f"{label}: stream cut at {self.rules.max_stream_bytes} decoded bytes"
+                )
+            if decoded.data or not decoded.problem:
+                readable = True
+                chunks.append(decoded.data)
+        if not readable:
+            return None
+        return self._tokenise(b"\n".join(chunks), label)
+
+    def _tokenise(self, data: bytes, label: str) -> list | None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                instructions = pikepdf.parse_content_stream(pikepdf.Stream(self.pdf, data))
+            except (pikepdf.PdfError, RuntimeError, ValueError) as exc:
+                self.warnings.append(f"{label}: content stream unreadable: {exc}")
+                return None
+        for warning in caught[:3]:
+            self.warnings.append(f"{label}: {warning.message}")
+        return [(list(i.operands), str(i.operator)) for i in instructions]
+
+    # -- main loop ---------------------------------------------------------------------
+
+    def run(
+        self,
+        instructions: list,
+        resources: pikepdf.Dictionary | None,
+        state: _State,
+        form_depth: int,
+        form_path: str,
+    ) -> None:
+        text_matrix: Matrix = IDENTITY
+        line_matrix: Matrix = IDENTITY
+        stack: list[_State] = []
+        mcid_floor = len(self.mcid_stack)
+        budget = self.rules.max_page_operators
+        for index, (operands, operator) in enumerate(instructions):
+            self.operators_run += 1
+            if self.operators_run > budget:
+                raise _Budget(f"more than {budget} operators")
+            try:
+                if operator in _SHOWING:
+                    text_matrix, line_matrix = self.show(
+                        operator,
+                        operands,
+                        state,
+                        text_matrix,
+                        line_matrix,
+                        index,
+                        form_depth,
+                        form_path,
+                    )
+                elif operator in _TEXT_POSITIONING:
+                    text_matrix, line_matrix = _position(operator, operands, state, line_matrix)
+                elif operator in _TEXT_STATE:
+                    _set_text_state(operator, operands, state)
+                elif operator == "Tf":
+                    self.set_font(operands, state, resources, form_path)
+                elif operator == "BT":
+                    text_matrix = line_matrix = IDENTITY
+                elif operator == "q":
+                    stack.append(state.copy())
+                elif operator == "Q":
+                    if stack:
+                        state = stack.pop()
+                elif operator == "cm":
+                    state.ctm = multiply(_matrix(operands), state.ctm)
+                elif operator == "Do":
+                    self.draw_xobject(operands[0], resources, state, form_depth, form_path)
+                elif operator == "BDC":
+                    self.begin_marked_content(operands, resources)
+                elif operator == "BMC":
+                    self.mcid_stack.append(self.mcid_stack[-1] if self.mcid_stack else None)
+                elif operator == "EMC":
+                    if len(self.mcid_stack) > mcid_floor:
+                        self.mcid_stack.pop()
+            except _OPERATOR_ERRORS as exc:
+                self.skipped[operator] = self.skipped.get(operator, 0) + 1
+                if self.skipped[operator] == 1:
+                    where = form_path or "page"
+                    self.warnings.append(f"{where}: skipped malformed {operator} #{index}: {exc}")
+        del self.mcid_stack[mcid_floor:]
+
+    # -- operators ---------------------------------------------------------------------
+
+    def set_font(
+        self, operands: list, state: _State, resources: pikepdf.Dictionary | None, form_path: str
+    ) -> None:
+        key, size = str(operands[0]), float(operands[1])
+        state.font_key, state.font_size = key.lstrip("/"), size
+        fonts = _get(resources, "/Font")
+        font_dict = fonts.get(key) if isinstance(fonts, pikepdf.Dictionary) else None
+        if not isinstance(font_dict, pikepdf.Dictionary):
+            self.warnings.append(f"{form_path or 'page'}: font {key} missing; Helvetica used")
+            font_dict = _FALLBACK_FONT
+        cache_key = font_dict.objgen if font_dict.objgen != (0, 0) else id(font_dict)
+        font = self.font_cache.get(cache_key)
+        if font is None:
+            font = self.font_cache[cache_key] = load_font(font_dict)
+        state.font = font
+        self.fonts.setdefault((form_path, state.font_key), font.info())
+
+    def begin_marked_content(self, operands: list, resources: pikepdf.Dictionary | None) -> None:
+        """§14.6.2: the property list is inline or a name in the /Properties resource."""
+        properties = operands[1] if len(operands) > 1 else None
+        if isinstance(properties, pikepdf.Name):
+            properties = _get(_get(resources, "/Properties"), str(properties))
+        mcid = None
+        if isinstance(properties, pikepdf.Dictionary) and "/MCID" in properties:
+            try:
+                mcid = int(properties.MCID)
+            except (TypeError, ValueError):
+                mcid = None
+        inherited = self.mcid_stack[-1] if self.mcid_stack else None
+        self.mcid_stack.append(mcid if mcid is not None else inherited)
+
+    def draw_xobject(
+        self,
+        name: object,
+        resources: pikepdf.Dictionary | None,
+        state: _State,
+        form_depth: int,
+        form_path: str,
+    ) -> None:
+        xobject = _get(_get(resources, "/XObject"), str(name))
+        if not isinstance(xobject, pikepdf.Stream) or xobject.get("/Subtype") != "/Form":
+            return
+        path = f"{form_path}{name}"
+        if form_depth + 1 > self.rules.form_depth:
+            limit = self.rules.form_depth
+            self.warnings.append(f"{path}: form nesting deeper than {limit}; skipped")
+            return
+        objgen = xobject.objgen
+        if objgen in self.active_forms:
+            self.warnings.append(f"{path}: form draws itself (cycle); skipped")
+            return
+        if objgen not in self.parsed_forms:
+            self.parsed_forms[objgen] = self.parse([xobject], path)
+        instructions = self.parsed_forms[objgen]
+        if not instructions:
+            return
+        # §8.10.1: the form's /Matrix maps form space into the user space current at Do.
+        form_state = state.copy()
+        form_state.ctm = multiply(_matrix(xobject.get("/Matrix", IDENTITY)), state.ctm)
+        # §7.8.3: a form without /Resources uses those of the stream that paints it.
+        form_resources = xobject.get("/Resources")
+        if not isinstance(form_resources, pikepdf.Dictionary):
+            form_resources = resources
+        self.active_forms.add(objgen)
+        try:
+            self.run(instructions, form_resources, form_state, form_depth + 1, path)
+        finally:
+            self.active_forms.discard(objgen)
+
+    def show(
+        self,
+        operator: str,
+        operands: list,
+        state: _State,
+        text_matrix: Matrix,
+        line_matrix: Matrix,
+        index: int,
+        form_depth: int,
+        form_path: str,
+    ) -> tuple[Matrix, Matrix]:
+        if operator == "TJ":
+            elements = list(operands[0])
+        else:
+            if operator in ("'", '"'):
+                if operator == '"':
+                    state.word_spacing = float(operands[0])
+                    state.character_spacing = float(operands[1])
+                text_matrix = line_matrix = multiply((1, 0, 0, 1, 0, -state.leading), line_matrix)
+            elements = [operands[-1]]
+        font = state.font
+        if font is None:
+            font = state.font = self.fallback_font()
+        pen = self.show_elements(elements, font, state, text_matrix, index, form_depth, form_path)
+        # §9.4.4: after showing, Tm is translated by the total displacement.
+        if font.writing_mode:
+            return multiply((1, 0, 0, 1, 0, pen), text_matrix), line_matrix
+        return multiply((1, 0, 0, 1, pen, 0), text_matrix), line_matrix
+
+    def fallback_font(self) -> Font:
+        font = self.font_cache.get("fallback")
+        if font is None:
+            font = self.font_cache["fallback"] = load_font(_FALLBACK_FONT)
+        self.warnings.append("text shown before any Tf; Helvetica used")
+        return font
+
+    def show_elements(
+        self,
+        elements: list,
+        font: Font,
+        state: _State,
+        text_matrix: Matrix,
+        index: int,
+        form_depth: int,
+        form_path: str,
+    ) -> float:
+        """Emit one Glyph per code (§9.4.4) and return the pen displacement in text space."""
+        size = state.font_size
+        scaling = state.horizontal_scaling
+        char_spacing = state.character_spacing
+        word_spacing = state.word_spacing
+        rise = state.text_rise
+        a, b, c, d, e, f = multiply(text_matrix, state.ctm)
+        drawn_size = abs(size) * math.hypot(c, d)
+        vertical = font.writing_mode == 1
+        descent, ascent = font.descent * size, font.ascent * size
+        glyphs = self.glyphs
+        mcid = self.mcid_stack[-1] if self.mcid_stack else None
+        token_index = index if form_depth == 0 else -1
+        common = (
+            state.font_key,
+            font.name,
+            drawn_size,
+            vertical,
+            state.render_mode,
+            mcid,
+            token_index,
+            form_depth,
+        )
+        pen = 0.0
+        limit = self.rules.max_page_glyphs
+        for element_index, element in enumerate(elements):
+            if not isinstance(element, pikepdf.String):
+                if isinstance(element, (int, float)) or hasattr(element, "as_integer_ratio"):
+                    # §9.4.3: a TJ number moves the pen back by number/1000 text-space units.
+                    adjustment = float(element) / 1000.0 * size
+                    pen -= adjustment if vertical else adjustment * scaling
+                continue
+            for fg in font.glyphs(bytes(element)):
+                if len(glyphs) >= limit:
+                    raise _Budget(f"more than {limit} glyphs")
+                spacing = char_spacing + (word_spacing if fg.is_single_byte_space else 0.0)
+                if vertical:
+                    # §9.7.4.3: the pen is at the vertical origin; advance by w1 downward.
+                    advance = fg.vertical_displacement * size
+                    displacement = advance + spacing
+                    half = fg.width * size * 0.5
+                    origin = (c * (pen + rise) + e, d * (pen + rise) + f)
+                    end_y = pen + rise + advance
+                    glyph_end = (c * end_y + e, d * end_y + f)
+                    base_y = pen + rise + displacement
+                    baseline_end = (c * base_y + e, d * base_y + f)
+                    quad = (
+                        (origin[0] - a * half, origin[1] - b * half),
+                        (glyph_end[0] - a * half, glyph_end[1] - b * half),
+                        (glyph_end[0] + a * half, glyph_end[1] + b * half),
+                        (origin[0] + a * half, origin[1] + b * half),
+                    )
+                else:
+                    advance = fg.width * size * scaling
+                    displacement = (fg.width * size + spacing) * scaling
+                    ox, oy = a * pen + c * rise + e, b * pen + d * rise + f
+                    gx, gy = ox + a * advance, oy + b * advance
+                    origin, glyph_end = (ox, oy), (gx, gy)
+                    baseline_end = (ox + a * displacement, oy + b * displacement)
+                    quad = (
+                        (ox + c * descent, oy + d * descent),
+                        (gx + c * descent, gy + d * descent),
+                        (gx + c * ascent, gy + d * ascent),
+                        (ox + c * ascent, oy + d * ascent),
+                    )
+                glyphs.append(
+                    _make_glyph(
+                        fg,
+                        common,
+                        origin,
+                        glyph_end,
+                        baseline_end,
+                        quad,
+                        len(glyphs),
+                        index,
+                        element_index,
+                        form_path,
+                    )
+                )
+                pen += displacement
+        return pen
+
+
+def _make_glyph(
+    fg, common, origin, glyph_end, baseline_end, quad, draw_order, index, element_index, form_path
+) -> Glyph:
+    font_key, font_name, drawn_size, vertical, render_mode, mcid, token_index, form_depth = common
+    return Glyph(
+        fg.text,
+        fg.code,
+        fg.code_length,
+        font_key,
+        font_name,
+        drawn_size,
+        origin,
+        glyph_end,
+        baseline_end,
+        quad,
+        1 if vertical else 0,
+        render_mode,
+        mcid,
+        token_index,
+        form_depth,
+        fg.decode_source,
+        draw_order,
+        index,
+        element_index,
+        form_path,
+    )
+
+
+_SHOWING = frozenset(("Tj", "TJ", "'", '"'))
+_TEXT_POSITIONING = frozenset(("Td", "TD", "Tm", "T*"))
+_TEXT_STATE = frozenset(("Tc", "Tw", "Tz", "TL", "Ts", "Tr"))
+
+_FALLBACK_FONT = pikepdf.Dictionary(
+    Type=pikepdf.Name.Font,
+    Subtype=pikepdf.Name.Type1,
+    BaseFont=pikepdf.Name.Helvetica,
+    Encoding=pikepdf.Name.WinAnsiEncoding,
+)
+
+
+def _matrix(operands: object) -> Matrix:
+    values = [float(v) for v in operands]  # type: ignore[union-attr]
+    if len(values) != 6:
+        raise ValueError(f"a matrix takes 6 numbers, not {len(values)}")
+    return (values[0], values[1], values[2], values[3], values[4], values[5])
+
+
+def _get(dictionary: object, key: str) -> object | None:
+    if isinstance(dictionary, pikepdf.Dictionary):
+        return dictionary.get(key)
+    return None
+
+
+def _set_text_state(operator: str, operands: list, state: _State) -> None:
+    value = float(operands[0])
+    if operator == "Tc":
+        state.character_spacing = value
+    elif operator == "Tw":
+        state.word_spacing = value
+    elif operator == "Tz":
+        state.horizontal_scaling = value / 100.0  # §9.3.4: Tz is a percentage
+    elif operator == "TL":
+        state.leading = value
+    elif operator == "Ts":
+        state.text_rise = value
+    else:
+        state.render_mode = int(value)
+
+
+def _position(
+    operator: str, operands: list, state: _State, line_matrix: Matrix
+) -> tuple[Matrix, Matrix]:
+    """§9.4.2 Table 108: Td, TD, Tm and T* set both the text and the text line matrix."""
+    if operator == "Tm":
+        matrix = _matrix(operands)
+        return matrix, matrix
+    if operator == "T*":
+        tx, ty = 0.0, -state.leading
+    else:
+        tx, ty = float(operands[0]), float(operands[1])
+        if operator == "TD":
+            state.leading = -ty
+    matrix = multiply((1.0, 0.0, 0.0, 1.0, tx, ty), line_matrix)
+    return matrix, matrix
+
+
+def _page_streams(page: Page) -> list[pikepdf.Stream] | None:
+    contents = page.pdf_page.obj.get("/Contents")
+    if isinstance(contents, pikepdf.Stream):
+        return [contents]
+    if isinstance(contents, pikepdf.Array):
+        return [s for s in contents if isinstance(s, pikepdf.Stream)] or None
+    return None
+
+
+def _page_resources(page: Page) -> pikepdf.Dictionary | None:
+    from core.document import _inherited
+
+    resources = _inherited(page.pdf_page, "/Resources")
+    return resources if isinstance(resources, pikepdf.Dictionary) else None
+
+
+def extract_page(page: Page, rules: Rules) -> PageExtraction:
+    """Interpret a page's content stream and every form it draws."""
+    interpreter = _Interpreter(page, rules)
+    streams = _page_streams(page)
+    instructions = interpreter.parse(streams, "page") if streams else None
+    if instructions is None:
+        if streams is None:
+            interpreter.warnings.append("page has no content stream")
+        return PageExtraction((), False, interpreter.truncated, tuple(interpreter.warnings))
+    try:
+        interpreter.run(instructions, _page_resources(page), _State(IDENTITY), 0, "")
+    except _Budget as exc:
+        interpreter.truncated = True
+        interpreter.warnings.append(f"page truncated: {exc}")
+    return PageExtraction(
+        tuple(interpreter.glyphs),
+        True,
+        interpreter.truncated,
+        tuple(interpreter.warnings),
+        interpreter.fonts,
+    )
+
+
+def list_operators(page: Page, rules: Rules) -> tuple[OperatorRecord, ...]:
+    """Every operator of the page stream and of each form it draws, in stream order."""
+    interpreter = _Interpreter(page, rules)
+    records: list[OperatorRecord] = []
+    seen: set[tuple[int, int]] = set()
+
+    def visit(instructions: list, resources: object, form_path: str, depth: int) -> None:
+        for index, (operands, operator) in enumerate(instructions):
+            text = " ".join(_preview(o) for o in operands)
+            if len(text) > _OPERAND_PREVIEW:
+                text = text[: _OPERAND_PREVIEW - 1] + "…"
+            records.append(OperatorRecord(form_path, index, operator, text))
+            if operator != "Do" or not operands or depth >= rules.form_depth:
+                continue
+            xobject = _get(_get(resources, "/XObject"), str(operands[0]))
+            if not isinstance(xobject, pikepdf.Stream) or xobject.get("/Subtype") != "/Form":
+                continue
+            if xobject.objgen in seen:
+                continue
+            seen.add(xobject.objgen)
+            form = interpreter.parse([xobject], f"{form_path}{operands[0]}")
+            if form:
+                inner = xobject.get("/Resources")
+                visit(
+                    form,
+                    inner if isinstance(inner, pikepdf.Dictionary) else resources,
+                    f"{form_path}{operands[0]}",
+                    depth + 1,
+                )
+
+    streams = _page_streams(page)
+    instructions = interpreter.parse(streams, "page") if streams else None
+    if instructions:
+        visit(instructions, _page_resources(page), "", 0)
+    return tuple(records)
+
+
+def _preview(operand: object) -> str:
+    if isinstance(operand, pikepdf.Object):
+        try:
+            return operand.unparse().decode("latin-1")
+        except (pikepdf.PdfError, AttributeError):
+            return repr(operand)
+    if hasattr(operand, "as_integer_ratio"):
+        return format(float(operand), "g")
+    return str(operand)
