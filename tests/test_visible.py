@@ -1,0 +1,239 @@
+"""Visible glyphs (spec §4 visible box, §5 duplicate removal) on synthetic glyph records."""
+
+from __future__ import annotations
+
+import math
+
+from core.records import DecodeSource, Glyph
+from core.rules import Rules
+from core.visible import DroppedGlyph, visible_glyphs
+
+RULES = Rules()
+PAGE = (0.0, 0.0, 612.0, 792.0)
+
+
+def make_glyph(
+    text: str,
+    x: float,
+    y: float,
+    size: float = 10.0,
+    advance: float | None = None,
+    angle: float = 0.0,
+    writing_mode: int = 0,
+    draw_order: int = 0,
+    pen_extra: float = 0.0,
+    ascent: float = 0.8,
+    descent: float = -0.2,
+) -> Glyph:
+    """A glyph record as the interpreter builds it: origin (x, y), `advance` user-space units
+    along the writing direction `angle` (degrees; writing_mode 1 writes down the page), the box
+    from descent to ascent × size across it. `pen_extra` is Tc/Tw added to the pen only."""
+    if advance is None:
+        advance = 0.5 * size if text.isascii() else size
+    if writing_mode == 1:
+        ux, uy = 0.0, -1.0
+        low, high = -0.5 * size, 0.5 * size  # vertical glyphs are centred on the origin
+    else:
+        ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        low, high = descent * size, ascent * size
+    nx, ny = -uy, ux
+    p0 = (x + low * nx, y + low * ny)
+    p3 = (x + high * nx, y + high * ny)
+    quad = (
+        p0,
+        (p0[0] + advance * ux, p0[1] + advance * uy),
+        (p3[0] + advance * ux, p3[1] + advance * uy),
+        p3,
+    )
+    glyph_end = (x + advance * ux, y + advance * uy)
+    pen = advance + pen_extra
+    return Glyph(
+        text=text,
+        code=ord(text[0]) if text else 0,
+        code_length=1,
+        font_key="F1",
+        font_name="Helvetica",
+        font_size=size,
+        origin=(x, y),
+        glyph_end=glyph_end,
+        baseline_end=(x + pen * ux, y + pen * uy),
+        quad=quad,
+        writing_mode=writing_mode,
+        render_mode=0,
+        mcid=None,
+        token_index=0,
+        form_depth=0,
+        decode_source=DecodeSource.TO_UNICODE.value if text else DecodeSource.UNRESOLVED.value,
+        draw_order=draw_order,
+        operator_index=0,
+        element_index=0,
+        form_path="",
+    )
+
+
+def make_run(
+    text: str, x: float, y: float, size: float = 10.0, advance: float | None = None, **kw
+) -> list[Glyph]:
+    """One glyph per character, each `advance` apart along the writing direction."""
+    angle = kw.get("angle", 0.0)
+    ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    glyphs = []
+    for char in text:
+        step = (0.5 * size if char.isascii() else size) if advance is None else advance
+        glyphs.append(make_glyph(char, x, y, size, step, **kw))
+        x, y = (
+            x + (step + kw.get("pen_extra", 0.0)) * ux,
+            y + (step + kw.get("pen_extra", 0.0)) * uy,
+        )
+    return glyphs
+
+
+def renumber(glyphs: list[Glyph]) -> list[Glyph]:
+    return [g._replace(draw_order=i) for i, g in enumerate(glyphs)]
+
+
+def test_glyph_centre_outside_visible_box_is_dropped_with_the_box():
+    slug = make_glyph("S", 10.0, -20.0)
+    body = make_glyph("B", 100.0, 100.0)
+    result = visible_glyphs([slug, body], PAGE, RULES)
+    assert result.visible == (1,)
+    assert result.dropped == (DroppedGlyph(index=0, reason="outside_visible_box", box=PAGE),)
+
+
+def test_glyph_straddling_the_box_edge_is_kept_when_its_centre_is_inside():
+    # Quad spans x 609..614; its centre 611.5 is inside a box ending at 612.
+    glyph = make_glyph("E", 609.0, 100.0, advance=5.0)
+    assert visible_glyphs([glyph], PAGE, RULES).visible == (0,)
+
+
+def test_fake_bold_second_pass_is_dropped_as_a_copy_of_the_first():
+    first = make_run("Bold words", 100.0, 700.0)
+    second = make_run("Bold words", 100.3, 700.0)
+    result = visible_glyphs(renumber(first + second), PAGE, RULES)
+    # The second pass's space survives: blanks are never candidates (spec §5).
+    assert result.visible == (*range(10), 14)
+    dropped = [d for d in result.dropped if d.index == 10]
+    assert dropped[0].reason == "duplicate"
+    assert dropped[0].kept == 0
+    assert round(dropped[0].along, 6) == 0.3
+    assert round(dropped[0].across, 6) == 0.0
+    assert dropped[0].size_ratio == 1.0
+
+
+def test_blank_glyphs_are_never_duplicate_candidates():
+    spaces = [make_glyph(" ", 100.0, 700.0), make_glyph(" ", 100.0, 700.0)]
+    ideographic = [make_glyph("\u3000", 200.0, 700.0), make_glyph("\u3000", 200.0, 700.0)]
+    assert visible_glyphs(renumber(spaces + ideographic), PAGE, RULES).visible == (0, 1, 2, 3)
+
+
+def test_unresolved_glyphs_are_never_duplicate_candidates():
+    glyphs = [make_glyph("", 100.0, 700.0), make_glyph("", 100.0, 700.0)]
+    assert visible_glyphs(glyphs, PAGE, RULES).visible == (0, 1)
+
+
+def test_triple_strike_keeps_the_first_drawn_whatever_the_x_order():
+    # Drawn at x 100.6, 100.3, 100.0: sorted by x the scan starts at the last-drawn copy.
+    glyphs = [
+        make_glyph("W", 100.6, 700.0),
+        make_glyph("W", 100.3, 700.0),
+        make_glyph("W", 100.0, 700.0),
+    ]
+    result = visible_glyphs(glyphs, PAGE, RULES)
+    assert result.visible == (0,)
+    assert [(d.index, d.kept) for d in result.dropped] == [(1, 0), (2, 1)]
+
+
+def test_triple_strike_drawn_left_to_right_keeps_the_first():
+    glyphs = [
+        make_glyph("W", 100.0, 700.0),
+        make_glyph("W", 100.3, 700.0),
+        make_glyph("W", 100.6, 700.0),
+    ]
+    result = visible_glyphs(glyphs, PAGE, RULES)
+    assert result.visible == (0,)
+    assert [(d.index, d.kept) for d in result.dropped] == [(1, 0), (2, 0)]
+
+
+def test_exact_duplicate_footer_is_read_once():
+    footer = make_run("Page 1", 300.0, 30.0)
+    result = visible_glyphs(renumber(footer + footer), PAGE, RULES)
+    assert result.visible == (0, 1, 2, 3, 4, 5, 10)
+    assert [d.kept for d in result.dropped] == [0, 1, 2, 3, 5]
+
+
+def test_double_letters_of_fill_are_kept():
+    assert visible_glyphs(make_run("fill", 100.0, 700.0, advance=2.8), PAGE, RULES).visible == (
+        0,
+        1,
+        2,
+        3,
+    )
+
+
+def test_identical_table_cells_at_different_positions_are_kept():
+    cells = (
+        make_run("42", 100.0, 700.0) + make_run("42", 100.0, 680.0) + make_run("42", 200.0, 700.0)
+    )
+    assert len(visible_glyphs(renumber(cells), PAGE, RULES).visible) == 6
+
+
+def test_offset_of_one_fifth_of_the_size_along_the_baseline_is_not_removed():
+    glyphs = [make_glyph("A", 100.0, 700.0), make_glyph("A", 102.0, 700.0)]
+    assert visible_glyphs(glyphs, PAGE, RULES).visible == (0, 1)
+
+
+def test_offset_just_below_the_along_tolerance_is_removed():
+    glyphs = [make_glyph("A", 100.0, 700.0), make_glyph("A", 100.99, 700.0)]
+    assert visible_glyphs(glyphs, PAGE, RULES).visible == (0,)
+
+
+def test_shadow_offset_across_the_baseline_below_tolerance_is_removed():
+    glyphs = [make_glyph("A", 100.0, 700.0), make_glyph("A", 100.5, 698.5)]
+    result = visible_glyphs(glyphs, PAGE, RULES)
+    assert result.visible == (0,)
+    assert round(result.dropped[0].across, 6) == -1.5
+
+
+def test_shadow_at_a_different_size_is_not_removed():
+    glyphs = [make_glyph("A", 100.0, 700.0, size=10.0), make_glyph("A", 100.0, 700.0, size=10.6)]
+    assert visible_glyphs(glyphs, PAGE, RULES).visible == (0, 1)
+
+
+def test_horizontal_glyph_is_never_compared_with_a_vertical_one():
+    glyphs = [make_glyph("口", 100.0, 700.0), make_glyph("口", 100.0, 700.0, writing_mode=1)]
+    assert visible_glyphs(glyphs, PAGE, RULES).visible == (0, 1)
+
+
+def test_rotated_fake_bold_uses_the_first_glyphs_baseline_frame():
+    # At 90° a 0.5 offset along the baseline is a page-y move, x unchanged.
+    glyphs = [make_glyph("R", 100.0, 400.0, angle=90.0), make_glyph("R", 100.0, 400.5, angle=90.0)]
+    result = visible_glyphs(glyphs, PAGE, RULES)
+    assert result.visible == (0,)
+    assert (round(result.dropped[0].along, 6), round(result.dropped[0].across, 6)) == (0.5, 0.0)
+
+
+def test_rotated_repeat_one_advance_apart_is_kept():
+    glyphs = [make_glyph("R", 100.0, 400.0, angle=90.0), make_glyph("R", 100.0, 405.0, angle=90.0)]
+    assert visible_glyphs(glyphs, PAGE, RULES).visible == (0, 1)
+
+
+def test_off_page_copy_does_not_remove_the_visible_original():
+    # The first-drawn copy's centre is just outside the box; the box test runs first.
+    glyphs = [
+        make_glyph("X", 609.6, 100.0, advance=5.0),
+        make_glyph("X", 609.3, 100.0, advance=5.0),
+    ]
+    result = visible_glyphs(glyphs, PAGE, RULES)
+    assert result.visible == (1,)
+    assert [d.reason for d in result.dropped] == ["outside_visible_box"]
+
+
+def test_ligature_glyph_fake_bold_is_deduplicated_as_one_glyph():
+    glyphs = [make_glyph("\ufb01", 100.0, 700.0), make_glyph("\ufb01", 100.2, 700.0)]
+    assert visible_glyphs(glyphs, PAGE, RULES).visible == (0,)
+
+
+def test_tolerances_come_from_the_rules():
+    glyphs = [make_glyph("A", 100.0, 700.0), make_glyph("A", 102.0, 700.0)]
+    wide = RULES.with_values(duplicate_along=0.3, duplicate_scan_window=0.5)
+    assert visible_glyphs(glyphs, PAGE, wide).visible == (0,)
