@@ -1,0 +1,541 @@
+"""The logical structure walk (ISO 32000-1 §14.7): author order of one page's marked content.
+
+`walk_structure` goes from /StructTreeRoot through /K kids in author order (§14.7.2) and
+yields, for one page, the ordered marked-content references (§14.7.4) that fall on it, plus
+a tree of the structure elements touching the page for the inspector. It never raises on a
+corrupt tree: wrong types, missing /K, cycles and over-deep nesting are skipped and recorded.
+
+Page of a content item (§14.7.2 Table 323, §14.7.4.2 Table 324): the /Pg of an MCR
+dictionary, else the nearest element (itself or an ancestor) with /Pg. When no /Pg is found
+anywhere, the page's /ParentTree entry decides (§14.7.4.4: the array of the page's
+/StructParents lists the parent element of every MCID), except in a one-page document,
+where there is nothing to decide.
+
+The /ParentTree also bounds the work: an element that names another page in its own /Pg
+and is neither listed for this page in the /ParentTree nor an ancestor (/P) of one listed
+is not entered. Without a usable /ParentTree entry the whole tree is walked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pikepdf
+
+from core.rules import Rules
+
+ObjGen = tuple[int, int]
+# A marked-content sequence: (form XObject objgen when referenced through an MCR /Stm,
+# None for the page's own content stream; MCID). §14.7.4.3: a form's MCIDs are its own.
+McidKey = tuple["ObjGen | None", int]
+
+# §14.8.4 standard structure types (ISO 32000-1) and the PDF 2.0 additions a RoleMap may
+# legitimately target; role mapping stops at the first of these.
+STANDARD_TYPES = frozenset(
+    "Document Part Art Sect Div BlockQuote Caption TOC TOCI Index NonStruct Private "
+    "P H H1 H2 H3 H4 H5 H6 L LI Lbl LBody Table TR TH TD THead TBody TFoot "
+    "Span Quote Note Reference BibEntry Code Link Annot Ruby RB RT RP Warichu WT WP "
+    "Figure Formula Form DocumentFragment Aside Title FENote Sub Em Strong Artifact".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectReference:
+    """An OBJR kid (§14.7.4.3 Table 325): a whole annotation or XObject, no MCID."""
+
+    objgen: ObjGen | None
+    subtype: str
+
+
+@dataclass(frozen=True, slots=True)
+class StructureNode:
+    """One structure element that touches the page, for the inspector's Structure panel.
+
+    `raw` holds attributes as written in the file; `derived` holds what the walk worked
+    out (inherited /Pg, page from the /ParentTree, role-mapped type), labelled as such.
+    `mcids` are this page's MCIDs directly under the element, in kid order;
+    `form_mcids` the (form objgen, MCID) pairs of MCR kids with /Stm.
+    """
+
+    type: str
+    mapped_type: str | None
+    mcids: tuple[int, ...]
+    page_matches: bool
+    children: tuple[StructureNode, ...]
+    raw: tuple[tuple[str, str], ...]
+    derived: tuple[tuple[str, str], ...]
+    objgen: ObjGen | None
+    alt: str | None = None
+    actual_text: str | None = None
+    lang: str | None = None
+    form_mcids: tuple[tuple[ObjGen, int], ...] = ()
+    objects: tuple[ObjectReference, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StructureWalk:
+    """The walk's answer for one page.
+
+    mcid_keys: the page's marked-content sequences in author order, each once (an MCID
+    referenced twice is replayed at its first reference). stm_forms: form XObjects whose
+    MCIDs the tree references through MCR /Stm.
+    """
+
+    root: StructureNode
+    mcid_keys: tuple[McidKey, ...]
+    stm_forms: frozenset[ObjGen]
+    elements_visited: int
+    warnings: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class _Element:
+    """Walk-local mutable element; frozen into a StructureNode at the end."""
+
+    type: str
+    mapped_type: str | None
+    page: ObjGen | None
+    page_matches: bool
+    objgen: ObjGen | None
+    raw: list[tuple[str, str]]
+    derived: list[tuple[str, str]]
+    alt: str | None = None
+    actual_text: str | None = None
+    lang: str | None = None
+    mcids: list[int] = field(default_factory=list)
+    form_mcids: list[tuple[ObjGen, int]] = field(default_factory=list)
+    objects: list[ObjectReference] = field(default_factory=list)
+    children: list[_Element] = field(default_factory=list)
+    touches_page: bool = False
+
+
+def _objgen(obj: object) -> ObjGen | None:
+    """Identity of an indirect object; direct objects have none (and cannot form cycles)."""
+    if isinstance(obj, pikepdf.Object):
+        objgen = obj.objgen
+        if objgen != (0, 0):
+            return objgen
+    return None
+
+
+def _ref(objgen: ObjGen | None) -> str:
+    return "direct object" if objgen is None else f"{objgen[0]} {objgen[1]} R"
+
+
+def _kids(obj: pikepdf.Dictionary) -> list[object]:
+    """§14.7.2: /K is one kid or an array of kids; absent means no kids."""
+    kids = obj.get("/K")
+    if kids is None:
+        return []
+    if isinstance(kids, pikepdf.Array):
+        return list(kids)
+    return [kids]
+
+
+def _name(value: object) -> str | None:
+    if isinstance(value, pikepdf.Name):
+        return str(value)[1:]
+    return None
+
+
+def _text(value: object) -> str | None:
+    """A text string (§7.9.2.2); pikepdf decodes PDFDocEncoding and UTF-16BE."""
+    if isinstance(value, pikepdf.String):
+        return str(value)
+    return None
+
+
+def _page_objgen(value: object) -> ObjGen | None:
+    if isinstance(value, pikepdf.Dictionary):
+        return _objgen(value)
+    return None
+
+
+def _is_integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def number_tree_lookup(node: object, key: int, max_depth: int) -> object | None:
+    """The value for `key` in a number tree (§7.9.7): /Nums pairs, /Kids, /Limits.
+
+    /Limits only prunes when it is two integers; a node reached twice is read once; nodes
+    deeper than `max_depth` are ignored. /Nums is scanned in full because files with
+    unsorted arrays exist.
+    """
+    stack: list[tuple[object, int]] = [(node, 0)]
+    seen: set[ObjGen] = set()
+    while stack:
+        current, depth = stack.pop()
+        if not isinstance(current, pikepdf.Dictionary) or depth > max_depth:
+            continue
+        objgen = _objgen(current)
+        if objgen is not None:
+            if objgen in seen:
+                continue
+            seen.add(objgen)
+        limits = current.get("/Limits")
+        if (
+            isinstance(limits, pikepdf.Array)
+            and len(limits) == 2
+            and all(_is_integer(limit) for limit in limits)
+            and not limits[0] <= key <= limits[1]
+        ):
+            continue
+        nums = current.get("/Nums")
+        if isinstance(nums, pikepdf.Array):
+            for position in range(0, len(nums) - 1, 2):
+                if nums[position] == key and _is_integer(nums[position]):
+                    return nums[position + 1]
+        kids = current.get("/Kids")
+        if isinstance(kids, pikepdf.Array):
+            stack.extend((kid, depth + 1) for kid in reversed(list(kids)))
+    return None
+
+
+def role_map(type_name: str, mapping: object) -> tuple[str | None, str | None]:
+    """(standard type reached through /RoleMap (§14.7.3) or None, warning or None).
+
+    Chains are followed (Para → Normal → P) and stop at a standard type, at a type with no
+    mapping, or at a cycle (recorded). A standard type is never remapped (§14.8.4).
+    """
+    if type_name in STANDARD_TYPES or not isinstance(mapping, pikepdf.Dictionary):
+        return None, None
+    current = type_name
+    seen = {current}
+    while current not in STANDARD_TYPES:
+        target = _name(mapping.get("/" + current))
+        if target is None:
+            break
+        if target in seen:
+            return target, f"/RoleMap cycle at /{target} while mapping /{type_name}"
+        seen.add(target)
+        current = target
+    return (current if current != type_name else None), None
+
+
+def page_parent_elements(
+    struct_root: pikepdf.Dictionary, page: pikepdf.Dictionary, max_depth: int
+) -> list[object] | None:
+    """The /ParentTree array for the page's /StructParents (§14.7.4.4): element per MCID."""
+    key = page.get("/StructParents")
+    if not _is_integer(key):
+        return None
+    entry = number_tree_lookup(struct_root.get("/ParentTree"), key, max_depth)
+    if not isinstance(entry, pikepdf.Array):
+        return None
+    return list(entry)
+
+
+def _parent_tree_entries(
+    struct_root: pikepdf.Dictionary, page: pikepdf.Dictionary, max_depth: int
+) -> list[object]:
+    """Every /ParentTree value belonging to the page: its MCIDs' parents, its annotations'
+    and its XObjects' (/StructParent of an OBJR target, /StructParents of a form)."""
+    entries: list[object] = list(page_parent_elements(struct_root, page, max_depth) or ())
+    parent_tree = struct_root.get("/ParentTree")
+    owners: list[object] = []
+    annotations = page.get("/Annots")
+    if isinstance(annotations, pikepdf.Array):
+        owners.extend(annotations)
+    resources = page.get("/Resources")
+    xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
+    if isinstance(xobjects, pikepdf.Dictionary):
+        owners.extend(xobjects.values())
+    for owner in owners:
+        if not isinstance(owner, (pikepdf.Dictionary, pikepdf.Stream)):
+            continue
+        for key_name in ("/StructParent", "/StructParents"):
+            key = owner.get(key_name)
+            if _is_integer(key):
+                value = number_tree_lookup(parent_tree, key, max_depth)
+                entries.extend(value if isinstance(value, pikepdf.Array) else [value])
+    return entries
+
+
+def _relevant_elements(entries: list[object], max_depth: int) -> set[ObjGen]:
+    """The listed elements and all their /P ancestors: every element worth entering."""
+    relevant: set[ObjGen] = set()
+    for entry in entries:
+        current, depth = entry, 0
+        while isinstance(current, pikepdf.Dictionary) and depth <= max_depth:
+            objgen = _objgen(current)
+            if objgen is None or objgen in relevant:
+                break
+            relevant.add(objgen)
+            current, depth = current.get("/P"), depth + 1
+    return relevant
+
+
+_END = object()
+
+
+@dataclass(slots=True)
+class _Frame:
+    element: _Element
+    kids: Iterator[object]
+    depth: int
+    objgen: ObjGen | None
+
+
+class _Walk:
+    """State of one walk: the page, the /ParentTree view, what was seen, what went wrong."""
+
+    def __init__(
+        self,
+        struct_root: pikepdf.Dictionary,
+        page: pikepdf.Dictionary,
+        rules: Rules,
+        single_page: bool,
+    ) -> None:
+        self.page = _objgen(page)
+        self.depth_cap = rules.structure_depth
+        self.single_page = single_page
+        self.role_map = struct_root.get("/RoleMap")
+        parents = page_parent_elements(struct_root, page, self.depth_cap) or ()
+        self.mcid_parents = {mcid: _objgen(parent) for mcid, parent in enumerate(parents)}
+        entries = _parent_tree_entries(struct_root, page, self.depth_cap)
+        self.relevant = _relevant_elements(entries, self.depth_cap) if entries else None
+        self.keys: list[McidKey] = []
+        self.seen_keys: set[McidKey] = set()
+        self.stm_forms: set[ObjGen] = set()
+        self.visited: set[ObjGen] = set()
+        self.on_path: set[ObjGen] = set()
+        self.warnings: dict[str, None] = {}
+        self.elements = 0
+        self.too_deep = 0
+        self.unplaced = 0
+
+    def warn(self, message: str) -> None:
+        self.warnings.setdefault(message, None)
+
+    def run(self, struct_root: pikepdf.Dictionary) -> StructureWalk:
+        root_objgen = _objgen(struct_root)
+        root = _Element("StructTreeRoot", None, None, False, root_objgen, [], [])
+        stack = [_Frame(root, iter(_kids(struct_root)), 0, root_objgen)]
+        if root_objgen is not None:
+            self.on_path.add(root_objgen)
+        while stack:
+            frame = stack[-1]
+            kid = next(frame.kids, _END)
+            if kid is _END:
+                stack.pop()
+                self.on_path.discard(frame.objgen)
+                if stack:
+                    stack[-1].element.touches_page |= frame.element.touches_page
+                continue
+            try:
+                self.visit_kid(frame, kid, stack)
+            except (pikepdf.PdfError, TypeError, ValueError, KeyError, AttributeError) as exc:
+                self.warn(f"a kid of /{frame.element.type} skipped: {exc}")
+        if self.too_deep:
+            self.warn(
+                f"{self.too_deep} elements deeper than structure_depth {self.depth_cap} not visited"
+            )
+        if self.unplaced:
+            self.warn(
+                f"{self.unplaced} marked-content references have no /Pg and no /ParentTree "
+                "entry; not placed on this page"
+            )
+        return StructureWalk(
+            root=_freeze(root),
+            mcid_keys=tuple(self.keys),
+            stm_forms=frozenset(self.stm_forms),
+            elements_visited=self.elements,
+            warnings=tuple(self.warnings),
+        )
+
+    def visit_kid(self, frame: _Frame, kid: object, stack: list[_Frame]) -> None:
+        """§14.7.2 Table 323 /K: an MCID, an MCR or OBJR dictionary, or a structure element."""
+        element = frame.element
+        if _is_integer(kid):
+            self.add_mcid(element, None, kid, element.page)
+            return
+        if not isinstance(kid, pikepdf.Dictionary):
+            self.warn(f"a kid of /{element.type} is {type(kid).__name__}, not a kid; skipped")
+            return
+        kind = _name(kid.get("/Type"))
+        untyped = kind is None and "/S" not in kid
+        if kind == "MCR" or (untyped and "/MCID" in kid):
+            mcid = kid.get("/MCID")
+            if not _is_integer(mcid):
+                self.warn(f"an MCR under /{element.type} has no integer /MCID; skipped")
+                return
+            page = _page_objgen(kid.get("/Pg")) or element.page
+            stream = kid.get("/Stm")
+            form = _objgen(stream) if isinstance(stream, pikepdf.Stream) else None
+            self.add_mcid(element, form, mcid, page)
+            return
+        if kind == "OBJR" or (untyped and "/Obj" in kid):
+            self.add_object(element, kid)
+            return
+        self.enter(frame, kid, stack)
+
+    def placed(
+        self, element: _Element, form: ObjGen | None, mcid: int, page: ObjGen | None
+    ) -> bool:
+        """Whether a reference is on this page; labels a page not taken from /Pg."""
+        if page is not None:
+            return page == self.page
+        if self.single_page:
+            _label(element, ("Pg", "the document's only page (no /Pg)"))
+            return True
+        if form is None and element.objgen is not None and mcid in self.mcid_parents:
+            on_page = self.mcid_parents[mcid] == element.objgen
+            if on_page:
+                _label(element, ("Pg", "this page, from the /ParentTree (no /Pg)"))
+            return on_page
+        self.unplaced += 1
+        return False
+
+    def add_mcid(
+        self, element: _Element, form: ObjGen | None, mcid: int, page: ObjGen | None
+    ) -> None:
+        if not self.placed(element, form, mcid, page):
+            return
+        element.touches_page = True
+        if form is None:
+            element.mcids.append(mcid)
+        else:
+            element.form_mcids.append((form, mcid))
+            self.stm_forms.add(form)
+        key = (form, mcid)
+        if key in self.seen_keys:
+            self.warn(
+                f"MCID {mcid} referenced more than once; replayed once, at its first reference"
+            )
+            return
+        self.seen_keys.add(key)
+        self.keys.append(key)
+
+    def add_object(self, element: _Element, objr: pikepdf.Dictionary) -> None:
+        page = _page_objgen(objr.get("/Pg")) or element.page
+        on_page = page == self.page if page is not None else self.single_page
+        if not on_page:
+            return
+        target = objr.get("/Obj")
+        subtype = ""
+        if isinstance(target, (pikepdf.Dictionary, pikepdf.Stream)):
+            subtype = _name(target.get("/Subtype")) or ""
+        element.objects.append(ObjectReference(_objgen(target), subtype))
+        element.touches_page = True
+
+    def enter(self, frame: _Frame, kid: pikepdf.Dictionary, stack: list[_Frame]) -> None:
+        objgen = _objgen(kid)
+        if objgen is not None and objgen in self.on_path:
+            self.warn(f"cyclic /K: {_ref(objgen)} is its own ancestor; visited once")
+            return
+        if objgen is not None and objgen in self.visited:
+            self.warn(f"{_ref(objgen)} is the kid of two elements; visited once")
+            return
+        if frame.depth + 1 > self.depth_cap:
+            self.too_deep += 1
+            return
+        explicit_page = _page_objgen(kid.get("/Pg"))
+        if (
+            self.relevant is not None
+            and objgen is not None
+            and explicit_page is not None
+            and explicit_page != self.page
+            and objgen not in self.relevant
+        ):
+            return
+        kids = iter(_kids(kid))
+        if objgen is not None:
+            self.visited.add(objgen)
+            self.on_path.add(objgen)
+        self.elements += 1
+        child = self.element(kid, objgen, explicit_page, frame.element.page)
+        frame.element.children.append(child)
+        stack.append(_Frame(child, kids, frame.depth + 1, objgen))
+
+    def element(
+        self,
+        kid: pikepdf.Dictionary,
+        objgen: ObjGen | None,
+        explicit_page: ObjGen | None,
+        inherited_page: ObjGen | None,
+    ) -> _Element:
+        type_name = _name(kid.get("/S"))
+        if type_name is None:
+            self.warn(f"structure element {_ref(objgen)} has no /S name")
+            type_name = ""
+        mapped_type, cycle = role_map(type_name, self.role_map)
+        if cycle:
+            self.warn(cycle)
+        raw = [("S", f"/{type_name}")]
+        derived = []
+        if mapped_type is not None:
+            derived.append(("standard type", f"/{mapped_type} through /RoleMap"))
+        page = explicit_page or inherited_page
+        if explicit_page is not None:
+            raw.append(("Pg", _ref(explicit_page)))
+        elif inherited_page is not None:
+            derived.append(("Pg", f"{_ref(inherited_page)}, inherited from an ancestor"))
+        texts = {}
+        for key in ("Alt", "ActualText", "Lang", "T", "E"):
+            value = _text(kid.get(f"/{key}"))
+            if value is not None:
+                raw.append((key, value))
+                texts[key] = value
+        return _Element(
+            type=type_name,
+            mapped_type=mapped_type,
+            page=page,
+            page_matches=page is not None and page == self.page,
+            objgen=objgen,
+            raw=raw,
+            derived=derived,
+            alt=texts.get("Alt"),
+            actual_text=texts.get("ActualText"),
+            lang=texts.get("Lang"),
+        )
+
+
+def _label(element: _Element, entry: tuple[str, str]) -> None:
+    if entry not in element.derived:
+        element.derived.append(entry)
+        element.page_matches = True
+
+
+def _freeze(root: _Element) -> StructureNode:
+    """Mutable walk elements to StructureNodes, keeping only children that touch the page.
+
+    Iterative (reversed pre-order puts children before parents) so a deep tree under a
+    raised structure_depth cannot exhaust Python's recursion limit.
+    """
+    order: list[_Element] = []
+    stack = [root]
+    while stack:
+        element = stack.pop()
+        order.append(element)
+        stack.extend(element.children)
+    frozen: dict[int, StructureNode] = {}
+    for element in reversed(order):
+        frozen[id(element)] = StructureNode(
+            type=element.type,
+            mapped_type=element.mapped_type,
+            mcids=tuple(element.mcids),
+            page_matches=element.page_matches,
+            children=tuple(frozen[id(c)] for c in element.children if c.touches_page),
+            raw=tuple(element.raw),
+            derived=tuple(element.derived),
+            objgen=element.objgen,
+            alt=element.alt,
+            actual_text=element.actual_text,
+            lang=element.lang,
+            form_mcids=tuple(element.form_mcids),
+            objects=tuple(element.objects),
+        )
+    return frozen[id(root)]
+
+
+def walk_structure(
+    struct_root: pikepdf.Dictionary,
+    page: pikepdf.Dictionary,
+    rules: Rules,
+    single_page: bool = False,
+) -> StructureWalk:
+    """Walk the structure tree (§14.7.2) for one page; `single_page` when the document has
+    one page, so references without any /Pg belong to it."""
+    return _Walk(struct_root, page, rules, single_page).run(struct_root)
