@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 import pikepdf
-from fontTools import afmLib, agl
+from fontTools import agl
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib import TTFont
 from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
 from pikepdf import Array, Dictionary, Name, Stream
+
+from core.encodings import base_encoding, standard14_widths
 
 FontRef = Dictionary
 """An indirect font dictionary, usable as a value of `fonts={"F1": ...}`."""
@@ -35,25 +37,6 @@ FormRef = Stream
 Box = tuple[float, float, float, float]
 Data = bytes | str
 """Stream data; str is encoded Latin-1 so that "\\xe9" is the single byte 0xE9."""
-
-URW_AFM_DIR = Path("/usr/share/fonts/type1/urw-base35")
-# The URW base-35 fonts are metric-compatible clones of the standard 14 (§9.6.2.2).
-STANDARD_14_AFM = {
-    "Helvetica": "NimbusSans-Regular",
-    "Helvetica-Bold": "NimbusSans-Bold",
-    "Helvetica-Oblique": "NimbusSans-Italic",
-    "Helvetica-BoldOblique": "NimbusSans-BoldItalic",
-    "Times-Roman": "NimbusRoman-Regular",
-    "Times-Bold": "NimbusRoman-Bold",
-    "Times-Italic": "NimbusRoman-Italic",
-    "Times-BoldItalic": "NimbusRoman-BoldItalic",
-    "Courier": "NimbusMonoPS-Regular",
-    "Courier-Bold": "NimbusMonoPS-Bold",
-    "Courier-Oblique": "NimbusMonoPS-Italic",
-    "Courier-BoldOblique": "NimbusMonoPS-BoldItalic",
-    "Symbol": "StandardSymbolsPS",
-    "ZapfDingbats": "D050000L",
-}
 
 
 class Encrypt(NamedTuple):
@@ -214,24 +197,12 @@ def cid_cmap(
 
 
 def standard_widths(base_font: str, encoding: str | None = "WinAnsiEncoding") -> dict[int, float]:
-    """Glyph widths of a standard-14 font per code, from the metric-compatible URW AFM.
-    WinAnsiEncoding maps codes through cp1252 and the Adobe Glyph List; None uses the
-    font's built-in encoding (the AFM's own codes)."""
-    afm = afmLib.AFM(str(URW_AFM_DIR / f"{STANDARD_14_AFM[base_font]}.afm"))
-    if encoding is None:
-        return {code: width for code, width, _ in (afm[n] for n in afm.chars()) if code >= 0}
-    if encoding != "WinAnsiEncoding":
-        raise ValueError(f"standard_widths supports WinAnsiEncoding or None, not {encoding}")
-    widths = {}
-    for code in range(32, 256):
-        try:
-            char = bytes([code]).decode("cp1252")
-        except UnicodeDecodeError:
-            continue
-        glyph = "space" if code == 0xA0 else agl.UV2AGL.get(ord(char))
-        if glyph and afm.has_char(glyph):
-            widths[code] = afm[glyph][1]
-    return widths
+    """Widths per code of a standard-14 font under a base encoding (None: the font's built-in
+    one), from the URW metric clones the engine also ships, so pdfium and we agree."""
+    builtin = base_font if base_font in ("Symbol", "ZapfDingbats") else "StandardEncoding"
+    names = base_encoding(encoding or builtin) or ()
+    widths = standard14_widths(base_font)
+    return {code: widths[name] for code, name in enumerate(names) if name in widths}
 
 
 def _glyph_name(char: str) -> str:
@@ -246,10 +217,10 @@ def truetype_program(
     glyph_names: bool = True,
     family: str = "GlyphscopeBox",
 ) -> bytes:
-    """A tiny TrueType font: glyph 1.. are boxes for `chars` in order (GID = index + 1),
-    600 units wide, or 1000 for wide East Asian characters. `cmap` "unicode" writes (3,1)
-    char -> glyph; "symbol" writes (3,0) 0xF000 + ord(char) -> glyph (symbolic fonts,
-    §9.6.6.4); `glyph_names` keeps AGL / uniXXXX names in a version 2 'post' table."""
+    """A tiny TrueType font: glyphs 1.. are boxes (blank for whitespace) for `chars` in
+    order (GID = index + 1), 600 units wide or 1000 for wide East Asian characters. `cmap`
+    "unicode" writes (3,1) char -> glyph; "symbol" writes (3,0) 0xF000 + ord(char) -> glyph
+    (symbolic fonts, §9.6.6.4); `glyph_names` keeps AGL / uniXXXX names in 'post'."""
     glyph_of = {c: _glyph_name(c) for c in chars}
     builder = FontBuilder(1000, isTTF=True)
     builder.setupGlyphOrder([".notdef", *glyph_of.values()])
@@ -265,13 +236,15 @@ def truetype_program(
     for char, glyph in glyph_of.items():
         advances[glyph] = 1000 if unicodedata.east_asian_width(char) in "WF" else 600
     glyphs = {}
-    for glyph_name, advance in advances.items():
+    for char, glyph_name in [("", ".notdef"), *glyph_of.items()]:
         pen = TTGlyphPen(None)
-        pen.moveTo((50, 0))
-        pen.lineTo((50, 700))
-        pen.lineTo((advance - 50, 700))
-        pen.lineTo((advance - 50, 0))
-        pen.closePath()
+        if not char.isspace():
+            advance = advances[glyph_name]
+            pen.moveTo((50, 0))
+            pen.lineTo((50, 700))
+            pen.lineTo((advance - 50, 700))
+            pen.lineTo((advance - 50, 0))
+            pen.closePath()
         glyphs[glyph_name] = pen.glyph()
     builder.setupGlyf(glyphs)
     builder.setupHorizontalMetrics({n: (a, 50) for n, a in advances.items()})
