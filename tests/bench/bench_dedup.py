@@ -1,0 +1,72 @@
+"""Time duplicate removal and reading order on 50,000 synthetic glyphs (spec §5: near n log n).
+
+Run: python3 tests/bench/bench_dedup.py
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from test_visible import make_glyph  # noqa: E402
+
+from core.reading import reading_order  # noqa: E402
+from core.rules import Rules  # noqa: E402
+from core.visible import visible_glyphs  # noqa: E402
+
+COUNT = 50_000
+
+
+def page_of_text(count: int, fake_bold_share: float) -> list:
+    """Lines of random lowercase words in 6 pt type; a share of glyphs drawn twice 0.2 pt right."""
+    rng = random.Random(7)
+    glyphs = []
+    x, y = 10.0, 780.0
+    while len(glyphs) < count:
+        char = rng.choice("abcdefghijklmnopqrstuvwxyz      ")
+        glyphs.append(make_glyph(char, x, y, size=6.0, advance=3.0))
+        if char != " " and rng.random() < fake_bold_share:
+            glyphs.append(make_glyph(char, x + 0.2, y, size=6.0, advance=3.0))
+        x += 3.0
+        if x > 600.0:
+            x, y = 10.0, y - 7.0
+            if y < 10.0:
+                y = 780.0 - rng.random() * 3.0  # overlay a second layer of lines
+    return [g._replace(draw_order=i) for i, g in enumerate(glyphs)]
+
+
+def column_of_one_digit(count: int) -> list:
+    """Worst case for the (Unicode, x) scan: the same digit at one x on every line. Every pair
+    in the column shares the window, so the scan is quadratic in the rows (about 1 µs a pair);
+    a real page holds a few hundred rows at most."""
+    return [make_glyph("0", 100.0, 780.0 - i * 7.0, size=6.0) for i in range(count)]
+
+
+def timed(label: str, function, *args) -> object:
+    start = time.perf_counter()
+    result = function(*args)
+    print(f"{label}: {time.perf_counter() - start:.3f} s")
+    return result
+
+
+def main() -> None:
+    rules = Rules()
+    box = (0.0, 0.0, 612.0, 792.0)
+    glyphs = page_of_text(COUNT, 0.1)
+    label = f"visible_glyphs, {len(glyphs)} glyphs of text"
+    visible = timed(label, visible_glyphs, glyphs, box, rules)
+    print(f"  dropped {len(visible.dropped)}")
+    timed("reading_order on the visible glyphs", reading_order, glyphs, visible.visible, rules)
+    column = column_of_one_digit(2_000)
+    tall = (0.0, -40_000.0, 612.0, 792.0)
+    label = "visible_glyphs, 2000 identical digits at one x (quadratic case)"
+    timed(label, visible_glyphs, column, tall, rules)
+
+
+if __name__ == "__main__":
+    main()
