@@ -113,18 +113,25 @@ def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) ->
     scan.sort(key=lambda i: (glyphs[i].text, glyphs[i].origin[0]))
     texts = [glyphs[i].text for i in scan]
     xs = [glyphs[i].origin[0] for i in scan]
+    ys = [glyphs[i].origin[1] for i in scan]
     sizes = [drawn_size(glyphs[i]) for i in scan]
     window = rules.duplicate_scan_window
+    # A match lies within hypot(along, across) × the first glyph's size in any frame, so a
+    # larger y offset can be skipped without the frame test: same outcome, far cheaper when one
+    # character repeats at one x on many lines (a column of digits).
+    radius = math.hypot(rules.duplicate_along, rules.duplicate_across)
     dropped_flags = [False] * len(scan)
     dropped: list[DroppedGlyph] = []
     count = len(scan)
     for a in range(count):
         if dropped_flags[a]:
             continue
-        text_a, reach = texts[a], xs[a] + window * sizes[a]
+        text_a, y_a, size_a = texts[a], ys[a], sizes[a]
+        reach = xs[a] + window * size_a
         b = a + 1
         while b < count and texts[b] == text_a and xs[b] <= reach:
-            if not dropped_flags[b]:
+            near = abs(ys[b] - y_a) < radius * (size_a if size_a > sizes[b] else sizes[b])
+            if near and not dropped_flags[b]:
                 first, later = (scan[a], scan[b]) if scan[a] < scan[b] else (scan[b], scan[a])
                 record = _match(glyphs, first, later, rules)
                 if record is not None:
