@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 import pikepdf
 
@@ -131,6 +132,24 @@ def _kids(obj: pikepdf.Dictionary) -> list[object]:
     if isinstance(kids, pikepdf.Array):
         return list(kids)
     return [kids]
+
+
+def _kind(value: object) -> str:
+    """The PDF object type of a value, for warnings (§7.3)."""
+    for kind, name in _KINDS:
+        if isinstance(value, kind):
+            return name
+    return "null" if value is None else type(value).__name__
+
+
+_KINDS = (
+    (bool, "boolean"),
+    (pikepdf.Name, "name"),
+    (pikepdf.String, "string"),
+    (pikepdf.Array, "array"),
+    (pikepdf.Stream, "stream"),
+    (Decimal, "real number"),
+)
 
 
 def _name(value: object) -> str | None:
@@ -352,7 +371,7 @@ class _Walk:
             self.add_mcid(element, None, kid, element.page)
             return
         if not isinstance(kid, pikepdf.Dictionary):
-            self.warn(f"a kid of /{element.type} is {type(kid).__name__}, not a kid; skipped")
+            self.warn(f"a kid of /{element.type} is {_kind(kid)}, not a kid; skipped")
             return
         kind = _name(kid.get("/Type"))
         untyped = kind is None and "/S" not in kid
