@@ -87,6 +87,15 @@ def encoding_record(cmap: CMap) -> dict:
     }
 
 
+def without_variation_selectors(text: str) -> str:
+    """Drop variation selectors: Adobe-Japan1-UCS2 gives glyph variants such as 逢 + U+E0100,
+    but extracted text must find "逢" in a search; the glyph variant is not the text."""
+    plain = "".join(
+        c for c in text if not (0xFE00 <= ord(c) <= 0xFE0F or 0xE0100 <= ord(c) <= 0xE01EF)
+    )
+    return plain or text
+
+
 def unicode_record(collection: str, ucs2: CMap) -> dict:
     """CID → Unicode: single code points as runs, anything longer as explicit strings."""
     singles: list[tuple[int, int, int]] = []
@@ -95,6 +104,7 @@ def unicode_record(collection: str, ucs2: CMap) -> dict:
         text = ucs2.unicode(cid)
         if text is None:
             continue
+        text = without_variation_selectors(text)
         if len(text) == 1:
             singles.append((cid, cid, ord(text)))
         else:
