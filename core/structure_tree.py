@@ -213,10 +213,11 @@ def number_tree_lookup(node: object, key: int, max_depth: int) -> object | None:
 
 
 def role_map(type_name: str, mapping: object) -> tuple[str | None, str | None]:
-    """(standard type reached through /RoleMap (§14.7.3) or None, warning or None).
+    """(type /RoleMap (§14.7.3) leads to, or None when unmapped; warning or None).
 
-    Chains are followed (Para → Normal → P) and stop at a standard type, at a type with no
-    mapping, or at a cycle (recorded). A standard type is never remapped (§14.8.4).
+    Chains are followed (Para → Normal → P) and stop at a standard type or at a type with no
+    mapping (returned: the inspector shows where the chain ends). A cycle reaches no type
+    (None, recorded). A standard type is never remapped (§14.8.4).
     """
     if type_name in STANDARD_TYPES or not isinstance(mapping, pikepdf.Dictionary):
         return None, None
@@ -227,7 +228,7 @@ def role_map(type_name: str, mapping: object) -> tuple[str | None, str | None]:
         if target is None:
             break
         if target in seen:
-            return target, f"/RoleMap cycle at /{target} while mapping /{type_name}"
+            return None, f"/RoleMap cycle at /{target} while mapping /{type_name}"
         seen.add(target)
         current = target
     return (current if current != type_name else None), None

@@ -241,7 +241,7 @@ def test_role_map_follows_a_chain_to_a_standard_type():
 
 def test_role_map_cycle_stops_and_is_reported():
     mapping = pikepdf.Dictionary({"/A": pikepdf.Name.B, "/B": pikepdf.Name.A})
-    assert role_map("A", mapping) == ("A", "/RoleMap cycle at /A while mapping /A")
+    assert role_map("A", mapping) == (None, "/RoleMap cycle at /A while mapping /A")
 
 
 def test_standard_type_is_not_remapped():
@@ -473,11 +473,48 @@ def test_mcids_the_tree_never_references_without_struct_parents_is_no_result():
     assert _outcome(builder, _two_columns(), page=0) == NoStructure(NOT_REFERENCED)
 
 
+def _reading_outcome(builder: PdfBuilder, glyphs: list[Glyph]):
+    pytest.importorskip("core.reading", exc_type=ImportError)
+    return _outcome(builder, glyphs)
+
+
+def test_outcome_text_is_assembled_from_geometry_in_structure_order():
+    builder = _builder()
+    builder.struct_tree(Element("Document", [Element("P", [m]) for m in range(4)], page=0))
+    result = _reading_outcome(builder, _two_columns())
+    assert (result.text.text, result.glyph_order) == ("a\nb\nc\nd", (0, 2, 1, 3))
+
+
+def test_page_with_struct_parents_but_no_referenced_mcids_is_all_tail_and_untrusted():
+    builder = _builder(2)
+    builder.struct_tree(Element("P", [0, 1, 2, 3], page=1))
+    builder.page_object(0).StructParents = 5
+    result = _reading_outcome(builder, _two_columns())
+    assert (result.untagged, result.total, result.trusted) == ((0, 1, 2, 3), 4, False)
+
+
+def test_outcome_carries_the_walk_warnings():
+    builder = _builder()
+    builder.struct_tree(Element("Document", [Element("P", [0, 1]), Element("P", [1])], page=0))
+    result = _reading_outcome(builder, _two_columns())
+    assert result.warnings == (
+        "MCID 1 referenced more than once; replayed once, at its first reference",
+    )
+
+
 # --- trusted_text ----------------------------------------------------------------------------
 
 
 def test_trusted_text_without_result_uses_reading_order():
     assert trusted_text(None, lambda: "geometry") == ("geometry", READING_ORDER)
+
+
+def test_trusted_text_with_untrusted_result_uses_reading_order():
+    builder = _builder(2)
+    builder.struct_tree(Element("P", [0], page=1))
+    builder.page_object(0).StructParents = 5
+    result = _reading_outcome(builder, _two_columns())
+    assert trusted_text(result, "geometry") == ("geometry", READING_ORDER)
 
 
 # --- end to end: interpreter + reading order -------------------------------------------------
@@ -522,7 +559,14 @@ def test_untagged_page_number_is_appended_and_counted():
     builder, _ = _two_column_pdf(b"BT /F1 10 Tf 300 40 Td (12) Tj ET\n")
     result = _end_to_end(builder.to_bytes())
     assert result.text.text == "Left one\nLeft two\nRight one\nRight two\n12"
-    assert (len(result.untagged), result.total, result.trusted) == (2, 32, True)
+    assert (len(result.untagged), result.total, result.trusted) == (2, 36, True)
+
+
+def test_long_untagged_footer_makes_the_structure_untrusted():
+    builder, _ = _two_column_pdf(b"BT /F1 10 Tf 72 40 Td (untagged footer) Tj ET\n")
+    result = _end_to_end(builder.to_bytes())
+    assert result.text.text == "Left one\nLeft two\nRight one\nRight two\nuntagged footer"
+    assert (len(result.untagged), result.total, result.trusted) == (15, 49, False)
 
 
 def test_trusted_text_prefers_trusted_structure():
