@@ -1,0 +1,199 @@
+"""Unicode from an embedded font program: the decode step after the spec's chain (spec §1).
+
+When a font has no /ToUnicode and its /Encoding names nothing useful (symbolic subsets,
+Identity-H CIDFonts), the embedded font program (§9.9) may still tell which character a glyph
+draws: a TrueType/OpenType Unicode cmap, glyph names in the post table or the CFF charset, or a
+Type 1 font's built-in /Encoding. Everything is read through fontTools; every parse is guarded
+and what was skipped is recorded in `problems`.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pikepdf
+from fontTools.cffLib import CFFFontSet
+from fontTools.encodings.StandardEncoding import StandardEncoding
+from fontTools.misc.psLib import PSError, suckfont
+from fontTools.ttLib import TTFont, TTLibError
+
+from core.encodings import glyph_name_to_unicode
+
+# A font program larger than this is not read: no real font needs more to name its glyphs,
+# and a hostile stream must not cost unbounded memory.
+MAX_FONT_PROGRAM_BYTES = 16 * 1024 * 1024
+
+# What fontTools raises on damaged font data; anything else is a bug worth seeing.
+_PARSE_ERRORS = (
+    TTLibError,
+    PSError,
+    struct.error,
+    ValueError,
+    KeyError,
+    IndexError,
+    AssertionError,
+    EOFError,
+    TypeError,
+    AttributeError,
+    OverflowError,
+    UnicodeDecodeError,
+)
+
+# §9.6.6.4: a symbolic TrueType font's (3,0) cmap may place single-byte codes at
+# 0xF000-0xF0FF (also seen at 0xF100/0xF200).
+_SYMBOL_CMAP_OFFSETS = (0, 0xF000, 0xF100, 0xF200)
+
+
+@dataclass(frozen=True, slots=True)
+class FontProgramUnicode:
+    """What an embedded font program says about Unicode.
+
+    by_code: single-byte code → text, for simple fonts (code → glyph through the program's
+    own cmap or built-in encoding, glyph → text through a Unicode cmap or its glyph name).
+    by_glyph: glyph → text for CIDFonts: keyed by GID for TrueType (the caller applies
+    /CIDToGIDMap, §9.7.4.2) and by CID for CFF (a non-CID-keyed CFF uses CIDs as GIDs).
+    """
+
+    program_type: str
+    by_code: Mapping[int, str]
+    by_glyph: Mapping[int, str]
+    problems: tuple[str, ...]
+
+
+EMPTY = FontProgramUnicode("", {}, {}, ())
+
+
+def embedded_program_type(font_descriptor: pikepdf.Dictionary) -> str:
+    """'FontFile', 'FontFile2', 'FontFile3/<Subtype>' or '' (not embedded), §9.9 Table 126."""
+    for key in ("/FontFile", "/FontFile2", "/FontFile3"):
+        stream = font_descriptor.get(key)
+        if isinstance(stream, pikepdf.Stream):
+            subtype = stream.get("/Subtype")
+            return f"{key[1:]}/{str(subtype)[1:]}" if subtype is not None else key[1:]
+    return ""
+
+
+def font_program_unicode(font_descriptor: pikepdf.Dictionary, subtype: str) -> FontProgramUnicode:
+    """Read the embedded program of a font (subtype: the font's /Subtype without the slash:
+    Type1, MMType1, TrueType, CIDFontType0, CIDFontType2). Never raises."""
+    program_type = embedded_program_type(font_descriptor)
+    if not program_type:
+        return EMPTY
+    key, _, _ = program_type.partition("/")
+    data, problem = _read_program(font_descriptor[f"/{key}"])
+    if data is None:
+        return FontProgramUnicode(program_type, {}, {}, (problem,))
+    simple = not subtype.startswith("CIDFontType")
+    try:
+        if program_type == "FontFile":
+            by_code, by_glyph = _type1_unicode(data), {}
+        elif program_type in ("FontFile3/Type1C", "FontFile3/CIDFontType0C"):
+            by_code, by_glyph = _cff_unicode(data, simple)
+        else:
+            by_code, by_glyph = _sfnt_unicode(data, simple)
+    except _PARSE_ERRORS as error:
+        problem = f"{program_type} unreadable: {type(error).__name__}: {error}"
+        return FontProgramUnicode(program_type, {}, {}, (problem,))
+    return FontProgramUnicode(program_type, by_code, by_glyph, ())
+
+
+def _read_program(stream: pikepdf.Stream) -> tuple[bytes | None, str]:
+    try:
+        if int(stream.get("/Length", 0)) > MAX_FONT_PROGRAM_BYTES:
+            return None, "font program larger than 16 MB skipped"
+        data = stream.read_bytes()
+    except (pikepdf.PdfError, ValueError, TypeError) as error:
+        return None, f"font program stream unreadable: {error}"
+    if len(data) > MAX_FONT_PROGRAM_BYTES:
+        return None, "font program larger than 16 MB skipped"
+    return data, ""
+
+
+def _text_by_name(names: Mapping[int, str]) -> dict[int, str]:
+    result = {}
+    for key, name in names.items():
+        text = glyph_name_to_unicode(name)
+        if text:
+            result[key] = text
+    return result
+
+
+def _type1_unicode(data: bytes) -> dict[int, str]:
+    """§9.6.6.2: a Type 1 program's built-in encoding (its /Encoding array)."""
+    encoding = suckfont(data).get("Encoding")
+    if isinstance(encoding, str) or encoding is None:
+        encoding = StandardEncoding
+    return _text_by_name({code: name for code, name in enumerate(encoding) if name != ".notdef"})
+
+
+def _cff_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, str]]:
+    fonts = CFFFontSet()
+    fonts.decompile(io.BytesIO(data), None)
+    top = fonts[fonts.fontNames[0]]
+    if hasattr(top, "ROS"):
+        # CID-keyed CFF: glyph names are 'cidNNNNN' and say nothing about Unicode.
+        return {}, {}
+    if simple:
+        encoding = top.Encoding
+        if isinstance(encoding, str):
+            encoding = StandardEncoding
+        names = {code: name for code, name in enumerate(encoding) if name and name != ".notdef"}
+        return _text_by_name(names), {}
+    return {}, _text_by_name(dict(enumerate(top.charset)))
+
+
+def _sfnt_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, str]]:
+    """TrueType or OpenType: code → glyph through the cmap (§9.6.6.4), glyph → text through
+    the reversed Unicode cmap, else the glyph's name."""
+    font = TTFont(io.BytesIO(data), lazy=True, fontNumber=0)
+    glyph_order = font.getGlyphOrder()
+    text_by_name = _glyph_text(font)
+    if not simple:
+        return {}, {
+            gid: text_by_name[name] for gid, name in enumerate(glyph_order) if name in text_by_name
+        }
+    by_code = {}
+    for code, name in _glyphs_by_code(font).items():
+        if name in text_by_name:
+            by_code[code] = text_by_name[name]
+    return by_code, {}
+
+
+def _glyph_text(font: TTFont) -> dict[str, str]:
+    text_by_name: dict[str, str] = {}
+    if "post" in font or "CFF " in font:
+        for name in font.getGlyphOrder():
+            if name != ".notdef" and not name.startswith("glyph"):
+                text = glyph_name_to_unicode(name)
+                if text:
+                    text_by_name[name] = text
+    if "cmap" in font:
+        # A Unicode cmap beats a glyph name; the lowest code point wins where several map to
+        # one glyph (e.g. space and no-break space).
+        for code_point, name in sorted((font.getBestCmap() or {}).items(), reverse=True):
+            text_by_name[name] = chr(code_point)
+    return text_by_name
+
+
+def _glyphs_by_code(font: TTFont) -> dict[int, str]:
+    """Single-byte code → glyph name by §9.6.6.4: the (3,0) symbol cmap (at the code or
+    0xF000 + code), then the (1,0) Macintosh cmap, then the (3,1) cmap read as if the code were
+    Unicode."""
+    if "cmap" not in font:
+        return {}
+    tables = {(t.platformID, t.platEncID): t.cmap for t in font["cmap"].tables}
+    result: dict[int, str] = {}
+    for code in range(256):
+        symbol = tables.get((3, 0), {})
+        for candidate in (
+            *(symbol.get(code + offset) for offset in _SYMBOL_CMAP_OFFSETS),
+            tables.get((1, 0), {}).get(code),
+            tables.get((3, 1), {}).get(code),
+        ):
+            if candidate is not None:
+                result[code] = candidate
+                break
+    return result
