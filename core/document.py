@@ -65,13 +65,15 @@ class Document:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                pdf = pikepdf.open(io.BytesIO(data), password=password or "")
+                stream = io.BytesIO(data)
+                pdf = pikepdf.open(stream, password=password or "")
         except pikepdf.PasswordError:
             if password:
                 raise WrongPasswordError(f"wrong password for {source}") from None
             raise PasswordRequiredError(f"{source} is encrypted and needs a password") from None
         except (pikepdf.PdfError, RuntimeError, ValueError) as exc:
-            raise DamagedPdfError(f"{source} is damaged beyond repair: {exc}") from None
+            reason = str(exc).replace(repr(stream), "").strip(" :") or type(exc).__name__
+            raise DamagedPdfError(f"{source} is damaged beyond repair: {reason}") from None
         try:
             len(pdf.pages)
         except (pikepdf.PdfError, RuntimeError, ValueError) as exc:

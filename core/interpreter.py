@@ -128,12 +128,12 @@ class _Interpreter:
             warnings.simplefilter("always")
             try:
                 instructions = pikepdf.parse_content_stream(pikepdf.Stream(self.pdf, data))
-            except (pikepdf.PdfError, RuntimeError, ValueError) as exc:
+            except (pikepdf.PdfError, RuntimeError, ValueError, TypeError) as exc:
                 self.warnings.append(f"{label}: content stream unreadable: {exc}")
                 return None
         for warning in caught[:3]:
             self.warnings.append(f"{label}: {warning.message}")
-        return [(list(i.operands), str(i.operator)) for i in instructions]
+        return [(list(i.operands), _operator_name(i.operator)) for i in instructions]
 
     # -- main loop ---------------------------------------------------------------------
 
@@ -325,18 +325,11 @@ class _Interpreter:
         vertical = font.writing_mode == 1
         descent, ascent = font.descent * size, font.ascent * size
         glyphs = self.glyphs
+        append = glyphs.append
         mcid = self.mcid_stack[-1] if self.mcid_stack else None
         token_index = index if form_depth == 0 else -1
-        common = (
-            state.font_key,
-            font.name,
-            drawn_size,
-            vertical,
-            state.render_mode,
-            mcid,
-            token_index,
-            form_depth,
-        )
+        font_key, font_name, render_mode = state.font_key, font.name, state.render_mode
+        writing_mode = 1 if vertical else 0
         pen = 0.0
         limit = self.rules.max_page_glyphs
         for element_index, element in enumerate(elements):
@@ -349,22 +342,23 @@ class _Interpreter:
             for fg in font.glyphs(bytes(element)):
                 if len(glyphs) >= limit:
                     raise _Budget(f"more than {limit} glyphs")
-                spacing = char_spacing + (word_spacing if fg.is_single_byte_space else 0.0)
+                spacing = char_spacing + word_spacing if fg.is_single_byte_space else char_spacing
                 if vertical:
                     # §9.7.4.3: the pen is at the vertical origin; advance by w1 downward.
                     advance = fg.vertical_displacement * size
                     displacement = advance + spacing
                     half = fg.width * size * 0.5
-                    origin = (c * (pen + rise) + e, d * (pen + rise) + f)
-                    end_y = pen + rise + advance
-                    glyph_end = (c * end_y + e, d * end_y + f)
-                    base_y = pen + rise + displacement
-                    baseline_end = (c * base_y + e, d * base_y + f)
+                    y = pen + rise
+                    ox, oy = c * y + e, d * y + f
+                    gx, gy = ox + c * advance, oy + d * advance
+                    origin, glyph_end = (ox, oy), (gx, gy)
+                    baseline_end = (ox + c * displacement, oy + d * displacement)
+                    ha, hb = a * half, b * half
                     quad = (
-                        (origin[0] - a * half, origin[1] - b * half),
-                        (glyph_end[0] - a * half, glyph_end[1] - b * half),
-                        (glyph_end[0] + a * half, glyph_end[1] + b * half),
-                        (origin[0] + a * half, origin[1] + b * half),
+                        (ox - ha, oy - hb),
+                        (gx - ha, gy - hb),
+                        (gx + ha, gy + hb),
+                        (ox + ha, oy + hb),
                     )
                 else:
                     advance = fg.width * size * scaling
@@ -379,14 +373,24 @@ class _Interpreter:
                         (gx + c * ascent, gy + d * ascent),
                         (ox + c * ascent, oy + d * ascent),
                     )
-                glyphs.append(
-                    _make_glyph(
-                        fg,
-                        common,
+                append(
+                    Glyph(
+                        fg.text,
+                        fg.code,
+                        fg.code_length,
+                        font_key,
+                        font_name,
+                        drawn_size,
                         origin,
                         glyph_end,
                         baseline_end,
                         quad,
+                        writing_mode,
+                        render_mode,
+                        mcid,
+                        token_index,
+                        form_depth,
+                        fg.decode_source,
                         len(glyphs),
                         index,
                         element_index,
@@ -395,34 +399,6 @@ class _Interpreter:
                 )
                 pen += displacement
         return pen
-
-
-def _make_glyph(
-    fg, common, origin, glyph_end, baseline_end, quad, draw_order, index, element_index, form_path
-) -> Glyph:
-    font_key, font_name, drawn_size, vertical, render_mode, mcid, token_index, form_depth = common
-    return Glyph(
-        fg.text,
-        fg.code,
-        fg.code_length,
-        font_key,
-        font_name,
-        drawn_size,
-        origin,
-        glyph_end,
-        baseline_end,
-        quad,
-        1 if vertical else 0,
-        render_mode,
-        mcid,
-        token_index,
-        form_depth,
-        fg.decode_source,
-        draw_order,
-        index,
-        element_index,
-        form_path,
-    )
 
 
 _SHOWING = frozenset(("Tj", "TJ", "'", '"'))
@@ -557,6 +533,14 @@ def list_operators(page: Page, rules: Rules) -> tuple[OperatorRecord, ...]:
     if instructions:
         visit(instructions, _page_resources(page), "", 0)
     return tuple(records)
+
+
+def _operator_name(operator: pikepdf.Operator) -> str:
+    """The operator's name; garbage bytes (not UTF-8) become an unknown Latin-1 name."""
+    try:
+        return str(operator)
+    except UnicodeDecodeError:
+        return operator.unparse().decode("latin-1")
 
 
 def _preview(operand: object) -> str:

@@ -1,0 +1,254 @@
+"""The content-stream interpreter (spec §2, §3): exact glyph records from built PDFs."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.document import Document
+from core.rules import Rules
+from tests.pdfbuilder import PdfBuilder
+
+# Widths in glyph space (1/1000 em) for the codes the tests show.
+WIDTHS = {32: 250, 97: 500, 98: 600, 99: 400, 72: 700, 105: 200}
+
+
+def _page(content: bytes, **page_args):
+    builder = PdfBuilder()
+    fonts = page_args.pop("fonts", None)
+    if fonts is None:
+        fonts = {"F1": builder.standard_font("Helvetica", widths=WIDTHS)}
+    builder.add_page(content, fonts=fonts, **page_args)
+    return Document.open(builder.to_bytes()).page(0)
+
+
+def _close(actual, expected, tolerance=1e-6):
+    assert actual == pytest.approx(expected, abs=tolerance)
+
+
+def test_tj_glyph_ends_separate_own_advance_from_tc_tw_and_scaling():
+    page = _page(b"BT /F1 10 Tf 2 Tc 3 Tw 50 Tz 100 200 Td (a b) Tj ET")
+    a, space, b = page.glyphs()
+    assert [g.text for g in (a, space, b)] == ["a", " ", "b"]
+    _close(a.origin, (100, 200))
+    _close(a.glyph_end, (102.5, 200))  # w0 × Tfs × Th = 0.5 × 10 × 0.5
+    _close(a.baseline_end, (103.5, 200))  # (w0 × Tfs + Tc) × Th
+    _close(space.origin, (103.5, 200))
+    _close(space.baseline_end, (107.25, 200))  # Tw applies to the single-byte code 32
+    _close(b.origin, (107.25, 200))
+
+
+def test_tj_array_number_moves_the_pen_back_in_thousandths_of_text_space():
+    page = _page(b"BT /F1 10 Tf 100 200 Td [(a) -200 (b) 100 (c)] TJ ET")
+    a, b, c = page.glyphs()
+    _close(b.origin, (100 + 5 + 2, 200))
+    _close(c.origin, (107 + 6 - 1, 200))
+    assert (a.element_index, b.element_index, c.element_index) == (0, 2, 4)
+    assert a.operator_index == b.operator_index == c.operator_index == 3
+
+
+def test_word_spacing_does_not_apply_to_two_byte_code_32():
+    builder = PdfBuilder()
+    font = builder.type0_font(w=[32, [500]], dw=1000)
+    builder.add_page(b"BT /F1 10 Tf 5 Tw 0 0 Td <00200020> Tj ET", fonts={"F1": font})
+    first, second = Document.open(builder.to_bytes()).page(0).glyphs()
+    assert first.code == 32 and first.code_length == 2
+    _close(second.origin, (5, 0))  # no Tw: §9.4.3 applies it to single-byte code 32 only
+
+
+def test_q_Q_restores_the_whole_text_state_with_the_font():
+    builder = PdfBuilder()
+    fonts = {
+        "F1": builder.standard_font("Helvetica", widths=WIDTHS),
+        "F2": builder.type0_font(w=[97, [1000]]),
+    }
+    builder.add_page(
+        b"BT /F1 10 Tf 1 Tc 2 Ts q /F2 20 Tf 9 Tc 7 Ts Q 0 0 Td (ab) Tj ET", fonts=fonts
+    )
+    a, b = Document.open(builder.to_bytes()).page(0).glyphs()
+    assert (a.font_key, a.code_length, a.font_size) == ("F1", 1, 10)
+    _close(a.origin, (0, 2))  # text rise restored to 2
+    _close(b.origin, (6, 2))  # Tc restored to 1
+
+
+def test_one_point_font_in_scaled_tm_is_drawn_at_the_matrix_size():
+    page = _page(b"BT /F1 1 Tf 12 0 0 12 72 700 Tm (ab) Tj ET")
+    a, b = page.glyphs()
+    assert a.font_size == pytest.approx(12)
+    _close(b.origin, (72 + 6, 700))
+
+
+def test_cm_scales_origin_and_size_into_user_space():
+    page = _page(b"2 0 0 2 10 20 cm BT /F1 10 Tf 5 5 Td (a) Tj ET")
+    (a,) = page.glyphs()
+    _close(a.origin, (20, 30))
+    _close(a.glyph_end, (30, 30))
+    assert a.font_size == pytest.approx(20)
+
+
+def test_quad_spans_descent_to_ascent_along_the_baseline():
+    page = _page(b"BT /F1 10 Tf 0 1 -1 0 300 100 Tm (a) Tj ET")
+    (a,) = page.glyphs()
+    font = page.document.font_cache[next(iter(page.document.font_cache))]
+    p0, p1, p2, p3 = a.quad
+    # Rotated 90°: the baseline runs up the page, "up the glyph" points left.
+    _close(p0, (300 - font.descent * 10, 100))
+    _close(p1, (300 - font.descent * 10, 105))
+    _close(p2, (300 - font.ascent * 10, 105))
+    _close(p3, (300 - font.ascent * 10, 100))
+
+
+def test_form_glyphs_are_woven_in_at_do_and_excluded_from_page_glyphs():
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica", widths=WIDTHS)
+    form = builder.form_xobject(
+        b"BT /F1 10 Tf 0 0 Td (b) Tj ET", matrix=(1, 0, 0, 1, 100, 0), fonts={"F1": helv}
+    )
+    builder.add_page(
+        b"BT /F1 10 Tf 0 0 Td (a) Tj ET /Fm1 Do BT /F1 10 Tf 0 50 Td (c) Tj ET",
+        fonts={"F1": helv},
+        xobjects={"Fm1": form},
+    )
+    page = Document.open(builder.to_bytes()).page(0)
+    painted = page.extract().glyphs
+    assert [g.text for g in painted] == ["a", "b", "c"]
+    b = painted[1]
+    assert (b.token_index, b.form_depth, b.form_path, b.draw_order) == (-1, 1, "/Fm1", 1)
+    _close(b.origin, (100, 0))
+    assert [g.text for g in page.glyphs()] == ["a", "c"]
+    assert [g.token_index for g in page.glyphs()] == [3, 9]
+
+
+def test_form_without_resources_borrows_the_callers_fonts():
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica", widths=WIDTHS)
+    form = builder.form_xobject(b"BT /F1 10 Tf (b) Tj ET")
+    builder.add_page(b"/Fm1 Do", fonts={"F1": helv}, xobjects={"Fm1": form})
+    (b,) = Document.open(builder.to_bytes()).page(0).extract().glyphs
+    assert (b.text, b.font_key) == ("b", "F1")
+
+
+def test_form_that_draws_itself_is_read_once_with_a_warning():
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica", widths=WIDTHS)
+    form = builder.form_xobject(b"BT /F1 10 Tf (a) Tj ET /Fm1 Do", fonts={"F1": helv})
+    builder.add_resources(form, xobjects={"Fm1": form})
+    builder.add_page(b"/Fm1 Do", xobjects={"Fm1": form})
+    extraction = Document.open(builder.to_bytes()).page(0).extract()
+    assert [g.text for g in extraction.glyphs] == ["a"]
+    assert any("cycle" in w for w in extraction.warnings)
+
+
+def test_form_nesting_is_capped_at_the_rules_depth():
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica", widths=WIDTHS)
+    inner = None
+    for _ in range(15):
+        xobjects = {"Fm": inner} if inner is not None else None
+        inner = builder.form_xobject(
+            b"BT /F1 10 Tf (a) Tj ET /Fm Do", fonts={"F1": helv}, xobjects=xobjects
+        )
+    builder.add_page(b"/Fm Do", xobjects={"Fm": inner})
+    page = Document.open(builder.to_bytes()).page(0)
+    assert len(page.extract().glyphs) == 12
+    assert max(g.form_depth for g in page.extract().glyphs) == 12
+    assert len(page.extract(Rules(form_depth=3)).glyphs) == 3
+
+
+def test_innermost_mcid_from_inline_dictionary_and_properties_resource():
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica", widths=WIDTHS)
+    builder.add_page(
+        b"BT /F1 10 Tf /P <</MCID 4>> BDC (a) Tj /Span BMC (b) Tj EMC EMC"
+        b" /P /MC0 BDC (c) Tj EMC (a) Tj ET",
+        fonts={"F1": helv},
+        properties={"MC0": {"MCID": 9}},
+    )
+    glyphs = Document.open(builder.to_bytes()).page(0).glyphs()
+    assert [g.mcid for g in glyphs] == [4, 4, 9, None]
+
+
+def test_inline_image_data_is_skipped_byte_exactly():
+    content = (
+        b"BT /F1 10 Tf 0 0 Td (a) Tj ET "
+        b"BI /W 4 /H 1 /BPC 8 /CS /G ID (x)Tj EI "
+        b"BT /F1 10 Tf (b) Tj ET"
+    )
+    assert [g.text for g in _page(content).glyphs()] == ["a", "b"]
+
+
+def test_malformed_operator_is_skipped_without_losing_the_state():
+    page = _page(b"BT /F1 10 Tf 2 Tc 100 0 Td /Oops Tc 1 Tz (ab) Tj ET")
+    a, b = page.glyphs()
+    _close(b.origin, (100 + (5 + 2) * 0.01, 0))  # Tc 2 kept; Tz 1 (%) still applied
+    assert any("Tc" in w for w in page.extract().warnings)
+
+
+def test_type3_glyph_widths_go_through_the_font_matrix():
+    builder = PdfBuilder()
+    font = builder.type3_font(
+        {"sq": b"50 0 0 0 50 50 d1 0 0 50 50 re f"},
+        differences=[97, "sq"],
+        widths=[50],
+        first_char=97,
+        font_matrix=(0.01, 0, 0, 0.01, 0, 0),
+        font_bbox=(0, 0, 50, 50),
+        to_unicode=None,
+    )
+    builder.add_page(b"BT /T3 10 Tf 0 0 Td (aa) Tj ET", fonts={"T3": font})
+    first, second = Document.open(builder.to_bytes()).page(0).glyphs()
+    _close(first.glyph_end, (5, 0))  # 50 × 0.01 × 10
+    _close(second.origin, (5, 0))
+
+
+def test_vertical_glyphs_advance_down_the_page_by_w1():
+    builder = PdfBuilder()
+    font = builder.type0_font(encoding="Identity-V", w=[1, [1000]])
+    builder.add_page(b"BT /F1 10 Tf 300 700 Td <00010001> Tj ET", fonts={"F1": font})
+    first, second = Document.open(builder.to_bytes()).page(0).glyphs()
+    assert first.writing_mode == 1
+    _close(first.origin, (300, 700))
+    _close(first.glyph_end, (300, 690))  # DW2 default w1 = -1000
+    _close(second.origin, (300, 690))
+    _close(first.quad[0], (295, 700))
+    _close(first.quad[2], (305, 690))
+
+
+def test_page_without_content_stream_gives_no_result():
+    builder = PdfBuilder()
+    builder.add_page(None)
+    page = Document.open(builder.to_bytes()).page(0)
+    assert page.glyphs() is None
+    assert page.extract().readable is False
+
+
+def test_page_with_only_an_unknown_filter_gives_no_result():
+    builder = PdfBuilder()
+    builder.add_page(builder.stream(b"xx", Filter="/NoSuchDecode"))
+    assert Document.open(builder.to_bytes()).page(0).glyphs() is None
+
+
+def test_run_length_bomb_is_cut_at_the_stream_cap_and_reported():
+    builder = PdfBuilder()
+    bomb = builder.stream(b"8181>", Filter=["/ASCIIHexDecode"] + ["/RunLengthDecode"] * 8)
+    builder.add_page(bomb)
+    extraction = Document.open(builder.to_bytes()).page(0).extract(Rules(max_stream_bytes=4096))
+    assert extraction.truncated is True
+    assert any("4096" in w for w in extraction.warnings)
+
+
+def test_glyph_budget_truncates_the_page():
+    page = _page(b"BT /F1 10 Tf (" + b"a" * 50 + b") Tj ET")
+    extraction = page.extract(Rules(max_page_glyphs=10))
+    assert len(extraction.glyphs) == 10 and extraction.truncated
+
+
+def test_draw_order_counts_across_page_and_forms():
+    page = _page(b"BT /F1 10 Tf (ab) Tj (c) ' ET")
+    assert [g.draw_order for g in page.glyphs()] == [0, 1, 2]
+
+
+def test_quote_operators_move_to_the_next_line_and_set_spacing():
+    page = _page(b'BT /F1 10 Tf 12 TL 0 100 Td (a) Tj 1 2 (bb) " ET')
+    a, b1, b2 = page.glyphs()
+    _close(b1.origin, (0, 88))
+    _close(b2.origin, (6 + 2, 88))  # Tc 2 set by "
