@@ -31,6 +31,8 @@ _TOKEN = re.compile(
     rb"|[^\x00\t\n\x0c\r /\[\]<>(){}%]+",  # number or keyword
     re.S,
 )
+_INTEGER = re.compile(rb"[+-]?[0-9]+")
+_REAL = re.compile(rb"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+)")
 _LITERAL_ESCAPES = re.compile(rb"\\([0-7]{1,3}|\r\n|.)", re.S)
 _ESCAPED = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}
 
@@ -69,7 +71,7 @@ def _tokens(data: bytes) -> Iterator[_Token]:
         if first == b"%":
             continue
         if first == b"<" and raw != b"<<":
-            digits = bytes(c for c in raw[1:-1] if c not in b"\x00\t\n\x0c\r ")
+            digits = raw[1:-1].translate(None, b"\x00\t\n\x0c\r ")
             if len(digits) % 2:
                 digits += b"0"  # §7.3.4.3: a missing final digit is 0
             value = bytes.fromhex(digits.decode("ascii"))
@@ -80,8 +82,10 @@ def _tokens(data: bytes) -> Iterator[_Token]:
             yield _Token(_NAME, raw[1:].decode("latin-1"))
         elif raw in (b"[", b"]", b"{", b"}", b"<<", b">>"):
             yield _Token(_DELIM, raw.decode("ascii"))
-        elif raw.lstrip(b"+-").isdigit():
+        elif _INTEGER.fullmatch(raw):
             yield _Token(_NUM, int(raw))
+        elif _REAL.fullmatch(raw):
+            yield _Token(_NUM, float(raw))  # /CMapVersion 11.006: an operand, never an operator
         else:
             yield _Token(_OP, raw.decode("latin-1"))
 
@@ -574,7 +578,7 @@ def _apply(builder: CMapBuilder, begin: str, record: list[_Token]) -> bool:
         else:
             return False
         return True
-    if destination.kind != _NUM or destination.value < 0:
+    if destination.kind != _NUM or not isinstance(destination.value, int) or destination.value < 0:
         return False
     if begin == "begincidchar":
         builder.map_cid(low, destination.value, length)

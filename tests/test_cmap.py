@@ -66,7 +66,7 @@ def test_bfrange_surrogate_destination_increments_low_surrogate():
     assert parsed.unicode(2) == "\U0001d401"
 
 
-def test_large_bfrange_looks_up_without_expansion():
+def test_bfrange_over_the_whole_four_byte_codespace_maps_any_code():
     parsed = cmap(
         b"1 begincodespacerange <00000000> <FFFFFFFF> endcodespacerange\n"
         b"1 beginbfrange <00000000> <FFFFFFFF> <0000> endbfrange"
@@ -315,6 +315,11 @@ def test_unreadable_record_is_skipped_and_reading_resyncs():
 def test_skipped_records_are_noted_in_problems():
     parsed = cmap(ONE_BYTE + b"1 beginbfchar 17 <41> <0061> endbfchar")
     assert parsed.problems == ("beginbfchar: skipped unreadable operand 17",)
+
+
+def test_real_number_operand_does_not_end_a_block():
+    parsed = cmap(ONE_BYTE + b"2 begincidchar <41> 1.5 <41> 7 endcidchar")
+    assert parsed.cid(0x41) == 7
 
 
 def test_binary_garbage_gives_an_empty_cmap():
