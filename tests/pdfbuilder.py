@@ -263,6 +263,7 @@ class PdfBuilder:
 
     def __init__(self) -> None:
         self.pdf = pikepdf.new()
+        self._descriptors: dict[tuple[str, bytes | None, int], Dictionary] = {}
 
     def stream(self, data: Data, **entries: object) -> Stream:
         """An indirect stream holding `data` verbatim; `entries` go into its dictionary, e.g.
@@ -415,6 +416,14 @@ class PdfBuilder:
         return self.pdf.make_indirect(font)
 
     def _descriptor(self, font_name: str, program: bytes | None, flags: int) -> Dictionary:
+        # One descriptor (and one embedded program) per font, however many fonts use it,
+        # e.g. the -H and -V faces of one CJK font.
+        key = (font_name, program, flags)
+        if key not in self._descriptors:
+            self._descriptors[key] = self._new_descriptor(font_name, program, flags)
+        return self._descriptors[key]
+
+    def _new_descriptor(self, font_name: str, program: bytes | None, flags: int) -> Dictionary:
         ascent, descent, bbox = 800, -200, [0, -200, 1000, 800]
         if program is not None:
             tt = TTFont(io.BytesIO(program))
