@@ -8,8 +8,8 @@ corrupt tree: wrong types, missing /K, cycles and over-deep nesting are skipped 
 Page of a content item (§14.7.2 Table 323, §14.7.4.2 Table 324): the /Pg of an MCR
 dictionary, else the nearest element (itself or an ancestor) with /Pg. When no /Pg is found
 anywhere, the page's /ParentTree entry decides (§14.7.4.4: the array of the page's
-/StructParents lists the parent element of every MCID), except in a one-page document,
-where there is nothing to decide.
+/StructParents lists the parent element of every MCID); without one, a one-page document
+takes them.
 
 The /ParentTree also bounds the work: an element that names another page in its own /Pg
 and is neither listed for this page in the /ParentTree nor an ancestor (/P) of one listed
@@ -387,7 +387,7 @@ class _Walk:
             self.add_mcid(element, form, mcid, page)
             return
         if kind == "OBJR" or (untyped and "/Obj" in kid):
-            self.add_object(element, kid)
+            self.add_object(frame, kid, stack)
             return
         self.enter(frame, kid, stack)
 
@@ -397,14 +397,17 @@ class _Walk:
         """Whether a reference is on this page; labels a page not taken from /Pg."""
         if page is not None:
             return page == self.page
-        if self.single_page:
-            _label(element, ("Pg", "the document's only page (no /Pg)"))
-            return True
-        if form is None and element.objgen is not None and mcid in self.mcid_parents:
-            on_page = self.mcid_parents[mcid] == element.objgen
+        # The /ParentTree goes first even in a one-page document: a page cut out of a
+        # longer tagged file keeps the other pages' elements with their /Pg now dangling
+        # (null, so absent) and their MCIDs colliding with this page's.
+        if form is None and element.objgen is not None and self.mcid_parents:
+            on_page = self.mcid_parents.get(mcid) == element.objgen
             if on_page:
                 _label(element, ("Pg", "this page, from the /ParentTree (no /Pg)"))
             return on_page
+        if self.single_page:
+            _label(element, ("Pg", "the document's only page (no /Pg)"))
+            return True
         self.unplaced += 1
         return False
 
@@ -428,12 +431,19 @@ class _Walk:
         self.seen_keys.add(key)
         self.keys.append(key)
 
-    def add_object(self, element: _Element, objr: pikepdf.Dictionary) -> None:
+    def add_object(self, frame: _Frame, objr: pikepdf.Dictionary, stack: list[_Frame]) -> None:
+        element = frame.element
+        target = objr.get("/Obj")
+        if isinstance(target, pikepdf.Dictionary) and "/S" in target:
+            # Not an annotation or XObject (§14.7.4.3) but a structure element: some
+            # writers nest elements this way; walk it as the kid it stands for.
+            self.warn(f"an OBJR under /{element.type} points to a structure element; walked")
+            self.enter(frame, target, stack)
+            return
         page = _page_objgen(objr.get("/Pg")) or element.page
         on_page = page == self.page if page is not None else self.single_page
         if not on_page:
             return
-        target = objr.get("/Obj")
         subtype = ""
         if isinstance(target, (pikepdf.Dictionary, pikepdf.Stream)):
             subtype = _name(target.get("/Subtype")) or ""

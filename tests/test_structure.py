@@ -315,6 +315,26 @@ def test_one_page_document_needs_no_pg():
     assert walk.root.children[0].derived == (("Pg", "the document's only page (no /Pg)"),)
 
 
+def test_parent_tree_rejects_pageless_mcids_of_a_page_cut_from_a_longer_file():
+    builder = _builder(1)
+    builder.struct_tree(
+        Element("Document", [Element("P", [0, 1], page=0), Element("P", [0])])  # 2nd: /Pg gone
+    )
+    walk = _walk(builder)
+    assert (_mcids(walk), walk.warnings) == ([0, 1], ())
+
+
+def test_objr_pointing_to_a_structure_element_is_walked_as_that_element():
+    builder = _builder()
+    builder.struct_tree(Element("Document", [0], page=0))
+    paragraph = builder.pdf.make_indirect(pikepdf.Dictionary(S=pikepdf.Name.P, K=1))
+    document = builder.pdf.Root.StructTreeRoot.K
+    document.K.append(pikepdf.Dictionary(Type=pikepdf.Name.OBJR, Obj=paragraph))
+    walk = _walk(builder)
+    assert _mcids(walk) == [0, 1]
+    assert walk.warnings == ("an OBJR under /Document points to a structure element; walked",)
+
+
 def test_parent_tree_prunes_elements_of_other_pages():
     builder = _builder(3)
     builder.struct_tree(
