@@ -180,3 +180,29 @@ def test_struct_tree_can_be_cyclic():
 def test_standard_widths_match_helvetica_metrics():
     widths = standard_widths("Helvetica")
     assert (widths[0x20], widths[0x41], widths[0x80]) == (278, 667, 556)
+
+
+def test_fonts_sharing_a_program_embed_it_once():
+    builder = PdfBuilder()
+    program = truetype_program("漢字")
+    horizontal = builder.type0_font("Shared", encoding="Identity-H", font_program=program)
+    vertical = builder.type0_font("Shared", encoding="Identity-V", font_program=program)
+    descriptors = [f.DescendantFonts[0].FontDescriptor for f in (horizontal, vertical)]
+    assert descriptors[0].FontFile2.objgen == descriptors[1].FontFile2.objgen
+
+
+def test_sample_pdf_is_what_its_generator_writes(tmp_path):
+    from assets import make_sample
+
+    if not (make_sample.DROID.exists() and make_sample.DEJAVU.exists()):
+        pytest.skip("fonts-droid-fallback or fonts-dejavu-core is not installed")
+    make_sample.Sample().build().save(tmp_path / "sample.pdf", compress=True)
+    assert (tmp_path / "sample.pdf").read_bytes() == make_sample.OUTPUT.read_bytes()
+
+
+def test_sample_pdf_renders_five_pages_in_pdfium():
+    from assets import make_sample
+
+    document = pdfium.PdfDocument(make_sample.OUTPUT.read_bytes())
+    assert len(document) == 5
+    assert "PDF Reference Manual" in document[0].get_textpage().get_text_range()
