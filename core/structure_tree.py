@@ -248,11 +248,15 @@ def page_parent_elements(
 
 
 def _parent_tree_entries(
-    struct_root: pikepdf.Dictionary, page: pikepdf.Dictionary, max_depth: int
+    struct_root: pikepdf.Dictionary,
+    page: pikepdf.Dictionary,
+    mcid_parents: list[object],
+    max_depth: int,
 ) -> list[object]:
-    """Every /ParentTree value belonging to the page: its MCIDs' parents, its annotations'
-    and its XObjects' (/StructParent of an OBJR target, /StructParents of a form)."""
-    entries: list[object] = list(page_parent_elements(struct_root, page, max_depth) or ())
+    """Every /ParentTree value belonging to the page: its MCIDs' parents (given), its
+    annotations' and its XObjects' (/StructParent of an OBJR target, /StructParents of a
+    form)."""
+    entries = list(mcid_parents)
     parent_tree = struct_root.get("/ParentTree")
     owners: list[object] = []
     annotations = page.get("/Annots")
@@ -312,9 +316,9 @@ class _Walk:
         self.depth_cap = rules.structure_depth
         self.single_page = single_page
         self.role_map = struct_root.get("/RoleMap")
-        parents = page_parent_elements(struct_root, page, self.depth_cap) or ()
+        parents = page_parent_elements(struct_root, page, self.depth_cap) or []
         self.mcid_parents = {mcid: _objgen(parent) for mcid, parent in enumerate(parents)}
-        entries = _parent_tree_entries(struct_root, page, self.depth_cap)
+        entries = _parent_tree_entries(struct_root, page, parents, self.depth_cap)
         self.relevant = _relevant_elements(entries, self.depth_cap) if entries else None
         self.keys: list[McidKey] = []
         self.seen_keys: set[McidKey] = set()
