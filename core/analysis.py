@@ -1,0 +1,189 @@
+"""One page analysed end to end, every decision kept: the record the inspector draws and
+`glyphscope-extract --mode explain` prints (shape documented in core/ANALYSIS_JSON.md).
+
+painted glyphs (core.interpreter) → visible glyphs (§4 box, §5 duplicates) → reading order
+(§6), layout (§7), columns (§8), structure order (§9, core.structure, when importable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from core.columns import ColumnsResult, columns_text
+from core.layout import LayoutResult, layout
+from core.reading import (
+    GapDecision,
+    LineBreakDecision,
+    TextResult,
+    VerticalColumn,
+    reading_order,
+)
+from core.records import Glyph, glyph_to_json
+from core.rules import Rules
+from core.visible import DroppedGlyph, visible_glyphs
+
+Rect = tuple[float, float, float, float]
+StructureFunction = Callable[[Any, Sequence[Glyph], Sequence[int], Rules], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PageAnalysis:
+    page_number: int
+    glyphs: tuple[Glyph, ...]
+    visible: tuple[int, ...]
+    dropped: tuple[DroppedGlyph, ...]
+    gaps: tuple[GapDecision, ...]
+    line_breaks: tuple[LineBreakDecision, ...]
+    vertical_columns: tuple[VerticalColumn, ...]
+    reading: TextResult
+    layout: TextResult
+    columns: ColumnsResult
+    structure: Any  # core.structure.StructureResult | None
+    media_box: Rect
+    crop_box: Rect
+    visible_box: Rect
+    readable: bool
+    truncated: bool
+    warnings: tuple[str, ...]
+    rules: Rules
+    layout_grid: LayoutResult | None = None
+
+    def to_json(self) -> dict:
+        number = self.page_number
+        return {
+            "page": number,
+            "readable": self.readable,
+            "truncated": self.truncated,
+            "warnings": list(self.warnings),
+            "media_box": list(self.media_box),
+            "crop_box": list(self.crop_box),
+            "visible_box": list(self.visible_box),
+            "rules": asdict(self.rules),
+            "glyphs": [
+                {"index": index, **glyph_to_json(glyph, number)}
+                for index, glyph in enumerate(self.glyphs)
+            ],
+            "visible": list(self.visible),
+            "dropped": [_dropped_json(dropped) for dropped in self.dropped],
+            "gaps": [gap._asdict() for gap in self.gaps],
+            "line_breaks": [line_break._asdict() for line_break in self.line_breaks],
+            "vertical_columns": [
+                {
+                    "glyphs": list(column.glyphs),
+                    "x_centre": column.x_centre,
+                    "top": column.top,
+                    "bottom": column.bottom,
+                }
+                for column in self.vertical_columns
+            ],
+            "reading": text_json(self.reading),
+            "layout": {**text_json(self.layout), **_grid_json(self.layout_grid)},
+            "columns": {
+                **text_json(self.columns.text),
+                "columns": [list(column) for column in self.columns.columns],
+                "median_advance": self.columns.median_advance,
+                "threshold": self.columns.threshold,
+                "gaps": [list(gap) for gap in self.columns.gaps],
+            },
+            "structure": None if self.structure is None else _structure_json(self.structure),
+        }
+
+
+def analyse_page(
+    page: Any, rules: Rules, structure: StructureFunction | None = None
+) -> PageAnalysis:
+    """Analyse a core.document.Page. `structure(page, glyphs, visible, rules)` gives the
+    structure-order result; by default core.structure.structure_order when importable."""
+    extraction = page.extract(rules)
+    glyphs = tuple(extraction.glyphs) if extraction.readable else ()
+    warnings = list(extraction.warnings)
+    visible = visible_glyphs(glyphs, page.visible_box, rules)
+    reading = reading_order(glyphs, visible.visible, rules)
+    grid = layout(glyphs, visible.visible, rules)
+    structure_result = None
+    if extraction.readable:
+        structure_result = _structure(page, glyphs, visible.visible, rules, structure, warnings)
+    return PageAnalysis(
+        page_number=page.number,
+        glyphs=glyphs,
+        visible=visible.visible,
+        dropped=visible.dropped,
+        gaps=reading.gaps,
+        line_breaks=reading.line_breaks,
+        vertical_columns=reading.vertical_columns,
+        reading=reading.text,
+        layout=grid.text,
+        columns=columns_text(glyphs, visible.visible, rules),
+        structure=structure_result,
+        media_box=tuple(page.media_box),
+        crop_box=tuple(page.crop_box),
+        visible_box=tuple(page.visible_box),
+        readable=extraction.readable,
+        truncated=extraction.truncated,
+        warnings=tuple(warnings),
+        rules=rules,
+        layout_grid=grid,
+    )
+
+
+def text_json(text: TextResult) -> dict:
+    return {"text": text.text, "char_glyphs": list(text.char_glyphs)}
+
+
+def _structure(
+    page: Any,
+    glyphs: Sequence[Glyph],
+    visible: Sequence[int],
+    rules: Rules,
+    structure: StructureFunction | None,
+    warnings: list[str],
+) -> Any:
+    if structure is None:
+        try:
+            from core.structure import structure_order as structure
+        except ImportError as exc:
+            warnings.append(f"structure order unavailable: {exc}")
+            return None
+    try:
+        return structure(page, glyphs, visible, rules)
+    except Exception as exc:  # a damaged structure tree must not cost the page its text
+        warnings.append(f"structure order failed: {type(exc).__name__}: {exc}")
+        return None
+
+
+def _dropped_json(dropped: DroppedGlyph) -> dict:
+    record = asdict(dropped)
+    record["box"] = None if dropped.box is None else list(dropped.box)
+    return record
+
+
+def _grid_json(grid: LayoutResult | None) -> dict:
+    if grid is None:
+        return {}
+    return {
+        "rotation": grid.rotation,
+        "cell_width": grid.cell_width,
+        "cell_height": grid.cell_height,
+        "left": grid.left,
+        "lines": [list(line) for line in grid.lines],
+        "off_grid": list(grid.off_grid),
+    }
+
+
+def _structure_json(result: Any) -> dict:
+    return {
+        **text_json(result.text),
+        "glyph_order": list(result.glyph_order),
+        "mcid_order": list(result.mcid_order),
+        "spans": {str(mcid): list(span) for mcid, span in result.spans.items()},
+        "form_spans": [
+            {"form": list(form), "mcid": mcid, "span": list(span)}
+            for (form, mcid), span in getattr(result, "form_spans", {}).items()
+        ],
+        "untagged": list(result.untagged),
+        "total": result.total,
+        "trusted": result.trusted,
+        "warnings": list(result.warnings),
+    }
