@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pikepdf
 from fontTools.cffLib import CFFFontSet
 from fontTools.encodings.StandardEncoding import StandardEncoding
-from fontTools.misc.psLib import PSError, suckfont
+from fontTools.misc.psLib import PSError, PSInterpreter, PSTokenError, unpack_item
 from fontTools.ttLib import TTFont, TTLibError
 
 from core.encodings import glyph_name_to_unicode
@@ -30,6 +30,7 @@ MAX_FONT_PROGRAM_BYTES = 16 * 1024 * 1024
 _PARSE_ERRORS = (
     TTLibError,
     PSError,
+    PSTokenError,
     struct.error,
     ValueError,
     KeyError,
@@ -122,11 +123,21 @@ def _text_by_name(names: Mapping[int, str]) -> dict[int, str]:
 
 
 def _type1_unicode(data: bytes) -> dict[int, str]:
-    """§9.6.6.2: a Type 1 program's built-in encoding (its /Encoding array)."""
-    encoding = suckfont(data).get("Encoding")
-    if isinstance(encoding, str) or encoding is None:
-        encoding = StandardEncoding
-    return _text_by_name({code: name for code, name in enumerate(encoding) if name != ".notdef"})
+    """§9.6.6.2: a Type 1 program's built-in encoding, its /Encoding in the clear-text part.
+
+    Only the clear text is interpreted: after `currentdict end` the font dictionary is left on
+    the PostScript operand stack (definefont itself sits in the encrypted part)."""
+    end = data.find(b"currentfile eexec")
+    interpreter = PSInterpreter()
+    interpreter.interpret(data[:end] if end >= 0 else data)
+    for item in reversed(interpreter.stack):
+        font = unpack_item(item)
+        if isinstance(font, dict) and isinstance(font.get("Encoding"), list):
+            names = font["Encoding"]
+            return _text_by_name(
+                {code: name for code, name in enumerate(names[:256]) if name != ".notdef"}
+            )
+    return {}
 
 
 def _cff_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, str]]:
@@ -140,7 +151,8 @@ def _cff_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, s
         encoding = top.Encoding
         if isinstance(encoding, str):
             encoding = StandardEncoding
-        names = {code: name for code, name in enumerate(encoding) if name and name != ".notdef"}
+        present = set(top.charset)
+        names = {code: name for code, name in enumerate(encoding) if name in present}
         return _text_by_name(names), {}
     return {}, _text_by_name(dict(enumerate(top.charset)))
 
@@ -164,7 +176,8 @@ def _sfnt_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, 
 
 def _glyph_text(font: TTFont) -> dict[str, str]:
     text_by_name: dict[str, str] = {}
-    if "post" in font or "CFF " in font:
+    # A format 3 post table has no names; fontTools then makes them up from the cmap.
+    if "CFF " in font or ("post" in font and font["post"].formatType != 3):
         for name in font.getGlyphOrder():
             if name != ".notdef" and not name.startswith("glyph"):
                 text = glyph_name_to_unicode(name)
@@ -172,8 +185,12 @@ def _glyph_text(font: TTFont) -> dict[str, str]:
                     text_by_name[name] = text
     if "cmap" in font:
         # A Unicode cmap beats a glyph name; the lowest code point wins where several map to
-        # one glyph (e.g. space and no-break space).
-        for code_point, name in sorted((font.getBestCmap() or {}).items(), reverse=True):
+        # one glyph (e.g. space and no-break space). The (3,0) symbol cmap is not Unicode.
+        unicode_map: dict[int, str] = {}
+        for table in font["cmap"].tables:
+            if table.platformID == 0 or (table.platformID, table.platEncID) in ((3, 1), (3, 10)):
+                unicode_map.update(table.cmap)
+        for code_point, name in sorted(unicode_map.items(), reverse=True):
             text_by_name[name] = chr(code_point)
     return text_by_name
 

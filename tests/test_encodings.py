@@ -1,0 +1,135 @@
+"""Base encodings (Annex D), glyph names to Unicode, and the standard 14 fonts' data."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.encodings import (
+    STANDARD_14,
+    base_encoding,
+    glyph_name_to_unicode,
+    standard14_name,
+    standard14_widths,
+)
+
+
+def test_every_base_encoding_has_256_entries():
+    names = ("StandardEncoding", "WinAnsiEncoding", "MacRomanEncoding", "Symbol", "ZapfDingbats")
+    assert [len(base_encoding(name)) for name in names] == [256] * 5
+
+
+def test_unknown_base_encoding_is_none():
+    assert base_encoding("MacExpertEncoding") is None
+
+
+def test_winansi_0x80_is_euro():
+    assert base_encoding("WinAnsiEncoding")[0x80] == "Euro"
+
+
+def test_winansi_control_codes_are_unassigned():
+    assert set(base_encoding("WinAnsiEncoding")[:32]) == {None}
+
+
+def test_winansi_unused_codes_map_to_bullet():
+    # Annex D.2 note 6: unused codes above 40 (octal) map to bullet.
+    winansi = base_encoding("WinAnsiEncoding")
+    assert [winansi[code] for code in (0x7F, 0x81, 0x8D, 0x8F, 0x90, 0x9D)] == ["bullet"] * 6
+
+
+def test_winansi_nbsp_is_space_and_soft_hyphen_is_hyphen():
+    winansi = base_encoding("WinAnsiEncoding")
+    assert (winansi[0xA0], winansi[0xAD]) == ("space", "hyphen")
+
+
+def test_winansi_superiors_use_full_agl_names():
+    winansi = base_encoding("WinAnsiEncoding")
+    assert (winansi[0xB9], winansi[0xB2], winansi[0xB3]) == (
+        "onesuperior",
+        "twosuperior",
+        "threesuperior",
+    )
+
+
+def test_winansi_agrees_with_pdfminer_latin_table_except_its_soft_hyphen():
+    latin_enc = pytest.importorskip("pdfminer.latin_enc")
+    winansi = base_encoding("WinAnsiEncoding")
+    theirs = {win: name for name, _, _, win, _ in latin_enc.ENCODING if win is not None}
+    differing = {code for code, name in theirs.items() if winansi[code] != name}
+    assert differing == {0xAD}  # pdfminer writes 'space' where Annex D.2 note 5 says hyphen
+
+
+def test_standard_encoding_0x27_is_quoteright():
+    assert base_encoding("StandardEncoding")[0x27] == "quoteright"
+
+
+def test_macroman_0xdb_is_currency_and_0xca_is_space():
+    macroman = base_encoding("MacRomanEncoding")
+    assert (macroman[0xDB], macroman[0xCA]) == ("currency", "space")
+
+
+def test_symbol_builtin_encoding_comes_from_the_afm():
+    assert base_encoding("Symbol")[0x22] == "universal"
+
+
+def test_zapfdingbats_builtin_encoding_comes_from_the_afm():
+    assert base_encoding("ZapfDingbats")[0x21] == "a1"
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("A", "A"),
+        ("uni20AC", "€"),
+        ("uni00410042", "AB"),
+        ("u1F600", "😀"),
+        ("fi", "ﬁ"),
+        ("f_f_i", "ffi"),
+        ("A.sc", "A"),
+        ("universal", "∀"),
+    ],
+)
+def test_glyph_name_to_unicode_follows_the_agl_specification(name, text):
+    assert glyph_name_to_unicode(name) == text
+
+
+def test_unknown_glyph_name_gives_none():
+    assert glyph_name_to_unicode("g123") is None
+
+
+def test_zapfdingbats_names_count_only_for_zapfdingbats():
+    assert (glyph_name_to_unicode("a1"), glyph_name_to_unicode("a1", True)) == (None, "✁")
+
+
+@pytest.mark.parametrize(
+    ("base_font", "standard"),
+    [
+        ("Helvetica", "Helvetica"),
+        ("ABCDEF+Helvetica-Bold", "Helvetica-Bold"),
+        ("Arial", "Helvetica"),
+        ("ArialMT", "Helvetica"),
+        ("Arial,Bold", "Helvetica-Bold"),
+        ("Arial-BoldItalicMT", "Helvetica-BoldOblique"),
+        ("TimesNewRoman", "Times-Roman"),
+        ("TimesNewRoman,Italic", "Times-Italic"),
+        ("TimesNewRomanPS-BoldMT", "Times-Bold"),
+        ("CourierNew", "Courier"),
+        ("CourierNew,BoldItalic", "Courier-BoldOblique"),
+        ("SymbolMT", "Symbol"),
+        ("Calibri", None),
+        ("Helvetica-Narrow", None),
+    ],
+)
+def test_standard14_name_resolves_aliases(base_font, standard):
+    assert standard14_name(base_font) == standard
+
+
+def test_standard14_widths_are_the_urw_metrics():
+    assert (
+        standard14_widths("Helvetica")["A"],
+        standard14_widths("Times-Roman")["A"],
+        standard14_widths("Courier")["A"],
+    ) == (667, 722, 600)
+
+
+def test_every_standard14_font_has_a_space_width():
+    assert all("space" in standard14_widths(font) for font in STANDARD_14)
