@@ -596,3 +596,38 @@ def test_trusted_text_prefers_trusted_structure():
         "Left one\nLeft two\nRight one\nRight two",
         STRUCTURE,
     )
+
+
+def test_form_mcids_referenced_through_stm_are_placed_by_the_tree():
+    builder = PdfBuilder()
+    helvetica = builder.standard_font("Helvetica")
+    form = builder.form_xobject(
+        b"/P <</MCID 0>> BDC BT /F1 12 Tf 72 600 Td (Form) Tj ET EMC", fonts={"F1": helvetica}
+    )
+    builder.add_page(
+        b"/P <</MCID 0>> BDC BT /F1 12 Tf 72 700 Td (Page) Tj ET EMC /Fm1 Do",
+        fonts={"F1": helvetica},
+        xobjects={"Fm1": form},
+    )
+    builder.struct_tree(Element("Document", [Element("P", [MCR(0, stm=form)]), 0], page=0))
+    result = _end_to_end(builder.to_bytes())
+    assert (result.text.text, result.untagged) == ("Form\nPage", ())
+    assert ([(mcid, span) for (_, mcid), span in result.form_spans.items()], result.spans) == (
+        [(0, (0, 4))],
+        {0: (4, 8)},
+    )
+
+
+def test_form_without_marked_content_takes_the_mcid_around_its_do():
+    builder = PdfBuilder()
+    helvetica = builder.standard_font("Helvetica")
+    form = builder.form_xobject(b"BT /F1 12 Tf 72 600 Td (Form) Tj ET", fonts={"F1": helvetica})
+    builder.add_page(
+        b"/P <</MCID 1>> BDC /Fm1 Do EMC /P <</MCID 0>> BDC BT /F1 12 Tf 72 700 Td (Page) Tj "
+        b"ET EMC",
+        fonts={"F1": helvetica},
+        xobjects={"Fm1": form},
+    )
+    builder.struct_tree(Element("Document", [Element("P", [0]), Element("P", [1])], page=0))
+    result = _end_to_end(builder.to_bytes())
+    assert (result.text.text, result.mcid_order) == ("Page\nForm", (0, 1))
