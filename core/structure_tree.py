@@ -329,6 +329,7 @@ class _Walk:
         self.elements = 0
         self.too_deep = 0
         self.unplaced = 0
+        self.repeated: dict[int, None] = {}
 
     def warn(self, message: str) -> None:
         self.warnings.setdefault(message, None)
@@ -355,6 +356,11 @@ class _Walk:
         if self.too_deep:
             self.warn(
                 f"{self.too_deep} elements deeper than structure_depth {self.depth_cap} not visited"
+            )
+        if self.repeated:
+            mcids = ", ".join(str(mcid) for mcid in self.repeated)
+            self.warn(
+                f"MCID {mcids} referenced more than once; replayed once, at its first reference"
             )
         if self.unplaced:
             self.warn(
@@ -428,9 +434,7 @@ class _Walk:
             self.stm_forms.add(form)
         key = (form, mcid)
         if key in self.seen_keys:
-            self.warn(
-                f"MCID {mcid} referenced more than once; replayed once, at its first reference"
-            )
+            self.repeated.setdefault(mcid, None)
             return
         self.seen_keys.add(key)
         self.keys.append(key)

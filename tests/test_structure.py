@@ -173,6 +173,14 @@ def test_mcid_referenced_twice_is_replayed_once_at_first_reference():
     )
 
 
+def test_repeated_mcids_are_reported_in_one_warning():
+    builder = _builder()
+    builder.struct_tree(Element("Document", [Element("P", [1, 2]), Element("P", [2, 1])], page=0))
+    assert _walk(builder).warnings == (
+        "MCID 2, 1 referenced more than once; replayed once, at its first reference",
+    )
+
+
 def test_objr_is_recorded_without_an_mcid():
     builder = _builder()
     annotation = builder.pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Annot))
