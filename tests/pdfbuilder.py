@@ -558,56 +558,71 @@ class PdfBuilder:
         parent_tree: bool = True,
     ) -> Dictionary:
         """Add /StructTreeRoot (§14.7.2) with `kids` in author order; call after the pages
-        exist. Element and MCR `page` indexes become /Pg. With `parent_tree`, writes a
-        /ParentTree of page-content MCIDs and gives /StructParents to referenced pages that
-        lack it. `marked` writes /MarkInfo /Marked (None: no /MarkInfo)."""
+        exist. Element and MCR `page` indexes become /Pg. With `parent_tree`, writes the
+        /ParentTree (§14.7.4.4): per page or form (MCR `stm`) an array MCID -> element, per
+        OBJR object its element, giving /StructParents (/StructParent for OBJR objects) to
+        those that lack it. An MCID whose page is unknown gets no entry. `marked` writes
+        /MarkInfo /Marked (None: no /MarkInfo)."""
         root = self.pdf.make_indirect(Dictionary(Type=Name.StructTreeRoot))
-        owners: dict[int, dict[int, Dictionary]] = {}
-        root.K = self._struct_kids(kids, root, None, {}, owners)
+        parents: dict[tuple[int, int], tuple[pikepdf.Object, dict[int, Dictionary] | Dictionary]]
+        parents = {}
+        root.K = self._struct_kids(kids, root, None, {}, parents)
         if role_map is not None:
             root.RoleMap = Dictionary({_key(k): Name(_key(v)) for k, v in role_map.items()})
         if parent_tree:
-            pages = [self.page_object(i) for i in range(len(self.pdf.pages))]
-            used = [int(p.StructParents) for p in pages if "/StructParents" in p]
-            next_key = max(used, default=-1) + 1
-            nums = {}
-            for page_index, by_mcid in owners.items():
-                page = pages[page_index]
-                if "/StructParents" not in page:
-                    page.StructParents, next_key = next_key, next_key + 1
-                parents = [by_mcid.get(m) for m in range(max(by_mcid) + 1)]
-                nums[int(page.StructParents)] = Array(parents)
-            flat = [item for key in sorted(nums) for item in (key, nums[key])]
-            root.ParentTree = self.pdf.make_indirect(Dictionary(Nums=Array(flat)))
-            root.ParentTreeNextKey = max([next_key, *(k + 1 for k in nums)])
+            root.ParentTree, root.ParentTreeNextKey = self._parent_tree(parents.values())
         self.pdf.Root.StructTreeRoot = root
         if marked is not None:
             self.pdf.Root.MarkInfo = Dictionary(Marked=marked)
         return root
 
-    def _struct_kids(self, kids, parent, page, built, owners):
-        if isinstance(kids, list | tuple):
-            return Array([self._struct_kid(k, parent, page, built, owners) for k in kids])
-        return self._struct_kid(kids, parent, page, built, owners)
+    def _parent_tree(self, parents) -> tuple[Dictionary, int]:
+        owners = [self.page_object(i) for i in range(len(self.pdf.pages))]
+        owners += [owner for owner, _ in parents]
+        used = [int(o[k]) for o in owners for k in ("/StructParents", "/StructParent") if k in o]
+        next_key = max(used, default=-1) + 1
+        nums = {}
+        for owner, entry in parents:
+            # §14.7.4.4: content owners map MCIDs through an array, OBJR objects one element.
+            key = "/StructParent" if isinstance(entry, Dictionary) else "/StructParents"
+            if key not in owner:
+                owner[key], next_key = next_key, next_key + 1
+            if key == "/StructParent":
+                nums[int(owner[key])] = entry
+            else:
+                nums[int(owner[key])] = Array([entry.get(m) for m in range(max(entry) + 1)])
+        flat = [item for key in sorted(nums) for item in (key, nums[key])]
+        return self.pdf.make_indirect(Dictionary(Nums=Array(flat))), next_key
 
-    def _struct_kid(self, kid, parent, page, built, owners):
-        if isinstance(kid, int):
-            if page is not None:
-                owners.setdefault(page, {})[kid] = parent
-            return kid
-        if isinstance(kid, MCR):
-            ref = Dictionary(Type=Name.MCR, MCID=kid.mcid)
+    def _struct_kids(self, kids, parent, page, built, parents):
+        if isinstance(kids, list | tuple):
+            return Array([self._struct_kid(k, parent, page, built, parents) for k in kids])
+        return self._struct_kid(kids, parent, page, built, parents)
+
+    def _struct_kid(self, kid, parent, page, built, parents):
+        """One /K entry; records in `parents` which element owns each MCID or OBJR."""
+        if isinstance(kid, int | MCR):
+            mcid = kid if isinstance(kid, int) else kid.mcid
+            page = kid.page if isinstance(kid, MCR) and kid.page is not None else page
+            stm = kid.stm if isinstance(kid, MCR) else None
+            owner = stm
+            if owner is None and page is not None:
+                owner = self.page_object(page)
+            if owner is not None:
+                parents.setdefault(owner.objgen, (owner, {}))[1][mcid] = parent
+            if isinstance(kid, int):
+                return kid
+            ref = Dictionary(Type=Name.MCR, MCID=mcid)
             if kid.page is not None:
                 ref.Pg = self.page_object(kid.page)
-            if kid.stm is not None:
-                ref.Stm = kid.stm
-            elif (kid.page if kid.page is not None else page) is not None:
-                owners.setdefault(kid.page if kid.page is not None else page, {})[kid.mcid] = parent
+            if stm is not None:
+                ref.Stm = stm
             return ref
         if isinstance(kid, OBJR):
             ref = Dictionary(Type=Name.OBJR, Obj=kid.obj)
             if kid.page is not None:
                 ref.Pg = self.page_object(kid.page)
+            parents[kid.obj.objgen] = (kid.obj, parent)
             return ref
         if id(kid) in built:  # shared or cyclic: refer to the element already written
             return built[id(kid)]
@@ -620,7 +635,7 @@ class PdfBuilder:
         for key, value in (kid.entries or {}).items():
             element[_key(key)] = pdf_object(value)
         inherited = kid.page if kid.page is not None else page
-        element.K = self._struct_kids(kid.kids, element, inherited, built, owners)
+        element.K = self._struct_kids(kid.kids, element, inherited, built, parents)
         return element
 
     def save(

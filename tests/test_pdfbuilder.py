@@ -8,9 +8,11 @@ import pikepdf
 import pypdfium2 as pdfium
 import pytest
 from fontTools.ttLib import TTFont
+from pikepdf import Dictionary, Name
 
 from tests.pdfbuilder import (
     MCR,
+    OBJR,
     Element,
     Encrypt,
     PdfBuilder,
@@ -165,6 +167,26 @@ def test_struct_tree_mcr_on_another_page_gets_pg():
     assert root.K.K[0].Pg.objgen == builder.page_object(1).objgen
     assert "/StructParents" not in builder.page_object(0)
     assert builder.page_object(1).StructParents == 0
+
+
+def test_struct_tree_mcr_in_a_form_gets_the_form_a_parent_tree_entry():
+    builder = PdfBuilder()
+    form = builder.form_xobject(b"/P <</MCID 0>> BDC EMC")
+    builder.add_page(b"/P <</MCID 0>> BDC EMC /Fm1 Do", xobjects={"Fm1": form})
+    root = builder.struct_tree(Element("Div", [0, MCR(0, stm=form)], page=0))
+    assert (builder.page_object(0).StructParents, form.StructParents) == (0, 1)
+    assert root.K.K[1].Stm.objgen == form.objgen
+    assert root.ParentTree.Nums[3][0].objgen == root.K.objgen
+
+
+def test_struct_tree_objr_object_gets_struct_parent():
+    builder = PdfBuilder()
+    builder.add_page(b"")
+    annotation = builder.pdf.make_indirect(Dictionary(Type=Name.Annot, Subtype=Name.Link))
+    root = builder.struct_tree(Element("Link", [OBJR(annotation, page=0)], page=0))
+    assert annotation.StructParent == 0
+    assert root.ParentTree.Nums[1].objgen == root.K.objgen
+    assert root.ParentTreeNextKey == 1
 
 
 def test_struct_tree_can_be_cyclic():
