@@ -562,7 +562,7 @@ def _two_column_pdf(page_number: bytes = b"") -> tuple[PdfBuilder, int]:
     return builder, index
 
 
-def _end_to_end(data: bytes):
+def _end_to_end(data: bytes | str, page_index: int = 0):
     pytest.importorskip("core.interpreter", exc_type=ImportError)
     pytest.importorskip("core.reading", exc_type=ImportError)
     from core.document import Document
@@ -570,7 +570,7 @@ def _end_to_end(data: bytes):
     from core.visible import visible_glyphs
 
     document = Document.open(data)
-    page = document.page(0)
+    page = document.page(page_index)
     glyphs = list(page.extract(RULES).glyphs)
     visible = visible_glyphs(glyphs, page.visible_box, RULES).visible
     return structure_outcome(page, glyphs, visible, RULES)
@@ -639,3 +639,24 @@ def test_form_without_marked_content_takes_the_mcid_around_its_do():
     builder.struct_tree(Element("Document", [Element("P", [0]), Element("P", [1])], page=0))
     result = _end_to_end(builder.to_bytes())
     assert (result.text.text, result.mcid_order) == ("Page\nForm", (0, 1))
+
+
+# --- real files ------------------------------------------------------------------------------
+
+
+def test_corpus_tree_order_wins_and_mcid_the_parent_tree_disowns_goes_to_the_tail(corpus_dir):
+    # pdfium's file: MCID 3 sits in element 5 but the /ParentTree gives it to element 6.
+    result = _end_to_end(str(corpus_dir / "pdfium__tagged_marked_content.pdf"))
+    assert result.text.text == "Top Left\nBottom Left Bottom Right\nTop Right"
+    assert (result.mcid_order, len(result.untagged), result.total) == ((0, 1, 2), 9, 40)
+
+
+def test_corpus_page_cut_from_a_longer_file_replays_each_mcid_once(corpus_dir):
+    result = _end_to_end(str(corpus_dir / "pdfplumber__scotus-transcript-p1.pdf"))
+    assert (result.warnings, len(result.untagged), result.total) == ((), 158, 723)
+    assert result.text.text.startswith("IN THE SUPREME COURT OF THE UNITED STATES\n")
+
+
+def test_corpus_objr_to_structure_elements_is_followed(corpus_dir):
+    result = _end_to_end(str(corpus_dir / "pdfplumber__hello_structure.pdf"), page_index=1)
+    assert result.text.text == "Goodbye Cruel World...\nI\u2019ll be back shortly!"
