@@ -392,6 +392,9 @@ def load_font(font_dict: pikepdf.Dictionary) -> Font:
     """Read a font dictionary (§9.5). Never raises: an unreadable font decodes nothing."""
     problems: list[str] = []
     name, subtype = "", ""
+    if not isinstance(font_dict, pikepdf.Dictionary):
+        problems.append("font is not a dictionary")
+        return _broken_font(name, subtype, problems)
     try:
         name = _name(font_dict.get("/BaseFont")) or _name(font_dict.get("/Name"))
         subtype = _name(font_dict.get("/Subtype"))

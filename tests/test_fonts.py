@@ -1,0 +1,420 @@
+"""Fonts: code splitting, the decode chain with its sources (spec §1), widths and extents."""
+
+from __future__ import annotations
+
+import pikepdf
+import pytest
+from pikepdf import Array, Dictionary, Name
+
+from core.fonts import BROKEN_FONT_WIDTH, load_font
+from core.records import DecodeSource
+from tests.pdfbuilder import PdfBuilder, cid_cmap, tounicode_cmap, truetype_program
+
+
+@pytest.fixture
+def builder() -> PdfBuilder:
+    return PdfBuilder()
+
+
+def one(font, data: bytes):
+    (glyph,) = font.glyphs(data)
+    return glyph
+
+
+def decoded(font, data: bytes) -> list[tuple[str, str]]:
+    return [(glyph.text, glyph.decode_source) for glyph in font.glyphs(data)]
+
+
+def linear_scan_width(w: list, cid: int, default: float) -> float:
+    """§9.7.4.3 /W read the way a renderer does: file order, first covering entry wins."""
+    index = 0
+    while index < len(w):
+        first = w[index]
+        if isinstance(w[index + 1], list):
+            if first <= cid < first + len(w[index + 1]):
+                return w[index + 1][cid - first]
+            index += 2
+        else:
+            if first <= cid <= w[index + 1]:
+                return w[index + 2]
+            index += 3
+    return default
+
+
+# Simple fonts: widths
+
+
+def test_standard14_font_without_widths_uses_urw_metrics(builder):
+    font = load_font(builder.standard_font("Helvetica"))
+    assert one(font, b"A").width == 0.667
+
+
+def test_standard14_widths_source_is_recorded(builder):
+    font = load_font(builder.standard_font("Helvetica"))
+    assert font.info().widths_source == "standard14:Helvetica"
+
+
+def test_arial_bold_alias_uses_helvetica_bold_metrics(builder):
+    font = load_font(builder.standard_font("Arial,Bold"))
+    assert (one(font, b"A").width, font.info().widths_source) == (
+        0.722,
+        "standard14:Helvetica-Bold",
+    )
+
+
+def test_widths_array_from_first_char(builder):
+    font = load_font(builder.standard_font("Custom", widths=[250, 500], first_char=65))
+    assert [glyph.width for glyph in font.glyphs(b"AB")] == [0.25, 0.5]
+
+
+def test_code_outside_widths_uses_missing_width(builder):
+    font_dict = builder.standard_font("Custom", widths=[250], first_char=65)
+    font_dict.FontDescriptor = Dictionary(Type=Name.FontDescriptor, MissingWidth=333)
+    assert one(load_font(font_dict), b"Z").width == 0.333
+
+
+def test_type3_width_goes_through_font_matrix(builder):
+    font_dict = builder.type3_font(
+        {"a": b"0 0 m"},
+        differences=[97, "a"],
+        widths=[50],
+        first_char=97,
+        font_matrix=(0.01, 0, 0, 0.01, 0, 0),
+    )
+    assert one(load_font(font_dict), b"a").width == 0.5
+
+
+def test_type3_width_transforms_w_0_through_a_general_matrix(builder):
+    font_dict = builder.type3_font(
+        {"a": b"0 0 m"},
+        differences=[97, "a"],
+        widths=[100],
+        first_char=97,
+        font_matrix=(0.002, 0.001, 0.0005, 0.002, 0, 0),
+    )
+    assert one(load_font(font_dict), b"a").width == 0.2
+
+
+def test_type3_extent_is_font_bbox_through_font_matrix(builder):
+    font_dict = builder.type3_font(
+        {"a": b"0 0 m"},
+        differences=[97, "a"],
+        widths=[100],
+        first_char=97,
+        font_matrix=(0.01, 0, 0, 0.01, 0, 0),
+        font_bbox=(0, -20, 100, 90),
+    )
+    font = load_font(font_dict)
+    assert (font.ascent, font.descent) == (0.9, -0.2)
+
+
+# Simple fonts: the decode chain
+
+
+def test_winansi_code_decodes_as_builtin_encoding(builder):
+    font = load_font(builder.standard_font("Helvetica"))
+    assert decoded(font, b"\x80") == [("€", DecodeSource.BUILTIN_ENCODING)]
+
+
+def test_winansi_control_code_is_unresolved(builder):
+    font = load_font(builder.standard_font("Helvetica"))
+    assert decoded(font, b"\x01") == [("", DecodeSource.UNRESOLVED)]
+
+
+def test_differences_names_decode_through_the_agl(builder):
+    font = load_font(
+        builder.standard_font("Helvetica", differences=[1, "uni20AC", "u1F600", "fi", "f_f_i"])
+    )
+    assert decoded(font, b"\x01\x02\x03\x04") == [
+        ("€", DecodeSource.DIFFERENCES),
+        ("😀", DecodeSource.DIFFERENCES),
+        ("ﬁ", DecodeSource.DIFFERENCES),
+        ("ffi", DecodeSource.DIFFERENCES),
+    ]
+
+
+def test_code_outside_differences_falls_back_to_base_encoding(builder):
+    font = load_font(builder.standard_font("Helvetica", differences=[1, "fi"]))
+    assert decoded(font, b"A") == [("A", DecodeSource.BUILTIN_ENCODING)]
+
+
+def test_unknown_differences_name_does_not_use_the_base_encoding(builder):
+    font = load_font(builder.standard_font("Helvetica", differences=[65, "g17"]))
+    assert decoded(font, b"A") == [("", DecodeSource.UNRESOLVED)]
+
+
+def test_differences_count_in_encoding_description(builder):
+    font = load_font(builder.standard_font("Helvetica", differences=[1, "fi", "fl"]))
+    assert font.info().encoding == "WinAnsiEncoding + 2 Differences"
+
+
+def test_nonsymbolic_font_without_encoding_uses_standard_encoding(builder):
+    font = load_font(builder.standard_font("Helvetica", encoding=None))
+    assert (decoded(font, b"'"), font.info().encoding) == (
+        [("\u2019", DecodeSource.BUILTIN_ENCODING)],
+        "none: StandardEncoding (default)",
+    )
+
+
+def test_symbol_font_uses_its_builtin_encoding(builder):
+    font = load_font(builder.standard_font("Symbol", encoding=None))
+    assert (decoded(font, b"a"), one(font, b"a").width) == (
+        [("α", DecodeSource.BUILTIN_ENCODING)],
+        0.631,
+    )
+
+
+def test_zapfdingbats_uses_its_builtin_encoding_and_names(builder):
+    font = load_font(builder.standard_font("ZapfDingbats", encoding=None))
+    assert decoded(font, b"!") == [("✁", DecodeSource.BUILTIN_ENCODING)]
+
+
+def test_to_unicode_wins_over_the_encoding(builder):
+    font = load_font(builder.standard_font("Helvetica", to_unicode=tounicode_cmap({0x41: "Z"})))
+    assert decoded(font, b"AB") == [
+        ("Z", DecodeSource.TO_UNICODE),
+        ("B", DecodeSource.BUILTIN_ENCODING),
+    ]
+
+
+def test_to_unicode_ligature_destination_keeps_all_characters(builder):
+    font = load_font(builder.standard_font("Helvetica", to_unicode=tounicode_cmap({1: "fi"})))
+    assert decoded(font, b"\x01") == [("fi", DecodeSource.TO_UNICODE)]
+
+
+def test_undecodable_to_unicode_falls_through_and_is_recorded(builder):
+    font_dict = builder.standard_font("Helvetica")
+    font_dict.ToUnicode = builder.stream(b"garbage", Filter="/NoSuchDecode")
+    font = load_font(font_dict)
+    assert decoded(font, b"A") == [("A", DecodeSource.BUILTIN_ENCODING)]
+    assert font.info().has_to_unicode is False
+    assert font.info().problems[0].startswith("/ToUnicode unreadable")
+
+
+def test_to_unicode_mapping_nothing_falls_through(builder):
+    font_dict = builder.standard_font("Helvetica")
+    font_dict.ToUnicode = builder.stream(b"not a cmap at all")
+    font = load_font(font_dict)
+    assert decoded(font, b"A") == [("A", DecodeSource.BUILTIN_ENCODING)]
+    assert "/ToUnicode maps nothing" in font.info().problems
+
+
+def test_code_32_is_the_single_byte_space(builder):
+    font = load_font(builder.standard_font("Helvetica"))
+    assert [glyph.is_single_byte_space for glyph in font.glyphs(b" A")] == [True, False]
+
+
+def test_horizontal_glyph_has_no_vertical_metrics(builder):
+    glyph = one(load_font(builder.standard_font("Helvetica")), b"A")
+    assert (glyph.vertical_displacement, glyph.position_vector) == (0.0, (0.0, 0.0))
+
+
+def test_symbolic_truetype_decodes_through_its_font_program(builder):
+    program = truetype_program("AB", cmap="symbol")
+    font = load_font(builder.truetype_font(program, encoding=None, flags=4))
+    assert decoded(font, b"AB") == [
+        ("A", DecodeSource.FONT_PROGRAM),
+        ("B", DecodeSource.FONT_PROGRAM),
+    ]
+    assert font.info().embedded_program == "FontFile2"
+
+
+# Extents
+
+
+def test_extent_comes_from_ascent_and_descent(builder):
+    font = load_font(builder.truetype_font())
+    assert (font.ascent, font.descent) == (0.8, -0.2)
+
+
+def test_extent_defaults_without_descriptor(builder):
+    font = load_font(builder.standard_font("Helvetica"))
+    assert (font.ascent, font.descent) == (0.8, -0.2)
+
+
+def test_extent_falls_back_to_font_bbox(builder):
+    font_dict = builder.standard_font("Custom", widths=[500], first_char=65)
+    font_dict.FontDescriptor = Dictionary(
+        Type=Name.FontDescriptor, Ascent=0, Descent=0, FontBBox=Array([0, -300, 1000, 950])
+    )
+    font = load_font(font_dict)
+    assert (font.ascent, font.descent) == (0.95, -0.3)
+
+
+def test_positive_descent_is_read_as_its_magnitude(builder):
+    font_dict = builder.standard_font("Custom", widths=[500], first_char=65)
+    font_dict.FontDescriptor = Dictionary(Type=Name.FontDescriptor, Ascent=700, Descent=250)
+    font = load_font(font_dict)
+    assert (font.ascent, font.descent) == (0.7, -0.25)
+
+
+# Broken fonts
+
+
+def test_unreadable_font_decodes_nothing_and_records_why():
+    font = load_font(pikepdf.Array([1, 2]))
+    glyph = one(font, b"A")
+    assert (glyph.text, glyph.decode_source, glyph.width) == (
+        "",
+        DecodeSource.UNRESOLVED,
+        BROKEN_FONT_WIDTH,
+    )
+    assert font.info().problems == ("font is not a dictionary",)
+
+
+def test_type0_without_descendant_is_a_broken_font(builder):
+    font_dict = builder.type0_font()
+    del font_dict["/DescendantFonts"]
+    font = load_font(font_dict)
+    assert (font.is_composite, font.info().problems) == (
+        False,
+        ("Type0 font without a descendant CIDFont",),
+    )
+
+
+# Composite fonts
+
+
+def test_identity_h_takes_two_byte_codes(builder):
+    font = load_font(builder.type0_font(w=[1, [500]]))
+    assert [(g.code, g.code_length) for g in font.glyphs(b"\x00\x01\x00\x20")] == [(1, 2), (32, 2)]
+
+
+def test_two_byte_code_32_is_not_the_single_byte_space(builder):
+    font = load_font(builder.type0_font())
+    assert one(font, b"\x00\x20").is_single_byte_space is False
+
+
+def test_w_both_forms(builder):
+    font = load_font(builder.type0_font(w=[1, [250, 300], 10, 12, 400]))
+    widths = [g.width for g in font.glyphs(b"\x00\x01\x00\x02\x00\x0b\x00\x0d")]
+    assert widths == [0.25, 0.3, 0.4, 1.0]
+
+
+def test_dw_default_is_a_full_em(builder):
+    font = load_font(builder.type0_font())
+    assert one(font, b"\x00\x05").width == 1.0
+
+
+def test_dw_given_is_used_outside_w(builder):
+    font = load_font(builder.type0_font(w=[1, [250]], dw=500))
+    assert one(font, b"\x00\x05").width == 0.5
+
+
+def test_overlapping_out_of_order_w_matches_a_linear_scan(builder):
+    w = [20, [200, 210], 5, 25, 300, 10, [100, 110, 120], 11, [900], 21, 22, 777]
+    font = load_font(builder.type0_font(w=w, dw=1000))
+    data = b"".join(cid.to_bytes(2, "big") for cid in range(30))
+    widths = [round(g.width * 1000) for g in font.glyphs(data)]
+    assert widths == [linear_scan_width(w, cid, 1000) for cid in range(30)]
+    assert widths[20:23] == [200, 210, 300]
+
+
+def test_out_of_order_w_is_reported_as_sorted_on_read(builder):
+    font = load_font(builder.type0_font(w=[20, [200], 5, [300]]))
+    assert (font.info().w_sorted_on_read, font.info().widths_source) == (
+        True,
+        "W (sorted on read: True)",
+    )
+
+
+def test_ascending_w_is_not_sorted_on_read(builder):
+    font = load_font(builder.type0_font(w=[5, [300], 20, [200]]))
+    assert font.info().w_sorted_on_read is False
+
+
+def test_malformed_w_keeps_the_entries_before_the_fault(builder):
+    font = load_font(builder.type0_font(w=[1, [250], 7, 9]))
+    assert [g.width for g in font.glyphs(b"\x00\x01\x00\x08")] == [0.25, 1.0]
+    assert font.info().problems[0].startswith("/W malformed after 1 entries")
+
+
+def test_identity_v_is_writing_mode_1_with_dw2_default(builder):
+    font = load_font(builder.type0_font(encoding="Identity-V", w=[1, [600]]))
+    glyph = one(font, b"\x00\x01")
+    assert (font.writing_mode, glyph.vertical_displacement, glyph.position_vector) == (
+        1,
+        -1.0,
+        (0.3, 0.88),
+    )
+
+
+def test_dw2_given_sets_default_vertical_metrics(builder):
+    font = load_font(builder.type0_font(encoding="Identity-V", dw2=(900, -950)))
+    glyph = one(font, b"\x00\x01")
+    assert (glyph.vertical_displacement, glyph.position_vector) == (-0.95, (0.5, 0.9))
+
+
+def test_w2_both_forms_give_w1y_and_position_vector(builder):
+    w2 = [1, [-900, 250, 800], 5, 6, -800, 400, 700]
+    font = load_font(builder.type0_font(encoding="Identity-V", w2=w2))
+    metrics = [
+        (g.vertical_displacement, g.position_vector) for g in font.glyphs(b"\x00\x01\x00\x06")
+    ]
+    assert metrics == [(-0.9, (0.25, 0.8)), (-0.8, (0.4, 0.7))]
+
+
+def test_identity_h_is_writing_mode_0(builder):
+    assert load_font(builder.type0_font()).writing_mode == 0
+
+
+def test_type0_to_unicode_decodes_two_byte_codes(builder):
+    font = load_font(builder.type0_font(to_unicode=tounicode_cmap({5: "漢"}, code_bytes=2)))
+    assert decoded(font, b"\x00\x05") == [("漢", DecodeSource.TO_UNICODE)]
+
+
+def test_ucs2_named_cmap_codes_are_unicode(builder):
+    font = load_font(builder.type0_font(encoding="UniJIS-UCS2-H"))
+    if font.info().problems:
+        pytest.skip("predefined CMap data unavailable")
+    assert decoded(font, "あ".encode("utf-16-be")) == [("あ", DecodeSource.ENCODING_CMAP)]
+
+
+def test_predefined_collection_decodes_cids(builder):
+    font = load_font(builder.type0_font(cid_system_info=("Adobe", "Japan1", 6)))
+    pytest.importorskip("core.predefined").cid_to_unicode("Adobe-Japan1", 34) or pytest.skip(
+        "Adobe-Japan1 data unavailable"
+    )
+    assert decoded(font, b"\x00\x22") == [("A", DecodeSource.PREDEFINED_CMAP)]
+
+
+def test_embedded_encoding_cmap_maps_codes_to_cids(builder):
+    cmap = cid_cmap({0x41: 7}, code_bytes=1, name="Test-Embedded-H")
+    font = load_font(builder.type0_font(encoding=cmap, w=[7, [450]]))
+    glyph = one(font, b"A")
+    assert (glyph.code, glyph.code_length, glyph.width, font.info().encoding) == (
+        0x41,
+        1,
+        0.45,
+        "embedded CMap Test-Embedded-H",
+    )
+
+
+def test_identity_cid_truetype_decodes_through_its_font_program(builder):
+    program = truetype_program("漢字")
+    font = load_font(
+        builder.type0_font(cid_system_info=("Adobe", "Identity", 0), font_program=program)
+    )
+    assert decoded(font, b"\x00\x01\x00\x02") == [
+        ("漢", DecodeSource.FONT_PROGRAM),
+        ("字", DecodeSource.FONT_PROGRAM),
+    ]
+
+
+def test_composite_info_names_descendant_and_collection(builder):
+    info = load_font(builder.type0_font()).info()
+    assert (info.subtype, info.descendant_subtype, info.cid_system_info, info.encoding) == (
+        "Type0",
+        "CIDFontType2",
+        "Adobe-Japan1",
+        "Identity-H",
+    )
+
+
+# Caching
+
+
+def test_repeated_string_gives_equal_fresh_lists(builder):
+    font = load_font(builder.standard_font("Helvetica"))
+    first, second = font.glyphs(b"AB"), font.glyphs(b"AB")
+    assert first == second and first is not second
