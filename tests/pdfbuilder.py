@@ -642,12 +642,13 @@ class PdfBuilder:
         self,
         path: str | Path | None = None,
         *,
-        encrypt: Encrypt | None = None,
+        encrypt: Encrypt | tuple[str, str] | tuple[str, str, str] | None = None,
         compress: bool = False,
     ) -> bytes:
         """The PDF's bytes, also written to `path` if given. Streams keep their data and
         filters (`compress` Flate-encodes the unfiltered ones); no object streams, so the
-        file stays readable; the /ID is deterministic."""
+        file stays readable; the /ID is deterministic. `encrypt` is an Encrypt or a plain
+        (user, owner[, algorithm]) tuple."""
         buffer = io.BytesIO()
         # Encrypted output must be re-encoded stream by stream, so qpdf refuses a decode level.
         options: dict[str, object] = {
@@ -655,8 +656,8 @@ class PdfBuilder:
             "stream_decode_level": pikepdf.StreamDecodeLevel.none,
         }
         if encrypt is not None:
-            algorithm = _ALGORITHMS[encrypt.algorithm]
-            encryption = pikepdf.Encryption(user=encrypt.user, owner=encrypt.owner, **algorithm)
+            user, owner, algorithm = Encrypt(*encrypt)
+            encryption = pikepdf.Encryption(user=user, owner=owner, **_ALGORITHMS[algorithm])
             options = {"static_id": True, "encryption": encryption}
         self.pdf.save(
             buffer,
@@ -679,7 +680,7 @@ def _differences(entries: Sequence[int | str]) -> Array:
 
 
 def _cmap_name(text: bytes) -> str:
-    after = text.split(b"/CMapName", 1)[-1].split()
+    after = text.split(b"/CMapName", 1)[1].split() if b"/CMapName" in text else []
     return after[0].lstrip(b"/").decode("latin-1") if after else "Glyphscope-Embedded"
 
 
