@@ -10,6 +10,7 @@ from __future__ import annotations
 import pikepdf
 import pytest
 
+from core.errors import PageIndexError
 from core.records import Glyph
 from core.rules import Rules
 from core.structure import (
@@ -377,6 +378,13 @@ def test_structure_tree_accepts_a_page_objgen():
     builder.struct_tree(Element("P", [0], page=1))
     root = structure_tree(builder.pdf, builder.page_object(1).objgen, RULES)
     assert root.children[0].mcids == (0,)
+
+
+def test_structure_tree_rejects_a_page_index_outside_the_document():
+    builder = _builder()
+    builder.struct_tree(Element("P", [0], page=0))
+    with pytest.raises(PageIndexError):
+        structure_tree(builder.pdf, 1, RULES)
 
 
 def test_structure_tree_is_none_without_struct_tree_root():
