@@ -1,0 +1,170 @@
+"""Menus, the toolbar and keyboard shortcuts of the main window."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QLabel, QSpinBox, QToolBar
+
+from widgets.overlay_layers import LAYER_TYPES
+
+
+def _action(window, name: str, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+    action = QAction(text, window)
+    action.setObjectName(f"action_{name}")
+    if shortcut is not None:
+        if isinstance(shortcut, (list, tuple)):
+            action.setShortcuts([QKeySequence(s) for s in shortcut])
+        else:
+            action.setShortcut(QKeySequence(shortcut))
+    if tip:
+        action.setToolTip(f"{tip} ({action.shortcut().toString()})" if shortcut else tip)
+    action.triggered.connect(slot)
+    window.addAction(action)  # shortcuts work even with the menu bar hidden
+    return action
+
+
+def _open_dialog(window) -> None:
+    start = str(Path(window.path).parent) if window.path else ""
+    path, _ = QFileDialog.getOpenFileName(
+        window, "Open PDF", start, "PDF files (*.pdf);;All files (*)"
+    )
+    if path:
+        window.open_file(path)
+
+
+def build_actions(window) -> dict[str, QAction]:
+    view = window.view
+    actions = {
+        "open": _action(
+            window,
+            "open",
+            "&Open…",
+            lambda: _open_dialog(window),
+            QKeySequence.StandardKey.Open,
+            "Open a PDF",
+        ),
+        "close": _action(window, "close", "&Close", window.close_document, "Ctrl+W"),
+        "quit": _action(window, "quit", "&Quit", window.close, QKeySequence.StandardKey.Quit),
+        "previous": _action(
+            window, "previous", "&Previous page", window.previous_page, "PgUp", "Previous page"
+        ),
+        "next": _action(window, "next", "&Next page", window.next_page, "PgDown", "Next page"),
+        "first": _action(window, "first", "&First page", window.first_page, "Home"),
+        "last": _action(window, "last", "&Last page", window.last_page, "End"),
+        "goto": _action(
+            window,
+            "goto",
+            "&Go to page…",
+            lambda: (window.page_spin.setFocus(), window.page_spin.selectAll()),
+            "Ctrl+G",
+        ),
+        "zoom_in": _action(
+            window,
+            "zoom_in",
+            "Zoom &in",
+            lambda: view.zoom_by(1.25),
+            ["Ctrl++", "Ctrl+="],
+            "Zoom in",
+        ),
+        "zoom_out": _action(
+            window, "zoom_out", "Zoom &out", lambda: view.zoom_by(0.8), "Ctrl+-", "Zoom out"
+        ),
+        "actual": _action(window, "actual", "&Actual size", lambda: view.set_zoom(1.0), "Ctrl+1"),
+        "fit_width": _action(
+            window, "fit_width", "Fit &width", view.fit_width, "Ctrl+2", "Fit width"
+        ),
+        "fit_page": _action(window, "fit_page", "Fit &page", view.fit_page, "Ctrl+0", "Fit page"),
+        "clear_selection": _action(
+            window,
+            "clear_selection",
+            "Clear selection",
+            lambda: window.selection.clear("escape"),
+            "Esc",
+        ),
+        "all_layers": _action(
+            window,
+            "all_layers",
+            "Show all layers",
+            lambda: window.layers_panel.set_all(True),
+            "Ctrl+Shift+A",
+        ),
+        "no_layers": _action(
+            window,
+            "no_layers",
+            "Hide all layers",
+            lambda: window.layers_panel.set_all(False),
+            "Ctrl+Shift+N",
+        ),
+    }
+    menu_bar = window.menuBar()
+    file_menu = menu_bar.addMenu("&File")
+    file_menu.addAction(actions["open"])
+    window.recent_menu = file_menu.addMenu("Open &Recent")
+    window.recent_menu.aboutToShow.connect(lambda: _fill_recent(window))
+    file_menu.addAction(actions["close"])
+    file_menu.addSeparator()
+    file_menu.addAction(actions["quit"])
+    go_menu = menu_bar.addMenu("&Go")
+    for name in ("previous", "next", "first", "last", "goto"):
+        go_menu.addAction(actions[name])
+    view_menu = menu_bar.addMenu("&View")
+    for name in ("zoom_in", "zoom_out", "actual", "fit_width", "fit_page"):
+        view_menu.addAction(actions[name])
+    view_menu.addSeparator()
+    layers_menu = view_menu.addMenu("&Layers")
+    layers_menu.addAction(actions["all_layers"])
+    layers_menu.addAction(actions["no_layers"])
+    layers_menu.addSeparator()
+    # Alt+1 … Alt+9, Alt+0, Alt+- toggle the layers in the panel's order.
+    keys = [f"Alt+{n}" for n in "1234567890-="]
+    for key, layer_type in zip(keys, LAYER_TYPES, strict=False):
+        layer_id = layer_type.layer_id
+        toggle = _action(
+            window,
+            f"toggle_{layer_id}",
+            layer_type.title,
+            lambda _checked=False, lid=layer_id: window.set_layer_visible(
+                lid, not window.layers[lid].isVisible()
+            ),
+            key,
+        )
+        layers_menu.addAction(toggle)
+        actions[f"toggle_{layer_id}"] = toggle
+    view_menu.addAction(actions["clear_selection"])
+    window.panels_menu = view_menu.addMenu("&Panels")
+
+    toolbar = QToolBar("Navigation")
+    toolbar.setObjectName("toolbar_navigation")
+    window.addToolBar(toolbar)
+    toolbar.addAction(actions["open"])
+    toolbar.addSeparator()
+    toolbar.addAction(actions["previous"])
+    window.page_spin = QSpinBox()
+    window.page_spin.setObjectName("page_spin")
+    window.page_spin.setMinimum(1)
+    window.page_spin.setKeyboardTracking(False)
+    window.page_spin.setToolTip("Page number (Ctrl+G)")
+    window.page_spin.valueChanged.connect(lambda n: window.go_to_page(n - 1))
+    toolbar.addWidget(window.page_spin)
+    window.page_total = QLabel()
+    toolbar.addWidget(window.page_total)
+    toolbar.addAction(actions["next"])
+    toolbar.addSeparator()
+    for name in ("zoom_out", "zoom_in", "fit_width", "fit_page"):
+        toolbar.addAction(actions[name])
+    return actions
+
+
+def _fill_recent(window) -> None:
+    menu = window.recent_menu
+    menu.clear()
+    files = window.recent()
+    if not files:
+        menu.addAction("(none)").setEnabled(False)
+        return
+    for number, path in enumerate(files, start=1):
+        action = menu.addAction(f"&{number % 10} {Path(path).name}")
+        action.setToolTip(path)
+        action.triggered.connect(lambda _checked=False, p=path: window.open_file(p))

@@ -1,0 +1,143 @@
+"""`glyphscope [FILE] [--page N] [--password PW] [--screenshot OUT.png [--layers …]]`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from widgets.overlay_layers import LAYER_TYPES
+
+SCREENSHOT_TIMEOUT_MS = 120_000
+
+
+def sample_path() -> Path:
+    """The bundled showcase PDF (assets/make_sample.py writes it)."""
+    import assets
+
+    return Path(assets.__file__).resolve().parent / "sample.pdf"
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    layer_ids = ", ".join(t.layer_id for t in LAYER_TYPES)
+    parser = argparse.ArgumentParser(
+        prog="glyphscope",
+        description="Inspect how text is extracted from a PDF: every glyph, every decision.",
+    )
+    parser.add_argument("file", nargs="?", help="PDF to open (default: the bundled sample)")
+    parser.add_argument("--page", type=int, default=1, help="1-based page to show first")
+    parser.add_argument("--password", help="user or owner password of an encrypted file")
+    parser.add_argument(
+        "--screenshot",
+        metavar="OUT.png",
+        help="draw the page, its overlays and panes offscreen, save the window and exit",
+    )
+    parser.add_argument(
+        "--layers",
+        help=f"layers to show: all, none, or a comma list of {layer_ids}",
+    )
+    return parser.parse_args(argv)
+
+
+def layer_choice(value: str | None) -> list[str] | None:
+    """The layer ids named by --layers; None leaves the saved choice alone."""
+    if value is None:
+        return None
+    value = value.strip().lower()
+    known = [t.layer_id for t in LAYER_TYPES]
+    if value == "all":
+        return known
+    if value == "none":
+        return []
+    chosen = [name.strip() for name in value.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in known]
+    if unknown:
+        raise SystemExit(
+            f"glyphscope: unknown layer(s) {', '.join(unknown)}; known: {', '.join(known)}"
+        )
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    layers = layer_choice(args.layers)
+    if args.screenshot and "QT_QPA_PLATFORM" not in os.environ:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("Glyphscope")
+    app.setOrganizationName("Glyphscope")
+    window = MainWindow(persist=not args.screenshot)
+    if layers is not None:
+        window.set_layers(layers)
+    path = args.file or str(sample_path())
+    if not Path(path).exists():
+        message = f"glyphscope: {path}: no such file"
+        if args.screenshot:
+            print(message, file=sys.stderr)
+            return 2
+        window.show_error(message.removeprefix("glyphscope: "))
+    if args.screenshot:
+        return _screenshot(app, window, path, args)
+    window.show()
+    if Path(path).exists():
+        window.open_file(path, args.password, max(args.page - 1, 0))
+    code = app.exec()
+    return code
+
+
+def _screenshot(app, window, path: str, args) -> int:
+    from PySide6.QtCore import QTimer
+
+    outcome: dict[str, object] = {}
+
+    def failed(message: str) -> None:
+        outcome["error"] = message
+        app.quit()
+
+    def poll() -> None:
+        if window.page_is_ready and window.render_idle and window.model_or_error_shown:
+            timer.stop()
+            # One more event turn so the panes and overlays paint before the grab.
+            QTimer.singleShot(50, grab)
+
+    def grab() -> None:
+        image = window.grab()
+        outcome["saved"] = image.save(args.screenshot)
+        app.quit()
+
+    def timeout() -> None:
+        outcome["error"] = "timed out waiting for the page to be drawn"
+        app.quit()
+
+    # Wrong or missing passwords end the run instead of opening a dialog nobody can answer.
+    window.password_provider = lambda _path, _wrong: None
+    window.documentFailed.connect(failed)
+    window.resize(1600, 1000)
+    window.show()
+    timer = QTimer()
+    timer.setInterval(100)
+    timer.timeout.connect(poll)
+    timer.start()
+    QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, timeout)
+    window.open_file(path, args.password, max(args.page - 1, 0))
+    app.exec()
+    window.shutdown()
+    if "error" in outcome:
+        print(f"glyphscope: {outcome['error']}", file=sys.stderr)
+        return 1
+    if not outcome.get("saved"):
+        print(f"glyphscope: could not write {args.screenshot}", file=sys.stderr)
+        return 1
+    if window.banner.isVisible():
+        print(f"glyphscope: shown with an error: {window.banner.text()}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

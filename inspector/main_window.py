@@ -1,0 +1,540 @@
+"""The main window: the page view in the middle, panels in docks, one document at a time.
+
+Extension points (used by the second inspector issue):
+- `add_panel(panel_id, title, widget, area)` adds a dock, a View-menu toggle and state
+  persistence; `panels[panel_id]` gives it back.
+- `selection` (widgets.selection.GlyphSelection): `set(indices, source)`, `indices`,
+  `current`, and `changed(indices, source)`.
+- signals: `documentOpened(path, page_count)`, `pageChanged(index)`,
+  `analysisReady(index, PageModel)`, `pageReady(index)` (image, overlays and panes drawn),
+  `errorShown(message)`.
+- `add_layer(layer)` adds an overlay layer (a widgets.overlay_base.OverlayLayer).
+- `set_rules(rules)` re-analyses the current page with other thresholds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.errors import PasswordRequiredError, WrongPasswordError
+from core.rules import Rules
+from inspector.actions import build_actions
+from inspector.analysis_worker import CoreOwner
+from inspector.owner_thread import OwnerThread
+from inspector.render_worker import PdfiumOwner, RenderedPage
+from inspector.settings import add_recent_file, open_settings, read_bool, recent_files
+from widgets.details_panel import DetailsPanel
+from widgets.explain import glyph_tooltip
+from widgets.glyph_table import GlyphTable
+from widgets.layers_panel import LayersPanel
+from widgets.overlay_base import OverlayLayer
+from widgets.overlay_layers import LAYER_TYPES, GlyphQuadsLayer, SelectionLayer
+from widgets.page_model import PageModel
+from widgets.page_view import PageView
+from widgets.selection import GlyphSelection
+from widgets.text_panes import TextPanes
+
+MODEL_CACHE_PAGES = 8
+
+
+class MainWindow(QMainWindow):
+    documentOpened = Signal(str, int)
+    pageChanged = Signal(int)
+    analysisReady = Signal(int, object)
+    pageReady = Signal(int)
+    errorShown = Signal(str)
+    documentFailed = Signal(str)
+
+    def __init__(self, *, persist: bool = True) -> None:
+        super().__init__()
+        self.setWindowTitle("Glyphscope")
+        self.setObjectName("glyphscope_main")
+        self.setAcceptDrops(True)
+        self.setDockOptions(
+            QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks
+        )
+        self.settings = open_settings()
+        self.persist = persist
+        self.rules = Rules()
+        self.path: str | None = None
+        self.password: str | None = None
+        self.page_count = 0
+        self.page_index = 0
+        self.model: PageModel | None = None
+        self.rendered: RenderedPage | None = None
+        self._models: OrderedDict[tuple[int, Rules], PageModel] = OrderedDict()
+        self._waiting: set[str] = set()
+        self._pending_page = 0
+        self._core_error = ""
+        self._render_generation = self._shown_generation = 0
+        # Asked for a password: (path, wrong_before) → password or None (cancelled).
+        self.password_provider = self._ask_password
+
+        self._pdfium = PdfiumOwner()
+        self._core = CoreOwner()
+        self.render_thread = OwnerThread("pdfium-render", self)
+        self.analysis_thread = OwnerThread("core-analysis", self)
+        self.render_thread.jobFinished.connect(self._on_render_job)
+        self.render_thread.jobFailed.connect(self._on_render_failed)
+        self.analysis_thread.jobFinished.connect(self._on_analysis_job)
+        self.analysis_thread.jobFailed.connect(self._on_analysis_failed)
+
+        self.view = PageView()
+        self.view.setObjectName("page_view")
+        self.banner = QLabel()
+        self.banner.setObjectName("error_banner")
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet(
+            "background:#fdecea; color:#611a15; border:1px solid #f5c2c0; padding:6px;"
+        )
+        self.banner.hide()
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.view, 1)
+        self.setCentralWidget(central)
+
+        self.selection = GlyphSelection(self)
+        self.layers: dict[str, OverlayLayer] = {}
+        self.selection_layer = SelectionLayer()
+        self.selection_layer.setParentItem(self.view.overlay_root)
+        self.layers_panel = LayersPanel()
+        self.details = DetailsPanel()
+        self.text_panes = TextPanes()
+        self.glyph_table = GlyphTable()
+        self.panels: dict[str, QDockWidget] = {}
+        for layer_type in LAYER_TYPES:
+            self.add_layer(layer_type())
+
+        self.actions_by_name = build_actions(self)
+        self.add_panel(
+            "layers", "Layers", self.layers_panel, Qt.DockWidgetArea.LeftDockWidgetArea, "F2"
+        )
+        self.add_panel(
+            "details", "Details", self.details, Qt.DockWidgetArea.RightDockWidgetArea, "F3"
+        )
+        self.add_panel(
+            "text", "Text", self.text_panes, Qt.DockWidgetArea.BottomDockWidgetArea, "F4"
+        )
+        self.add_panel(
+            "glyphs", "Glyph table", self.glyph_table, Qt.DockWidgetArea.BottomDockWidgetArea, "F5"
+        )
+        self.tabifyDockWidget(self.panels["text"], self.panels["glyphs"])
+        self.panels["text"].raise_()
+        self.resizeDocks(
+            [self.panels["layers"], self.panels["details"]], [250, 300], Qt.Orientation.Horizontal
+        )
+        self.resizeDocks([self.panels["text"]], [260], Qt.Orientation.Vertical)
+
+        self.view.hit_test = self.glyph_at
+        self.view.tooltip_for = self.tooltip_for
+        self.view.cursorMoved.connect(self._on_cursor)
+        self.view.clickedAt.connect(self._on_click)
+        self.view.rubberBandSelected.connect(self._on_band)
+        self.view.zoomChanged.connect(self._on_zoom)
+        self.view.renderScaleWanted.connect(self._rerender)
+        self.layers_panel.layerToggled.connect(self.set_layer_visible)
+        self.layers_panel.colourByChanged.connect(self._on_colour_by)
+        self.text_panes.glyphsSelected.connect(
+            lambda name, g: self.selection.set(g, f"pane:{name}")
+        )
+        self.glyph_table.glyphsSelected.connect(lambda g: self.selection.set(g, "table"))
+        self.selection.changed.connect(self._on_selection)
+
+        self.cursor_label = QLabel()
+        self.zoom_label = QLabel()
+        self.state_label = QLabel()
+        for label in (self.state_label, self.cursor_label, self.zoom_label):
+            self.statusBar().addPermanentWidget(label)
+        self.resize(1500, 950)
+        self._restore_settings()
+        self._update_page_controls()
+
+    # -- extension points ---------------------------------------------------------------------
+    def add_panel(
+        self,
+        panel_id: str,
+        title: str,
+        widget: QWidget,
+        area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
+        shortcut: str | None = None,
+    ) -> QDockWidget:
+        """Dock `widget`; its toggle goes in the View menu and its state persists."""
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock_{panel_id}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        toggle = dock.toggleViewAction()
+        if shortcut:
+            toggle.setShortcut(shortcut)
+        self.panels_menu.addAction(toggle)
+        self.panels[panel_id] = dock
+        return dock
+
+    def add_layer(self, layer: OverlayLayer) -> None:
+        layer.setParentItem(self.view.overlay_root)
+        key = f"layers/{layer.layer_id}"
+        on = read_bool(self.settings, key, layer.default_on)
+        layer.setVisible(on)
+        layer.set_model(self.model)
+        self.layers[layer.layer_id] = layer
+        self.layers_panel.add_layer(layer, on)
+
+    def set_rules(self, rules: Rules) -> None:
+        self.rules = rules
+        if self.path is not None and self.page_count:
+            self._request_analysis(self.page_index)
+
+    # -- documents ----------------------------------------------------------------------------
+    def open_file(self, path: str, password: str | None = None, page: int = 0) -> None:
+        """Open `path` (asynchronously); the page shows first, its analysis follows."""
+        self._close_document()
+        self.path = str(path)
+        self.password = password
+        self._pending_page = page
+        self.setWindowTitle(f"{Path(path).name} — Glyphscope")
+        self.state_label.setText("opening…")
+        self.render_thread.submit("open", self._pdfium.open, self.path, password)
+
+    def _close_document(self) -> None:
+        self.path = None
+        self.page_count = 0
+        self.model = None
+        self.rendered = None
+        self._models.clear()
+        self._waiting.clear()
+        self.hide_error()
+        self.view.clear_page()
+        self._show_model(None)
+        self._update_page_controls()
+
+    @Slot()
+    def close_document(self) -> None:
+        self._close_document()
+        self.render_thread.submit("open", self._pdfium.close)
+        self.analysis_thread.submit("open", self._core.close)
+        self.setWindowTitle("Glyphscope")
+
+    def _ask_password(self, path: str, wrong: bool) -> str | None:
+        prompt = (
+            f"The password for {Path(path).name} is wrong. Try again:"
+            if wrong
+            else f"{Path(path).name} is encrypted. Password:"
+        )
+        text, ok = QInputDialog.getText(self, "Password", prompt, QLineEdit.EchoMode.Password)
+        return text if ok else None
+
+    # -- pages --------------------------------------------------------------------------------
+    def go_to_page(self, index: int) -> None:
+        if not self.page_count:
+            return
+        index = max(0, min(index, self.page_count - 1))
+        self.page_index = index
+        self.selection.clear("page-change")
+        self.hide_error()
+        self._waiting = {"render", "analysis"}
+        self._update_page_controls()
+        self._render_generation = self.render_thread.submit(
+            "render", self._pdfium.render, index, self.view.render_scale()
+        )
+        cached = self._models.get((index, self.rules))
+        if cached is not None:
+            self._models.move_to_end((index, self.rules))
+            self._apply_model(cached)
+        else:
+            self._show_model(None)
+            self._request_analysis(index)
+        self.pageChanged.emit(index)
+
+    def _request_analysis(self, index: int) -> None:
+        self._waiting.add("analysis")
+        self.state_label.setText(f"analysing page {index + 1}…")
+        self.analysis_thread.submit("analyse", self._core.analyse, index, self.rules)
+
+    def next_page(self) -> None:
+        self.go_to_page(self.page_index + 1)
+
+    def previous_page(self) -> None:
+        self.go_to_page(self.page_index - 1)
+
+    def first_page(self) -> None:
+        self.go_to_page(0)
+
+    def last_page(self) -> None:
+        self.go_to_page(self.page_count - 1)
+
+    def _rerender(self, scale: float) -> None:
+        if self.page_count and self.path:
+            self._render_generation = self.render_thread.submit(
+                "render", self._pdfium.render, self.page_index, scale
+            )
+
+    @property
+    def render_idle(self) -> bool:
+        """No render is queued or running, and the view has no zoom re-render pending."""
+        return self._render_generation == self._shown_generation and not self.view.render_pending
+
+    # -- worker results -------------------------------------------------------------------------
+    @Slot(str, int, object)
+    def _on_render_job(self, kind: str, generation: int, result: object) -> None:
+        if not self.render_thread.is_latest(kind, generation):
+            return
+        if kind == "open" and isinstance(result, int):
+            self._on_pdfium_opened(result)
+        elif kind == "render" and isinstance(result, RenderedPage):
+            if result.index != self.page_index:
+                return
+            self.rendered = result
+            self._shown_generation = generation
+            self.view.set_geometry(result.geometry)
+            self.view.set_image(result.image)
+            self._done("render")
+
+    def _on_pdfium_opened(self, page_count: int) -> None:
+        self.page_count = page_count
+        add_recent_file(self.settings, self.path)
+        self._core_error = ""
+        self.analysis_thread.submit("open", self._core.open, self.path, self.password)
+        self.documentOpened.emit(self.path, page_count)
+        self.go_to_page(self._pending_page)
+
+    @Slot(str, int, object)
+    def _on_render_failed(self, kind: str, generation: int, error: object) -> None:
+        if not self.render_thread.is_latest(kind, generation):
+            return
+        if kind == "open":
+            if isinstance(error, PasswordRequiredError):
+                wrong = isinstance(error, WrongPasswordError)
+                path = self.path
+                password = self.password_provider(path, wrong)
+                if password is not None:
+                    self.open_file(path, password, self._pending_page)
+                    return
+                self.show_error(f"{Path(path).name} is encrypted and was not opened.")
+            else:
+                self.show_error(f"Could not open {Path(self.path or '').name}: {_message(error)}")
+            self.path = None
+            self.state_label.setText("")
+            self.setWindowTitle("Glyphscope")
+            self.documentFailed.emit(self.banner.text())
+            return
+        self._shown_generation = generation
+        self.show_error(f"Page {self.page_index + 1} could not be rendered: {_message(error)}")
+        self._done("render")
+
+    @Slot(str, int, object)
+    def _on_analysis_job(self, kind: str, generation: int, result: object) -> None:
+        if kind != "analyse" or not self.analysis_thread.is_latest(kind, generation):
+            return
+        if not isinstance(result, PageModel):
+            return
+        self._models[(result.page_index, self.rules)] = result
+        while len(self._models) > MODEL_CACHE_PAGES:
+            self._models.popitem(last=False)
+        if result.page_index == self.page_index:
+            self._apply_model(result)
+
+    @Slot(str, int, object)
+    def _on_analysis_failed(self, kind: str, generation: int, error: object) -> None:
+        if not self.analysis_thread.is_latest(kind, generation):
+            return
+        if kind == "open":
+            self._core_error = f"Text analysis is unavailable for this file: {_message(error)}"
+            self.show_error(self._core_error)
+            return
+        if self._core_error:
+            self.show_error(self._core_error)
+        else:
+            self.show_error(
+                f"Page {self.page_index + 1} could not be analysed: {_message(error)}. "
+                "The rest of the document is still usable."
+            )
+        self.state_label.setText("analysis failed")
+        self._done("analysis")
+
+    def _apply_model(self, model: PageModel) -> None:
+        self._show_model(model)
+        warnings = "; ".join(model.warnings[:3])
+        state = f"{model.count} glyphs, {sum(s == 'visible' for s in model.status)} visible"
+        if model.truncated:
+            state += " (truncated)"
+        self.state_label.setText(state)
+        if warnings:
+            self.statusBar().showMessage(warnings, 8000)
+        self.analysisReady.emit(model.page_index, model)
+        self._done("analysis")
+
+    def _show_model(self, model: PageModel | None) -> None:
+        self.model = model
+        for layer in self.layers.values():
+            layer.set_model(model)
+        self.selection_layer.set_model(model)
+        self.selection_layer.set_selected(())
+        self.text_panes.set_panes(model.panes if model else None)
+        self.glyph_table.set_page_model(model)
+        self.details.show_selection(model, ())
+        self.layers_panel.refresh_legend("glyphs", model)
+        self.layers_panel.refresh_legend("gaps", model)
+        if model is not None:
+            self.view.set_content_bounds(model.bounds)
+
+    def _done(self, what: str) -> None:
+        self._waiting.discard(what)
+        if not self._waiting:
+            self.pageReady.emit(self.page_index)
+
+    @property
+    def model_or_error_shown(self) -> bool:
+        return self.model is not None or self.banner.isVisible()
+
+    @property
+    def page_is_ready(self) -> bool:
+        return self.page_count > 0 and not self._waiting
+
+    # -- errors -------------------------------------------------------------------------------
+    def show_error(self, message: str) -> None:
+        self.banner.setText(message)
+        self.banner.show()
+        self.statusBar().showMessage(message, 10000)
+        self.errorShown.emit(message)
+
+    def hide_error(self) -> None:
+        self.banner.hide()
+        self.banner.clear()
+
+    # -- layers -------------------------------------------------------------------------------
+    @Slot(str, bool)
+    def set_layer_visible(self, layer_id: str, on: bool) -> None:
+        layer = self.layers.get(layer_id)
+        if layer is None:
+            return
+        layer.setVisible(on)
+        check = self.layers_panel.checks.get(layer_id)
+        if check is not None and check.isChecked() != on:
+            check.setChecked(on)
+        if self.persist:
+            self.settings.setValue(f"layers/{layer_id}", on)
+
+    def set_layers(self, layer_ids) -> None:
+        wanted = set(layer_ids)
+        for layer_id in self.layers:
+            self.set_layer_visible(layer_id, layer_id in wanted)
+
+    def _on_colour_by(self, key: str) -> None:
+        layer = self.layers.get("glyphs")
+        if isinstance(layer, GlyphQuadsLayer):
+            layer.set_colour_by(key)
+            self.layers_panel.refresh_legend("glyphs", self.model)
+        if self.persist:
+            self.settings.setValue("layers/colour_by", key)
+
+    # -- selection ----------------------------------------------------------------------------
+    def glyph_at(self, x: float, y: float) -> int | None:
+        if self.model is None:
+            return None
+        hits = self.model.grid.at(x, y)
+        return hits[0] if hits else None
+
+    def tooltip_for(self, index: int) -> str:
+        return glyph_tooltip(self.model, index) if self.model is not None else ""
+
+    def _on_click(self, x: float, y: float) -> None:
+        index = self.glyph_at(x, y)
+        self.selection.set(() if index is None else (index,), "page")
+
+    def _on_band(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        if self.model is not None:
+            self.selection.set(self.model.grid.in_rect((x0, y0, x1, y1)), "band")
+
+    def _on_selection(self, indices: tuple, source: str) -> None:
+        self.selection_layer.set_selected(indices)
+        self.text_panes.highlight(indices)
+        if source != "table":
+            self.glyph_table.set_selected(indices)
+        self.details.show_selection(self.model, indices)
+
+    # -- status -------------------------------------------------------------------------------
+    def _on_cursor(self, x: float, y: float) -> None:
+        if math.isnan(x):
+            self.cursor_label.setText("")
+        else:
+            self.cursor_label.setText(f"x {x:8.2f}  y {y:8.2f} pt (user space)")
+
+    def _on_zoom(self, zoom: float) -> None:
+        self.zoom_label.setText(f"{zoom * 100:.0f} %")
+
+    def _update_page_controls(self) -> None:
+        spin = self.page_spin
+        spin.blockSignals(True)
+        spin.setMaximum(max(self.page_count, 1))
+        spin.setValue(self.page_index + 1)
+        spin.setEnabled(self.page_count > 0)
+        spin.blockSignals(False)
+        self.page_total.setText(f" of {self.page_count}" if self.page_count else "")
+
+    # -- drag and drop --------------------------------------------------------------------------
+    def dragEnterEvent(self, event) -> None:
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                self.open_file(url.toLocalFile())
+                event.acceptProposedAction()
+                return
+
+    # -- settings -------------------------------------------------------------------------------
+    def recent(self) -> list[str]:
+        return recent_files(self.settings)
+
+    def _restore_settings(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        state = self.settings.value("window/state")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        colour_by = self.settings.value("layers/colour_by")
+        if colour_by:
+            self.layers_panel.colour_by.setCurrentText(str(colour_by))
+
+    def save_settings(self) -> None:
+        if not self.persist:
+            return
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        for layer_id, layer in self.layers.items():
+            self.settings.setValue(f"layers/{layer_id}", layer.isVisible())
+        self.settings.sync()
+
+    def shutdown(self) -> None:
+        """Stop the worker threads (each finishes its running job first)."""
+        self.render_thread.stop(final=self._pdfium.close)
+        self.analysis_thread.stop(final=self._core.close)
+        self.analysis_thread.stop()
+
+    def closeEvent(self, event) -> None:
+        self.save_settings()
+        self.shutdown()
+        super().closeEvent(event)
+
+
+def _message(error: object) -> str:
+    text = str(error).strip()
+    return text or type(error).__name__

@@ -1,0 +1,122 @@
+"""Page rendering with pypdfium2, entirely on one owner thread (pdfium is not thread-safe)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pikepdf
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from PySide6.QtGui import QImage
+
+from core.errors import DamagedPdfError, NotAPdfError, PasswordRequiredError, WrongPasswordError
+from widgets.page_geometry import PageGeometry, display_size
+
+# Above this many pixels a render is made at a lower scale and the view magnifies it: a
+# 800 % zoom of an A0 poster would otherwise ask pdfium for gigabytes.
+MAX_RENDER_PIXELS = 24_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedPage:
+    index: int
+    geometry: PageGeometry
+    image: QImage
+    scale: float  # image pixels per display point
+
+
+class PdfiumOwner:
+    """The pdfium document; every method runs on the render thread only."""
+
+    def __init__(self) -> None:
+        self._document: pdfium.PdfDocument | None = None
+        self._path: str | None = None
+        self._password: str | None = None
+        self._user_units: dict[int, float] | None = None
+
+    def open(self, path: str, password: str | None) -> int:
+        self.close()
+        try:
+            document = pdfium.PdfDocument(path, password=password or None)
+        except pdfium.PdfiumError as exc:
+            raise _typed_error(exc, path, password) from None
+        self._document, self._path, self._password = document, path, password
+        self._user_units = None
+        return len(document)
+
+    def close(self) -> None:
+        if self._document is not None:
+            self._document.close()
+        self._document = None
+
+    def render(self, index: int, scale: float) -> RenderedPage:
+        if self._document is None:
+            raise DamagedPdfError("no document is open")
+        page = self._document[index]
+        try:
+            geometry = PageGeometry(
+                index=index,
+                media_box=tuple(page.get_mediabox()),
+                crop_box=tuple(page.get_cropbox()),
+                # pdfium shows CropBox ∩ MediaBox, the visible box of §14.11.2.
+                visible_box=tuple(page.get_bbox()),
+                rotate=page.get_rotation(),
+                user_unit=self._user_unit(index),
+            )
+            width, height = display_size(geometry.visible_box, geometry.rotate, geometry.user_unit)
+            scale = _capped_scale(scale, width, height)
+            # pdfium lays pages out in points and ignores /UserUnit, so scale it in here.
+            bitmap = page.render(
+                scale=scale * geometry.user_unit,
+                prefer_bgrx=True,
+                may_draw_forms=True,
+                draw_annots=True,
+            )
+            image = _to_qimage(bitmap)
+        finally:
+            page.close()
+        return RenderedPage(index=index, geometry=geometry, image=image, scale=scale)
+
+    def _user_unit(self, index: int) -> float:
+        # pdfium has no accessor for /UserUnit (§14.11.2); read it once per document with qpdf.
+        if self._user_units is None:
+            self._user_units = {}
+            try:
+                with pikepdf.open(self._path, password=self._password or "") as pdf:
+                    for number, page in enumerate(pdf.pages):
+                        unit = page.obj.get("/UserUnit")
+                        if unit is not None and float(unit) > 0:
+                            self._user_units[number] = float(unit)
+            except (pikepdf.PdfError, OSError, ValueError, TypeError):
+                self._user_units = {}
+        return self._user_units.get(index, 1.0)
+
+
+def _capped_scale(scale: float, width: float, height: float) -> float:
+    pixels = width * height * scale * scale
+    if pixels > MAX_RENDER_PIXELS and pixels > 0:
+        return scale * (MAX_RENDER_PIXELS / pixels) ** 0.5
+    return scale
+
+
+def _to_qimage(bitmap: pdfium.PdfBitmap) -> QImage:
+    # BGRx bytes in memory are exactly QImage.Format_RGB32 on little-endian machines; copy() so
+    # the image owns its pixels after the pdfium bitmap is freed.
+    image = QImage(
+        bitmap.buffer, bitmap.width, bitmap.height, bitmap.stride, QImage.Format.Format_RGB32
+    )
+    return image.copy()
+
+
+def _typed_error(exc: pdfium.PdfiumError, path: str, password: str | None) -> Exception:
+    code = getattr(exc, "err_code", None)
+    if code == pdfium_c.FPDF_ERR_PASSWORD:
+        if password:
+            return WrongPasswordError(f"{Path(path).name}: the password is wrong")
+        return PasswordRequiredError(f"{Path(path).name} is encrypted; a password is needed")
+    if code == pdfium_c.FPDF_ERR_FILE:
+        return OSError(f"{path}: cannot read the file")
+    if code == pdfium_c.FPDF_ERR_FORMAT:
+        return NotAPdfError(f"{Path(path).name} is not a PDF or is damaged beyond repair")
+    return DamagedPdfError(f"{Path(path).name}: {exc}")

@@ -1,0 +1,22 @@
+"""The selected glyph's full record and every decision about it."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QTextBrowser
+
+from widgets.explain import selection_summary
+from widgets.page_model import PageModel
+
+
+class DetailsPanel(QTextBrowser):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("details")
+        self.setOpenLinks(False)
+        self.show_selection(None, ())
+
+    def show_selection(self, model: PageModel | None, indices) -> None:
+        if model is None:
+            self.setHtml("<p style='color:#666'>No analysed page.</p>")
+            return
+        self.setHtml(selection_summary(model, indices))

@@ -1,0 +1,213 @@
+"""What the inspector shows of one analysed page, prepared off the GUI thread (no Qt here).
+
+`build_page_model` turns core's `PageAnalysis` into arrays and lookups the widgets draw from:
+glyph quads as one numpy array, a spatial index, every decision filed under the glyphs it
+touched, and each text pane's character → glyph map with its inverse.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from core.records import DecodeSource, Glyph
+from widgets.spatial import GlyphGrid
+
+Rect = tuple[float, float, float, float]
+
+VISIBLE = "visible"
+OUTSIDE_VISIBLE_BOX = "outside_visible_box"
+DUPLICATE = "duplicate"
+
+# The panes of the first inspector issue, in the order they are shown.
+PANE_TITLES = {
+    "reading": "Reading order",
+    "layout": "Layout",
+    "structure": "Structure order",
+    "columns": "Columns",
+}
+
+NO_STRUCTURE_NOTE = (
+    "No structure order for this page (§14.8.4): the document has no /StructTreeRoot, the "
+    "page's text was never tagged, or the tree references none of its MCIDs. The engine "
+    "never invents an order; read the reading-order pane instead."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PaneText:
+    """One text mode's output and the glyph behind each character (-1: inserted by a rule)."""
+
+    name: str
+    title: str
+    text: str
+    char_glyphs: np.ndarray
+    note: str = ""
+    # Character positions sorted by glyph, for glyph → characters lookups.
+    _order: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+
+    @classmethod
+    def make(cls, name: str, text: str, char_glyphs, note: str = "") -> PaneText:
+        mapping = np.full(len(text), -1, dtype=np.int64)
+        if char_glyphs is not None:
+            given = np.asarray(list(char_glyphs), dtype=np.int64)[: len(text)]
+            mapping[: len(given)] = given
+        order = np.argsort(mapping, kind="stable")
+        return cls(name, PANE_TITLES.get(name, name), text, mapping, note, order)
+
+    def chars_of(self, glyph_indices) -> np.ndarray:
+        """Positions of the characters that came from any of the given glyphs, ascending."""
+        wanted = np.asarray(sorted(set(glyph_indices)), dtype=np.int64)
+        if not len(wanted) or not len(self.char_glyphs):
+            return np.zeros(0, dtype=np.int64)
+        sorted_glyphs = self.char_glyphs[self._order]
+        starts = np.searchsorted(sorted_glyphs, wanted, side="left")
+        ends = np.searchsorted(sorted_glyphs, wanted, side="right")
+        parts = [self._order[s:e] for s, e in zip(starts, ends, strict=True) if e > s]
+        return np.sort(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
+
+    def glyphs_in(self, start: int, end: int) -> list[int]:
+        """The glyphs behind characters [start, end), in order, without repeats."""
+        seen = self.char_glyphs[max(start, 0) : max(end, 0)]
+        return list(dict.fromkeys(int(i) for i in seen if i >= 0))
+
+
+@dataclass(slots=True)
+class PageModel:
+    page_index: int
+    analysis: object
+    glyphs: tuple[Glyph, ...]
+    quads: np.ndarray  # (N, 4, 2) user space
+    grid: GlyphGrid
+    status: tuple[str, ...]  # VISIBLE / OUTSIDE_VISIBLE_BOX / DUPLICATE per glyph
+    dropped: dict[int, object]  # glyph index → core DroppedGlyph
+    kept_copies: dict[int, list[int]]  # kept glyph → the duplicates dropped in its favour
+    gaps_before: dict[int, object]  # glyph → GapDecision with current == glyph
+    gaps_after: dict[int, object]  # glyph → GapDecision with previous == glyph
+    breaks_before: dict[int, object]  # glyph → LineBreakDecision with current == glyph
+    panes: dict[str, PaneText]
+    media_box: Rect
+    crop_box: Rect
+    visible_box: Rect
+    bounds: Rect  # everything drawn: boxes and every quad
+    fonts: tuple[str, ...]
+    mcids: tuple[int, ...]
+    reading_order: tuple[int, ...]  # visible glyphs in reading order (for the path layer)
+    truncated: bool = False
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def count(self) -> int:
+        return len(self.glyphs)
+
+    def is_unresolved(self, index: int) -> bool:
+        glyph = self.glyphs[index]
+        return glyph.decode_source == DecodeSource.UNRESOLVED.value or glyph.text == ""
+
+
+def build_page_model(page_index: int, analysis, structure_reason: str = "") -> PageModel:
+    """Everything the widgets need from one `core.analysis.PageAnalysis`; `structure_reason`
+    says why there is no structure order (core.structure.NoStructure.reason)."""
+    glyphs = tuple(analysis.glyphs)
+    quads = (
+        np.asarray([g.quad for g in glyphs], dtype=np.float64).reshape(-1, 4, 2)
+        if glyphs
+        else np.zeros((0, 4, 2))
+    )
+    status = [VISIBLE] * len(glyphs)
+    visible = set(getattr(analysis, "visible", range(len(glyphs))))
+    dropped: dict[int, object] = {}
+    kept_copies: dict[int, list[int]] = defaultdict(list)
+    for record in getattr(analysis, "dropped", ()):
+        dropped[record.index] = record
+        status[record.index] = record.reason
+        if record.kept is not None:
+            kept_copies[record.kept].append(record.index)
+    for index in range(len(glyphs)):
+        if index not in visible and index not in dropped:
+            status[index] = OUTSIDE_VISIBLE_BOX
+    gaps_before = {d.current: d for d in getattr(analysis, "gaps", ())}
+    gaps_after = {d.previous: d for d in getattr(analysis, "gaps", ())}
+    breaks_before = {d.current: d for d in getattr(analysis, "line_breaks", ())}
+    media_box = tuple(analysis.media_box)
+    crop_box = tuple(analysis.crop_box)
+    visible_box = tuple(analysis.visible_box)
+    return PageModel(
+        page_index=page_index,
+        analysis=analysis,
+        glyphs=glyphs,
+        quads=quads,
+        grid=GlyphGrid(quads),
+        status=tuple(status),
+        dropped=dropped,
+        kept_copies=dict(kept_copies),
+        gaps_before=gaps_before,
+        gaps_after=gaps_after,
+        breaks_before=breaks_before,
+        panes=_panes(analysis, structure_reason),
+        media_box=media_box,
+        crop_box=crop_box,
+        visible_box=visible_box,
+        bounds=_bounds(quads, (media_box, crop_box, visible_box)),
+        fonts=tuple(sorted({g.font_key for g in glyphs})),
+        mcids=tuple(sorted({g.mcid for g in glyphs if g.mcid is not None})),
+        reading_order=_reading_order(analysis, visible),
+        truncated=bool(getattr(analysis, "truncated", False)),
+        warnings=tuple(getattr(analysis, "warnings", ())),
+    )
+
+
+def _panes(analysis, structure_reason: str) -> dict[str, PaneText]:
+    panes: dict[str, PaneText] = {}
+    reading = getattr(analysis, "reading", None)
+    panes["reading"] = _pane("reading", reading)
+    panes["layout"] = _pane("layout", getattr(analysis, "layout", None))
+    structure = getattr(analysis, "structure", None)
+    if structure is None:
+        note = f"No structure order: {structure_reason}." if structure_reason else NO_STRUCTURE_NOTE
+        panes["structure"] = PaneText.make("structure", "", None, note)
+    else:
+        untagged = getattr(structure, "untagged", ())
+        untagged = untagged if isinstance(untagged, int) else len(untagged)
+        total = getattr(structure, "total", 0)
+        trusted = getattr(structure, "trusted", False)
+        verdict = "trusted" if trusted else "NOT trusted: fall back on geometry"
+        note = (
+            f"{untagged} of {total} glyphs untagged (appended after the structured text); "
+            f"structure order {verdict} (§9: trusted when untagged × 4 ≤ total)."
+        )
+        panes["structure"] = _pane("structure", structure, note)
+    panes["columns"] = _pane("columns", getattr(analysis, "columns", None))
+    return panes
+
+
+def _pane(name: str, result, note: str = "") -> PaneText:
+    if result is None:
+        return PaneText.make(name, "", None, note or "no result")
+    # ColumnsResult and StructureResult wrap a TextResult in `.text`.
+    while not isinstance(getattr(result, "text", ""), str):
+        result = result.text
+    return PaneText.make(
+        name, getattr(result, "text", ""), getattr(result, "char_glyphs", None), note
+    )
+
+
+def _reading_order(analysis, visible: set[int]) -> tuple[int, ...]:
+    reading = getattr(analysis, "reading", None)
+    mapping = getattr(reading, "char_glyphs", None) if reading is not None else None
+    if mapping is None:
+        return tuple(sorted(visible))
+    return tuple(dict.fromkeys(int(i) for i in mapping if i is not None and i >= 0))
+
+
+def _bounds(quads: np.ndarray, boxes) -> Rect:
+    xs = [b[0] for b in boxes] + [b[2] for b in boxes]
+    ys = [b[1] for b in boxes] + [b[3] for b in boxes]
+    if len(quads):
+        finite = quads[np.isfinite(quads).all(axis=(1, 2))]
+        if len(finite):
+            xs += [float(finite[:, :, 0].min()), float(finite[:, :, 0].max())]
+            ys += [float(finite[:, :, 1].min()), float(finite[:, :, 1].max())]
+    return (min(xs), min(ys), max(xs), max(ys))

@@ -1,0 +1,299 @@
+"""The page: a QGraphicsView whose overlay items live in PDF user space.
+
+Scene units are display points (see widgets/page_geometry.py). The rendered image sits at the
+scene origin scaled to the page's display size; `overlay_root` carries the user space →
+display transform, so every overlay layer draws glyph quads and boxes in the engine's own
+coordinates and none of them repeats the y flip, /Rotate, crop offset or /UserUnit.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPixmap, QTransform
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPixmapItem,
+    QGraphicsScene,
+    QGraphicsView,
+    QToolTip,
+)
+
+from widgets.page_geometry import PageGeometry
+
+MIN_ZOOM = 0.25
+MAX_ZOOM = 8.0
+# 100 % shows a point at its physical size on a 96 dpi screen.
+PIXELS_PER_POINT = 96.0 / 72.0
+CLICK_SLOP_PX = 4
+
+
+class _OverlayRoot(QGraphicsItem):
+    """Parent of the overlay layers; draws nothing, carries the user-space transform."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+
+    def boundingRect(self) -> QRectF:
+        return QRectF()
+
+    def paint(self, painter, option, widget=None) -> None:  # pragma: no cover - no contents
+        pass
+
+
+def to_qtransform(matrix) -> QTransform:
+    """A PDF matrix [a b c d e f] (§8.3.4, row vectors) as a QTransform (same convention)."""
+    a, b, c, d, e, f = matrix
+    return QTransform(a, b, c, d, e, f)
+
+
+class PageView(QGraphicsView):
+    # user-space x, y under the pointer (NaN when it leaves the page)
+    cursorMoved = Signal(float, float)
+    # a click (not a drag) at a user-space point
+    clickedAt = Signal(float, float)
+    # a rubber band released: user-space rectangle x0, y0, x1, y1
+    rubberBandSelected = Signal(float, float, float, float)
+    zoomChanged = Signal(float)
+    # the image should be re-rendered at this many pixels per display point
+    renderScaleWanted = Signal(float)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setScene(QGraphicsScene(self))
+        self.setBackgroundBrush(QBrush(QColor("#5b5f66")))
+        self.setRenderHints(
+            QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform
+        )
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setRubberBandSelectionMode(Qt.ItemSelectionMode.IntersectsItemShape)
+        self.setMouseTracking(True)
+        self.setAcceptDrops(False)  # the main window takes dropped files
+        self._page_item = QGraphicsPixmapItem()
+        self._page_item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
+        self._page_item.setZValue(-10)
+        self.scene().addItem(self._page_item)
+        self._page_shadow = self.scene().addRect(QRectF(), Qt.PenStyle.NoPen, QColor("#ffffff"))
+        self._page_shadow.setZValue(-20)
+        self.overlay_root = _OverlayRoot()
+        self.scene().addItem(self.overlay_root)
+        self.geometry: PageGeometry | None = None
+        self._zoom = 1.0
+        self._fit_mode: str | None = "width"
+        self._press_pos: QPoint | None = None
+        self._band_rect: QRectF | None = None
+        self.rubberBandChanged.connect(self._on_rubber_band)
+        # Callbacks set by the owner: user point → glyph index (or None), index → tooltip HTML.
+        self.hit_test = None
+        self.tooltip_for = None
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(120)
+        self._render_timer.timeout.connect(lambda: self.renderScaleWanted.emit(self.render_scale()))
+
+    # -- page -------------------------------------------------------------------------------
+    def set_geometry(self, geometry: PageGeometry) -> None:
+        """Lay the scene out for a page (before its image arrives, so overlays can draw)."""
+        changed = self.geometry is None or (
+            geometry.size != self.geometry.size or geometry.matrix != self.geometry.matrix
+        )
+        self.geometry = geometry
+        width, height = geometry.size
+        self._page_shadow.setRect(QRectF(0, 0, width, height))
+        self.overlay_root.setTransform(to_qtransform(geometry.matrix))
+        if changed:
+            self._update_scene_rect()
+            self.apply_fit()
+
+    def set_image(self, image: QImage) -> None:
+        if self.geometry is None or image.isNull():
+            self._page_item.setPixmap(QPixmap())
+            return
+        width, height = self.geometry.size
+        self._page_item.setPixmap(QPixmap.fromImage(image))
+        # The image may be a few pixels off the exact size; stretch it onto the page rect.
+        self._page_item.setTransform(
+            QTransform.fromScale(width / max(image.width(), 1), height / max(image.height(), 1))
+        )
+
+    def clear_page(self) -> None:
+        self.geometry = None
+        self._page_item.setPixmap(QPixmap())
+        self._page_shadow.setRect(QRectF())
+
+    def set_content_bounds(self, user_rect) -> None:
+        """Grow the scene to show overlays outside the visible box (slug lines, MediaBox)."""
+        self._extra_user_rect = user_rect
+        self._update_scene_rect()
+
+    def _update_scene_rect(self) -> None:
+        if self.geometry is None:
+            return
+        width, height = self.geometry.size
+        rect = QRectF(0, 0, width, height)
+        extra = getattr(self, "_extra_user_rect", None)
+        if extra is not None:
+            x0, y0, x1, y1 = extra
+            mapped = to_qtransform(self.geometry.matrix).mapRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+            if mapped.isValid() and mapped.width() < 20 * width + 1e4:
+                rect = rect.united(mapped)
+        margin = 24.0
+        self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
+
+    # -- coordinates ------------------------------------------------------------------------
+    def user_point(self, view_pos: QPoint) -> QPointF:
+        return self.overlay_root.mapFromScene(self.mapToScene(view_pos))
+
+    def view_point(self, x: float, y: float) -> QPoint:
+        return self.mapFromScene(self.overlay_root.mapToScene(QPointF(x, y)))
+
+    # -- zoom -------------------------------------------------------------------------------
+    @property
+    def zoom(self) -> float:
+        return self._zoom
+
+    @property
+    def render_pending(self) -> bool:
+        return self._render_timer.isActive()
+
+    def render_scale(self) -> float:
+        """Image pixels per display point that match the current zoom on this screen."""
+        return self._zoom * PIXELS_PER_POINT * self.devicePixelRatioF()
+
+    def set_zoom(self, zoom: float, *, fit: str | None = None) -> None:
+        zoom = min(max(zoom, MIN_ZOOM), MAX_ZOOM)
+        self._fit_mode = fit
+        if abs(zoom - self._zoom) < 1e-9 and not self.transform().isIdentity():
+            return
+        self._zoom = zoom
+        scale = zoom * PIXELS_PER_POINT
+        self.setTransform(QTransform.fromScale(scale, scale))
+        self.zoomChanged.emit(zoom)
+        self._render_timer.start()
+
+    def zoom_by(self, factor: float) -> None:
+        self.set_zoom(self._zoom * factor)
+
+    def fit_width(self) -> None:
+        self._fit("width")
+
+    def fit_page(self) -> None:
+        self._fit("page")
+
+    def apply_fit(self) -> None:
+        if self._fit_mode:
+            self._fit(self._fit_mode)
+
+    def _fit(self, mode: str) -> None:
+        if self.geometry is None:
+            self._fit_mode = mode
+            return
+        width, height = self.geometry.size
+        viewport = self.viewport().size()
+        margin = 32
+        by_width = (viewport.width() - margin) / max(width * PIXELS_PER_POINT, 1e-6)
+        by_height = (viewport.height() - margin) / max(height * PIXELS_PER_POINT, 1e-6)
+        zoom = by_width if mode == "width" else min(by_width, by_height)
+        self.set_zoom(zoom, fit=mode)
+        if mode == "page":
+            self.centerOn(width / 2, height / 2)
+        else:
+            self.centerOn(width / 2, 0)
+            self.verticalScrollBar().setValue(self.verticalScrollBar().minimum())
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.apply_fit()
+
+    def wheelEvent(self, event) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            steps = event.angleDelta().y() / 120.0
+            self.zoom_by(1.15**steps)
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    # -- pointer ----------------------------------------------------------------------------
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.MiddleButton:
+            # Middle-drag pans, as in most viewers; the left button draws a rubber band.
+            self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+            fake = type(event)(
+                event.type(),
+                event.position(),
+                event.globalPosition(),
+                Qt.MouseButton.LeftButton,
+                Qt.MouseButton.LeftButton,
+                event.modifiers(),
+            )
+            super().mousePressEvent(fake)
+            return
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._press_pos = event.position().toPoint()
+            self._band_rect = None
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        if self.dragMode() == QGraphicsView.DragMode.ScrollHandDrag:
+            fake = type(event)(
+                event.type(),
+                event.position(),
+                event.globalPosition(),
+                Qt.MouseButton.LeftButton,
+                Qt.MouseButton.NoButton,
+                event.modifiers(),
+            )
+            super().mouseReleaseEvent(fake)
+            self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+            return
+        band = self._band_rect
+        press = self._press_pos
+        super().mouseReleaseEvent(event)
+        self._press_pos = None
+        self._band_rect = None
+        if event.button() != Qt.MouseButton.LeftButton or press is None:
+            return
+        moved = (event.position().toPoint() - press).manhattanLength()
+        if moved <= CLICK_SLOP_PX or band is None:
+            point = self.user_point(event.position().toPoint())
+            self.clickedAt.emit(point.x(), point.y())
+            return
+        self.select_scene_rect(band)
+
+    def select_scene_rect(self, scene_rect: QRectF) -> None:
+        """Emit the user-space rectangle behind a scene rectangle (the rubber band)."""
+        user = self.overlay_root.mapFromScene(scene_rect).boundingRect()
+        self.rubberBandSelected.emit(user.left(), user.top(), user.right(), user.bottom())
+
+    def _on_rubber_band(self, viewport_rect, from_scene, to_scene) -> None:
+        if not viewport_rect.isNull():
+            self._band_rect = QRectF(from_scene, to_scene).normalized()
+
+    def mouseMoveEvent(self, event) -> None:
+        super().mouseMoveEvent(event)
+        if self.geometry is None:
+            return
+        pos = event.position().toPoint()
+        point = self.user_point(pos)
+        self.cursorMoved.emit(point.x(), point.y())
+        if self._press_pos is None:
+            self.show_tooltip_at(point, self.viewport().mapToGlobal(pos))
+
+    def tooltip_text_at(self, x: float, y: float) -> str:
+        if self.hit_test is None or self.tooltip_for is None:
+            return ""
+        index = self.hit_test(x, y)
+        return "" if index is None else self.tooltip_for(index)
+
+    def show_tooltip_at(self, point: QPointF, global_pos: QPoint) -> None:
+        text = self.tooltip_text_at(point.x(), point.y())
+        if text:
+            QToolTip.showText(global_pos, text, self.viewport())
+        else:
+            QToolTip.hideText()
+
+    def leaveEvent(self, event) -> None:
+        super().leaveEvent(event)
+        self.cursorMoved.emit(float("nan"), float("nan"))

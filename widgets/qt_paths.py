@@ -1,0 +1,76 @@
+"""QPainterPaths built from numpy arrays in one call, through QPainterPath's QDataStream form.
+
+Two reasons. Speed: a page's worth of quads would otherwise be hundreds of thousands of
+moveTo/lineTo calls from Python. Safety: the PySide6 6.12 wheels on Python 3.11 drop a
+reference to None on every call of a void C++ method (see widgets/none_guard.py); one
+deserialisation per path makes that one call instead of five per glyph.
+
+The stream layout (Qt's operator<< for QPainterPath, big-endian, stream version ≥ Qt 4):
+int32 element count; per element int32 type (0 moveTo, 1 lineTo), float64 x, float64 y;
+int32 index of the last subpath start; int32 fill rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QByteArray, QDataStream, QIODevice
+from PySide6.QtGui import QPainterPath
+
+_ELEMENT = np.dtype([("type", ">i4"), ("x", ">f8"), ("y", ">f8")])
+MOVE_TO = 0
+LINE_TO = 1
+
+
+def path_from_polylines(polylines: np.ndarray, closed: bool = False) -> QPainterPath:
+    """One subpath per row of an (N, K, 2) array; `closed` returns to each first point."""
+    points = np.asarray(polylines, dtype=np.float64)
+    if points.size == 0:
+        return QPainterPath()
+    points = points.reshape(len(points), -1, 2)
+    if closed:
+        points = np.concatenate([points, points[:, :1]], axis=1)
+    count, per, _ = points.shape
+    kinds = np.full((count, per), LINE_TO, dtype=np.int32)
+    kinds[:, 0] = MOVE_TO
+    return _deserialise(kinds.reshape(-1), points.reshape(-1, 2), last_start=(count - 1) * per)
+
+
+def path_from_polyline(points: np.ndarray) -> QPainterPath:
+    """A single open polyline through (K, 2) points."""
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    if len(points) < 2:
+        return QPainterPath()
+    return path_from_polylines(points[np.newaxis])
+
+
+def path_from_segments(starts: np.ndarray, ends: np.ndarray) -> QPainterPath:
+    starts = np.asarray(starts, dtype=np.float64).reshape(-1, 2)
+    ends = np.asarray(ends, dtype=np.float64).reshape(-1, 2)
+    return path_from_polylines(np.stack([starts, ends], axis=1))
+
+
+def path_from_rects(rects) -> QPainterPath:
+    """Closed rectangles from rows (x0, y0, x1, y1)."""
+    r = np.asarray(rects, dtype=np.float64).reshape(-1, 4)
+    corners = np.stack([r[:, [0, 1]], r[:, [2, 1]], r[:, [2, 3]], r[:, [0, 3]]], axis=1)
+    return path_from_polylines(corners, closed=True)
+
+
+def _deserialise(kinds: np.ndarray, points: np.ndarray, last_start: int) -> QPainterPath:
+    # Non-finite coordinates (broken matrices) would poison the path's bounds; drop to 0.
+    points = np.nan_to_num(points, nan=0.0, posinf=0.0, neginf=0.0)
+    elements = np.empty(len(kinds), dtype=_ELEMENT)
+    elements["type"] = kinds
+    elements["x"] = points[:, 0]
+    elements["y"] = points[:, 1]
+    data = (
+        np.array([len(kinds)], dtype=">i4").tobytes()
+        + elements.tobytes()
+        + np.array([last_start, 0], dtype=">i4").tobytes()
+    )
+    # The stream reads the QByteArray in place: keep it referenced until the read is done.
+    buffer = QByteArray(data)
+    stream = QDataStream(buffer, QIODevice.OpenModeFlag.ReadOnly)
+    path = QPainterPath()
+    stream >> path
+    return path
