@@ -28,6 +28,9 @@ _TOKEN = re.compile(
     rb"|\((?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*\)"  # literal string, one nesting level
     rb"|/[^\x00\t\n\x0c\r /\[\]<>(){}%]*"  # name
     rb"|[\[\]{}]"
+    # Block keywords first, so one glued to its neighbour by a careless producer
+    # (`endcodespacerange4 beginbfchar`, `endbfcharendcmap`) still ends its block.
+    rb"|(?:begin|end)(?:codespacerange|bfchar|bfrange|cidchar|cidrange|notdefchar|notdefrange)"
     rb"|[^\x00\t\n\x0c\r /\[\]<>(){}%]+",  # number or keyword
     re.S,
 )

@@ -76,13 +76,37 @@ def _identity(writing_mode: int, name: str) -> CMap:
     return builder.build()
 
 
+def _ucs2(collection: str, name: str) -> CMap | None:
+    """Adobe's `<collection>-UCS2` CMap, CID → Unicode, rebuilt from the shipped table.
+
+    ToUnicode CMaps written against CIDs may `usecmap` it (a Korean producer writes
+    `/Adobe-Korea1-UCS2 usecmap`, as pdf.js's built-in CMaps allow).
+    """
+    table = _cid_table(collection)
+    if table is None:
+        return None
+    builder = CMapBuilder(name)
+    builder.ordering = collection
+    builder.add_codespace(b"\x00\x00", b"\xff\xff")
+    for cid, text in enumerate(table):
+        if text is not None:
+            builder.map_unicode(cid, text)
+    return builder.build()
+
+
 @cache
 def predefined_cmap(name: str) -> CMap | None:
-    """The predefined encoding CMap `name` (e.g. "90ms-RKSJ-H", "UniGB-UCS2-H"), or None."""
+    """The predefined CMap `name` (e.g. "90ms-RKSJ-H", "UniGB-UCS2-H"), or None.
+
+    Besides Table 118 this knows Adobe's CID → Unicode CMaps ("Adobe-Japan1-UCS2"…), which
+    embedded ToUnicode CMaps sometimes name in `usecmap`.
+    """
     if name in _IDENTITY:
         return _identity(_IDENTITY[name], name)
     if not _SAFE_NAME.fullmatch(name):
         return None
+    if name.endswith("-UCS2") and name[: -len("-UCS2")] in _ORDERINGS.values():
+        return _ucs2(name[: -len("-UCS2")], name)
     record = _read_json(f"cmap-{name}.json.gz")
     if record is None:
         return None

@@ -307,6 +307,15 @@ def test_missing_end_keyword_ends_the_block_at_the_next_operator():
     assert (parsed.unicode(0x41), parsed.unicode(0x42)) == ("a", "b")
 
 
+def test_end_keyword_glued_to_the_next_token_still_ends_the_block():
+    # Seen in the wild (PdfPig issue 1331): no whitespace after the end keywords.
+    parsed = parse_cmap(
+        b"begincmap 1 begincodespacerange <20> <23> endcodespacerange4 beginbfchar"
+        b"<20> <00DC><21> <00E4>endbfcharendcmap"
+    )
+    assert (parsed.unicode(0x20), parsed.unicode(0x21), parsed.problems) == ("\u00dc", "\u00e4", ())
+
+
 def test_unreadable_record_is_skipped_and_reading_resyncs():
     parsed = cmap(ONE_BYTE + b"3 beginbfchar 17 <41> <0061> <42> <0062> endbfchar")
     assert (parsed.unicode(0x41), parsed.unicode(0x42)) == ("a", "b")

@@ -6,6 +6,7 @@ import pikepdf
 import pytest
 
 from core import predefined
+from core.cmap import parse_cmap
 from core.predefined import cid_to_unicode, ordering_of, predefined_cmap
 
 
@@ -104,6 +105,20 @@ def test_every_table_118_cmap_loads():
 
 def test_predefined_cmap_is_cached():
     assert predefined_cmap("UniJIS-UCS2-H") is predefined_cmap("UniJIS-UCS2-H")
+
+
+def test_adobe_ucs2_cmap_maps_cids_to_unicode():
+    cmap = predefined_cmap("Adobe-Japan1-UCS2")
+    assert (cmap.unicode(843), cmap.split(b"\x03\x4b")) == ("あ", [(843, 2)])
+
+
+def test_tounicode_can_use_an_adobe_ucs2_cmap():
+    tounicode = parse_cmap(
+        b"begincmap /Adobe-Korea1-UCS2 usecmap 1 begincodespacerange <0000> <ffff> "
+        b"endcodespacerange 1 beginbfchar <46FD> <0081> endbfchar endcmap",
+        predefined_cmap,
+    )
+    assert (tounicode.unicode(0x46FD), tounicode.unicode(100)) == ("\x81", "⋯")
 
 
 def test_unknown_cmap_name_gives_none():
@@ -205,3 +220,19 @@ def test_corpus_named_cmap_text_matches_reference(corpus_dir, file_name, expecte
     encoding, data = shown_strings(corpus_dir / file_name)
     reference = (corpus_dir / "refs" / f"{file_name}.pdftotext.txt").read_text("utf-8")
     assert (decode(encoding, data), expected in reference) == (expected, True)
+
+
+def test_corpus_tounicode_using_adobe_korea1_ucs2_matches_reference(corpus_dir):
+    # The ToUnicode CMap of this Identity-H font says `/Adobe-Korea1-UCS2 usecmap`.
+    with pikepdf.open(corpus_dir / "pdfjs__issue5010.pdf") as pdf:
+        page = pdf.pages[0]
+        font = page.resources.Font.F1
+        tounicode = parse_cmap(font.ToUnicode.read_bytes(), predefined_cmap)
+        data = next(
+            bytes(operands[0])
+            for operands, operator in pikepdf.parse_content_stream(page)
+            if str(operator) == "Tj"
+        )
+    text = "".join(tounicode.unicode(code) or "?" for code, _ in tounicode.split(data))
+    reference = (corpus_dir / "refs" / "pdfjs__issue5010.pdf.pdftotext.txt").read_text("utf-8")
+    assert (text, reference.startswith(text)) == ("인터뷰●홍인혜카피라이터", True)
