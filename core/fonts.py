@@ -522,8 +522,9 @@ def _load_composite(font_dict: pikepdf.Dictionary, name: str, problems: list) ->
     descendants = font_dict.get("/DescendantFonts")
     descendant = descendants[0] if isinstance(descendants, pikepdf.Array) and descendants else None
     if not isinstance(descendant, pikepdf.Dictionary):
+        # The /Encoding and /ToUnicode still decode; widths fall back to the /DW default.
         problems.append("Type0 font without a descendant CIDFont")
-        return _broken_font(name, "Type0", problems)
+        descendant = pikepdf.Dictionary()
     descendant_subtype = _name(descendant.get("/Subtype"))
     cmap, cmap_label = _encoding_cmap(font_dict.get("/Encoding"), problems)
     if cmap is None:
@@ -764,7 +765,13 @@ def _broken_font(name: str, subtype: str, problems: list) -> Font:
 
 
 def _name(obj: object) -> str:
-    return str(obj)[1:] if isinstance(obj, pikepdf.Name) else ""
+    if not isinstance(obj, pikepdf.Name):
+        return ""
+    try:
+        return str(obj)[1:]
+    except UnicodeDecodeError:
+        # §7.3.5: names are bytes; a non-UTF-8 one (e.g. a GBK font name) is shown #-escaped.
+        return obj.unparse().decode("ascii")[1:]
 
 
 def _text(obj: object) -> str:

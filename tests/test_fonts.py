@@ -262,14 +262,19 @@ def test_unreadable_font_decodes_nothing_and_records_why():
     assert font.info().problems == ("font is not a dictionary",)
 
 
-def test_type0_without_descendant_is_a_broken_font(builder):
-    font_dict = builder.type0_font()
-    del font_dict["/DescendantFonts"]
+def test_type0_without_descendant_still_decodes_its_to_unicode(builder):
+    font_dict = builder.type0_font(to_unicode=tounicode_cmap({5: "漢"}, code_bytes=2))
+    font_dict.DescendantFonts = Array([None])
     font = load_font(font_dict)
-    assert (font.is_composite, font.info().problems) == (
-        False,
-        ("Type0 font without a descendant CIDFont",),
-    )
+    glyph = one(font, b"\x00\x05")
+    assert (glyph.text, glyph.decode_source, glyph.width) == ("漢", DecodeSource.TO_UNICODE, 1.0)
+    assert font.info().problems == ("Type0 font without a descendant CIDFont",)
+
+
+def test_non_utf8_base_font_name_is_shown_escaped(builder):
+    font_dict = builder.standard_font("Helvetica")
+    font_dict.BaseFont = pikepdf.Object.parse(b"/UNI#bb#ea")
+    assert load_font(font_dict).name == "UNI#bb#ea"
 
 
 # Composite fonts
