@@ -15,13 +15,15 @@ Every page exercises decisions of ../shared/spec/extraction-rules.md with real, 
    crop marks between CropBox and MediaBox (dropped by the visible-box filter).
 3. Forms — a running header and footer drawn by form XObjects, and a nested form: the outer
    form has its own /Resources and /Matrix, the inner one has NO /Resources (borrows the
-   outer form's font, §7.8.3) and a scaling /Matrix; page-stream body text between the Do's.
+   outer form's font, §7.8.3) and a scaling /Matrix; page-stream body text between the Do's;
+   an inline image whose data bytes spell "(fake) Tj" (skipped whole).
 4. CJK — a subset of Droid Sans Fallback (Apache-2.0) as an Identity-H CIDFontType2:
    justified ideographs stretched by Tc (no spaces between CJK characters), "95后" with a
    negative Tc given back by TJ, two columns of vertical Japanese through Identity-V (read
    right to left), and an unresolved glyph: 〓 (U+3013) with no ToUnicode entry, no cmap entry
    and an Identity ordering, so no step of the fallback chain maps it. A Latin line in a
-   DejaVu Sans subset CID font whose /W is written in descending CID order.
+   DejaVu Sans subset CID font whose /W is written in descending CID order, and that same
+   two-byte font chosen inside q … Q, followed by text that must fall back to Helvetica.
 5. Tagged — two columns whose content stream interleaves them line by line (one MCID per
    line), a structure tree reading heading, note, column 1, column 2, and an untagged page
    number (the untagged tail).
@@ -72,6 +74,7 @@ JUSTIFIED = [
 VERTICAL = ["縦書きの日本語は", "右から左へ読みます"]
 GETA = "〓"
 LATIN_CID = "Line ends survive when /W is written out of CID order."
+INSIDE_Q = "Inside q ... Q: a two-byte Identity-H font."
 
 COLUMN_1 = (
     "Structure order walks the tree from the StructTreeRoot through its kids in author "
@@ -174,7 +177,7 @@ class Sample:
                 to_unicode=to_unicode,
                 font_program=program,
             )
-        program, self.latin = subset_font(DEJAVU, LATIN_CID)
+        program, self.latin = subset_font(DEJAVU, LATIN_CID + INSIDE_Q)
         widths = advance_widths(program, self.latin)
         unsorted_w = [item for gid in sorted(widths, reverse=True) for item in (gid, [widths[gid]])]
         self.fonts["L"] = b.type0_font(
@@ -282,6 +285,10 @@ class Sample:
             show("T", 12, 72, 630, "token index -1."),
             b"/Outer Do\n",
             show("T", 12, 72, 380, "Body text after the nested form, still in the page stream."),
+            # §8.9.7: the image data spells an operator; an interpreter must skip it whole.
+            b"q 160 0 0 10 72 340 cm BI /W 16 /H 1 /BPC 8 /CS /G ID (fake) Tj ] TJ x\nEI Q\n",
+            show("T", 12, 72, 320, "The grey strip above is an inline image whose data bytes"),
+            show("T", 12, 72, 305, "spell (fake) Tj: skipped whole, never read as text."),
             b"/Footer Do\n",
         ]
         b.add_page(
@@ -321,6 +328,10 @@ class Sample:
             b"BT /L 12 Tf 72 240 Td %s Tj ET\n" % hex_gids([self.latin[ch] for ch in LATIN_CID]),
             show("H", 9, 72, 226, "DejaVu Sans subset as a CID font; its /W lists CIDs in"),
             show("H", 9, 72, 215, "descending order, so a reader must sort it (stably) first."),
+            show("H", 10, 72, 170, "Before q: Helvetica, one byte per code."),
+            b"q BT /L 10 Tf 72 156 Td %s Tj ET Q\n" % hex_gids([self.latin[c] for c in INSIDE_Q]),
+            # §9.3.1: Q restores the text state with the font; this BT sets no font of its own.
+            b"BT 72 142 Td (After Q, with no Tf: Helvetica again, not the CID font.) Tj ET\n",
         ]
         self.builder.add_page(b"".join(content), fonts=self.fonts)
 
