@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from core.cmap import parse_cmap
 
 HEADER = b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
@@ -339,3 +342,43 @@ def test_binary_garbage_gives_an_empty_cmap():
 def test_empty_input_gives_an_empty_cmap():
     parsed = parse_cmap(b"")
     assert (parsed.name, parsed.unicode(0x41), parsed.split(b"A")) == ("", None, [(0x41, 1)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=400))
+def test_arbitrary_bytes_never_raise(data):
+    parsed = parse_cmap(data)
+    assert sum(length for _, length in parsed.split(data)) == len(data)
+
+
+BASE_MAPPINGS_END = BASE.index(b"endcidrange") + len(b"endcidrange")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=BASE_MAPPINGS_END, max_value=len(BASE)), st.binary(max_size=40))
+def test_damage_after_the_mappings_keeps_them(cut, junk):
+    parsed = parse_cmap(BASE[:cut] + junk)
+    assert (parsed.cid(0x41), parsed.cid(0x7A)) == (34, 91)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.integers(min_value=1, max_value=4).flatmap(
+            lambda n: st.tuples(
+                st.binary(min_size=n, max_size=n), st.binary(min_size=n, max_size=n)
+            )
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    st.binary(max_size=64),
+)
+def test_split_consumes_every_byte_exactly_once(ranges, data):
+    body = b"".join(
+        b"<%s> <%s> " % (low.hex().encode(), high.hex().encode()) for low, high in ranges
+    )
+    parsed = cmap(b"9 begincodespacerange " + body + b"endcodespacerange")
+    codes = parsed.split(data)
+    rebuilt = b"".join(code.to_bytes(length, "big") for code, length in codes)
+    assert rebuilt == data
