@@ -151,7 +151,7 @@ class _SimpleDecoder:
         widths: tuple[int, list[float]] | None,
         standard_widths: dict[str, int] | None,
         missing_width: float,
-        font_matrix: Matrix,
+        font_matrix: Matrix | None,
         program: _LazyProgram,
     ) -> None:
         self.to_unicode = to_unicode
@@ -169,7 +169,11 @@ class _SimpleDecoder:
 
     def glyph(self, code: int, length: int) -> FontGlyph:
         text, source = self.text(code)
-        width = apply_vector(self.font_matrix, self.glyph_width(code), 0.0)[0]
+        if self.font_matrix is None:
+            width = self.glyph_width(code) / 1000.0
+        else:
+            # §9.6.5: Type 3 glyph space is mapped by /FontMatrix; the advance is (w0, 0) there.
+            width = apply_vector(self.font_matrix, self.glyph_width(code), 0.0)[0]
         return FontGlyph(code, 1, text, source, width, code == 32, 0.0, (0.0, 0.0))
 
     def glyph_name(self, code: int) -> str | None:
@@ -418,7 +422,7 @@ def _load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problem
     differences, base, encoding_label = _simple_encoding(
         font_dict.get("/Encoding"), is_type3, standard, symbolic, problems
     )
-    font_matrix = _font_matrix(font_dict.get("/FontMatrix"), problems) if is_type3 else _GLYPH_SPACE
+    font_matrix = _font_matrix(font_dict.get("/FontMatrix"), problems) if is_type3 else None
     widths = _simple_widths(font_dict, problems)
     standard_widths = standard14_widths(standard) if widths is None and standard else None
     missing_width = _number(descriptor.get("/MissingWidth"), 0.0) if descriptor is not None else 0.0
@@ -749,7 +753,7 @@ def _broken_font(name: str, subtype: str, problems: list) -> Font:
         None,
         None,
         BROKEN_FONT_WIDTH * 1000.0,
-        _GLYPH_SPACE,
+        None,
         _LazyProgram(None, subtype, problems),
     )
     details = {

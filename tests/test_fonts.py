@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pikepdf
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pikepdf import Array, Dictionary, Name
 
 from core.fonts import BROKEN_FONT_WIDTH, load_font
@@ -63,8 +65,8 @@ def test_arial_bold_alias_uses_helvetica_bold_metrics(builder):
 
 
 def test_widths_array_from_first_char(builder):
-    font = load_font(builder.standard_font("Custom", widths=[250, 500], first_char=65))
-    assert [glyph.width for glyph in font.glyphs(b"AB")] == [0.25, 0.5]
+    font = load_font(builder.standard_font("Custom", widths=[250, 570], first_char=65))
+    assert [glyph.width for glyph in font.glyphs(b"AB")] == [0.25, 0.57]
 
 
 def test_code_outside_widths_uses_missing_width(builder):
@@ -313,6 +315,28 @@ def test_overlapping_out_of_order_w_matches_a_linear_scan(builder):
     widths = [round(g.width * 1000) for g in font.glyphs(data)]
     assert widths == [linear_scan_width(w, cid, 1000) for cid in range(30)]
     assert widths[20:23] == [200, 210, 300]
+
+
+_W_ENTRY = st.one_of(
+    st.tuples(st.integers(0, 40), st.lists(st.integers(1, 999), min_size=1, max_size=6)),
+    st.tuples(st.integers(0, 40), st.integers(0, 12), st.integers(1, 999)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_W_ENTRY, max_size=8))
+def test_any_w_array_matches_a_linear_scan(entries):
+    w: list = []
+    for entry in entries:
+        if isinstance(entry[1], list):
+            w += [entry[0], entry[1]]
+        else:
+            w += [entry[0], entry[0] + entry[1], entry[2]]
+    builder = PdfBuilder()  # kept alive: its objects die with its Pdf
+    font = load_font(builder.type0_font(w=w, dw=1000))
+    data = b"".join(cid.to_bytes(2, "big") for cid in range(60))
+    widths = [round(g.width * 1000) for g in font.glyphs(data)]
+    assert widths == [linear_scan_width(w, cid, 1000) for cid in range(60)]
 
 
 def test_out_of_order_w_is_reported_as_sorted_on_read(builder):
