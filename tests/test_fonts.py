@@ -447,3 +447,20 @@ def test_repeated_string_gives_equal_fresh_lists(builder):
     font = load_font(builder.standard_font("Helvetica"))
     first, second = font.glyphs(b"AB"), font.glyphs(b"AB")
     assert first == second and first is not second
+
+
+# A real embedded font
+
+
+def test_corpus_truetype_decodes_through_its_mac_cmap_and_post_names(corpus_dir):
+    # pdf.js issue 1350: symbolic TrueType, no /Encoding, a ToUnicode that maps nothing; the
+    # program has only a (1,0) cmap and a format 2 post table.
+    with pikepdf.open(corpus_dir / "pdfjs__issue1350.pdf") as pdf:
+        font = load_font(pdf.pages[0].Resources.Font["/F1.0"])
+        assert decoded(font, b"What") == [
+            ("W", DecodeSource.FONT_PROGRAM),
+            ("h", DecodeSource.FONT_PROGRAM),
+            ("a", DecodeSource.FONT_PROGRAM),
+            ("t", DecodeSource.FONT_PROGRAM),
+        ]
+        assert font.info().embedded_program == "FontFile2"
