@@ -1,8 +1,9 @@
 """Layout text (spec §7, `ExtractLoadedPageTextLayout`): the page's look as plain text.
 
 Glyphs are grouped by baseline, each line sorted by x and placed on a monospace character
-grid: the cell width is the average glyph advance, the cell height the average size as drawn
-(seed 001: "the average advance and font size"). Columns, indentation and table alignment
+grid "calculated from the average glyph advance and font size" (seed 001): the cell height is
+the body size (median size as drawn), the cell width the average advance per unit of size
+times that body size. Columns, indentation and table alignment
 survive; two columns appear side by side.
 
 Decisions made here (the seeds leave them open):
@@ -12,9 +13,10 @@ Decisions made here (the seeds leave them open):
   more than ~3° off the dominant one (diagonal watermarks, rotated side notes), are not placed
   on the grid: they follow it, after a blank line, as reading-order text (spec §6), in drawing
   order. Scattering a diagonal word over the grid one letter per line helps no one.
-- A glyph joins the previous one on its line directly unless the word-gap rule (§6) says
-  space or the gap exceeds one cell; only then does it move to its own grid column (at least
-  one cell on), so wide letters never split a word and wide gaps become several spaces.
+- On a line, a gap wider than BLOCK_GAP_CELLS cells starts a new block, placed at its own grid
+  column (at least one cell on): wide gaps become several spaces, table cells and columns line
+  up. Inside a block, glyphs follow one another, with one space where the word-gap rule (§6)
+  puts one, so wide letters never split a word and justified lines are not padded.
 - Between consecutive baselines, floor(distance / cell height) − 1 blank lines: single and
   1.5 spacing give none, a gap of two lines or more gives blank lines.
 - Drawn space glyphs write nothing: the grid position of the next glyph is the space.
@@ -23,6 +25,7 @@ Decisions made here (the seeds leave them open):
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -33,6 +36,11 @@ from core.records import Glyph
 from core.rules import Rules
 from core.visible import drawn_size, writing_direction
 
+# A gap wider than this many cells separates two blocks of text on a line (table cells, columns,
+# a tab stop): the second block goes to its own grid column. Narrower gaps are word spaces.
+BLOCK_GAP_CELLS = 2.0
+# Blocks at least this long are measured to fit the cell width (fitted_cell_width).
+FIT_BLOCK_GLYPHS = 8
 # sin(3°): how far a glyph's direction may turn from the grid's and still be placed on it.
 GRID_DIRECTION_TOLERANCE = 0.0523
 
@@ -74,6 +82,7 @@ def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> Layou
     cell_width, cell_height = grid_cells(glyphs, [item[2] for item in on_grid])
     left = min((item[0] for item in on_grid), default=0.0)
     lines = _baseline_lines(glyphs, on_grid, rules)
+    cell_width = fitted_cell_width(glyphs, lines, cell_width)
     chars: list[str] = []
     owners: list[int] = []
     previous_y = None
@@ -114,22 +123,65 @@ def dominant_rotation(glyphs: Sequence[Glyph], order: Sequence[int]) -> int:
 
 
 def grid_cells(glyphs: Sequence[Glyph], indices: Sequence[int]) -> tuple[float, float]:
-    """(cell width, cell height): the mean advance of the non-blank glyphs with one, and the
-    mean size as drawn; half the size when no glyph advances, 1 when there is nothing."""
-    advances = []
+    """(cell width, cell height). The cell height is the median size as drawn (the body text
+    size: a few large headings must not stretch the grid); the cell width is the mean advance
+    per unit of size (the font's average em fraction) times that size. A raw mean advance would
+    let the headings widen every cell, and body lines would overrun the column beside them.
+    Half the size when no glyph advances; 1 × 1 when nothing has a size."""
+    ratios = []
     sizes = []
     for index in indices:
         glyph = glyphs[index]
-        sizes.append(drawn_size(glyph))
+        size = drawn_size(glyph)
+        if size <= 0.0:
+            continue
+        sizes.append(size)
         if not is_whitespace_text(glyph.text):
             advance = math.hypot(
                 glyph.glyph_end[0] - glyph.origin[0], glyph.glyph_end[1] - glyph.origin[1]
             )
             if advance > 0.0:
-                advances.append(advance / len(glyph.text))
-    cell_height = sum(sizes) / len(sizes) if sizes and sum(sizes) > 0 else 1.0
-    cell_width = sum(advances) / len(advances) if advances else 0.5 * cell_height
+                ratios.append(advance / len(glyph.text) / size)
+    cell_height = statistics.median(sizes) if sizes else 1.0
+    cell_width = (sum(ratios) / len(ratios) if ratios else 0.5) * cell_height
     return cell_width, cell_height
+
+
+def fitted_cell_width(
+    glyphs: Sequence[Glyph],
+    lines: list[tuple[float, list[tuple[float, float, int]]]],
+    cell_width: float,
+) -> float:
+    """Narrow the cell so that blocks of text fit the room they have on the page.
+
+    A block written on the grid takes one cell per glyph; when its glyphs are narrower than
+    the cell (a column set a point smaller than the body, a condensed face) it overruns the
+    next block, and the columns no longer line up. The cell becomes the smaller of the mean
+    cell and the width per glyph of the tightest tenth of the blocks of FIT_BLOCK_GLYPHS
+    glyphs or more, never below half the mean cell."""
+    per_glyph = []
+    for _, line in lines:
+        start = 0
+        for position in range(1, len(line) + 1):
+            if position < len(line):
+                before = glyphs[line[position - 1][2]]
+                ux, uy = writing_direction(before)
+                current = glyphs[line[position][2]].origin
+                gap = (current[0] - before.glyph_end[0]) * ux + (
+                    current[1] - before.glyph_end[1]
+                ) * uy
+                if gap <= BLOCK_GAP_CELLS * cell_width:
+                    continue
+            if position - start >= FIT_BLOCK_GLYPHS:
+                last = glyphs[line[position - 1][2]]
+                extent = math.dist(last.glyph_end, glyphs[line[start][2]].origin)
+                per_glyph.append(extent / (position - start))
+            start = position
+    if not per_glyph:
+        return cell_width
+    per_glyph.sort()
+    tight = per_glyph[len(per_glyph) // 10]
+    return max(0.5 * cell_width, min(cell_width, tight))
 
 
 def _cos_sin(rotation: int) -> tuple[float, float]:
@@ -180,8 +232,10 @@ def _place_line(
         else:
             before = glyphs[previous]
             gap = word_gap(before, glyph, writing_direction(before), quad_height(glyph.quad), rules)
-            separated = gap.space or gap.gap > cell_width
-            column = max(target, cursor + 1) if separated else cursor
+            if gap.gap > BLOCK_GAP_CELLS * cell_width:
+                column = max(target, cursor + 1)
+            else:
+                column = cursor + 1 if gap.space else cursor
         if column > cursor:
             chars.extend(" " * (column - cursor))
             owners.extend([-1] * (column - cursor))

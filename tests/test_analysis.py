@@ -211,10 +211,11 @@ def test_two_columns_side_by_side_in_layout_and_in_turn_in_columns():
     )
     assert result.reading.text == "left one right one\nleft two right two"
     assert result.columns.text.text == "left one\nleft two\nright one\nright two"
-    # Cells are the mean Helvetica advance of these letters: 228 / 4.3353 ≈ 53 cells.
-    assert round(result.layout_grid.cell_width, 4) == 4.3353
+    # The cell fits the tightest block, "left one": 31.68 units over 8 glyphs = 3.96, so the
+    # right column, 228 units on, starts in grid column 58 on both lines.
+    assert round(result.layout_grid.cell_width, 4) == 3.96
     layout_lines = result.layout.text.split("\n")
-    assert [line.index("right") for line in layout_lines] == [53, 53]
+    assert [line.index("right") for line in layout_lines] == [58, 58]
 
 
 def test_explain_json_is_serialisable_and_keeps_every_decision():

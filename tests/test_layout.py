@@ -14,10 +14,18 @@ def lay(glyphs):
     return layout(glyphs, range(len(glyphs)), RULES)
 
 
-def test_cell_size_is_the_mean_advance_and_mean_size():
+def test_cell_size_is_the_mean_advance_and_the_size():
     result = lay(renumber(make_run("ab", 72.0, 700.0, advance=6.0)))
     assert (result.cell_width, result.cell_height) == (6.0, 10.0)
     assert result.text.text == "ab"
+
+
+def test_large_heading_does_not_widen_the_body_grid():
+    # Advances are 0.5 em everywhere; the body size (median) sets the cell: 5 × 10.
+    heading = make_run("Title", 72.0, 740.0, size=40.0)
+    body = make_run("body text", 72.0, 700.0) + make_run("more text", 72.0, 688.0)
+    result = lay(renumber(heading + body))
+    assert (result.cell_width, result.cell_height) == (5.0, 10.0)
 
 
 def test_wide_gap_on_a_line_becomes_several_spaces():
@@ -85,13 +93,27 @@ def test_page_drawn_rotated_lays_out_in_its_own_direction():
 
 
 def test_inserted_padding_maps_to_no_glyph():
-    glyphs = renumber(make_run("a", 72.0, 700.0) + make_run("b", 87.0, 700.0))
+    glyphs = renumber(make_run("a", 72.0, 700.0) + make_run("b", 92.0, 700.0))
     result = lay(glyphs)
-    assert result.text.text == "a  b"
-    assert result.text.char_glyphs == (0, -1, -1, 1)
+    assert result.text.text == "a   b"
+    assert result.text.char_glyphs == (0, -1, -1, -1, 1)
 
 
 def test_unresolved_glyph_is_a_space_on_the_grid():
     glyphs = renumber(make_run("a", 72.0, 700.0) + [make_glyph("", 77.0, 700.0)])
     glyphs += [make_glyph("c", 82.0, 700.0, draw_order=2)]
     assert lay(glyphs).text.text == "a c"
+
+
+def test_smaller_column_does_not_overrun_the_next_one():
+    # Left column in 6 pt (3 units a glyph), right in 10 pt (5 units): the mean cell (5) would
+    # spread "smaller column" (14 glyphs, 42 units) over 70 units, past x 140 where the right
+    # column starts. The cell shrinks to the tight block's 3 units a glyph: column 23 = 68 / 3.
+    left = make_run("smaller column", 72.0, 700.0, size=6.0) + make_run(
+        "second line ok", 72.0, 688.0, size=6.0
+    )
+    right = make_run("body text here", 140.0, 700.0) + make_run("more body text", 140.0, 688.0)
+    right += make_run("and some more", 140.0, 676.0)
+    result = lay(renumber(left + right))
+    assert result.cell_width == 3.0
+    assert [line.find("body") for line in result.text.text.split("\n")[:2]] == [23, 28]
