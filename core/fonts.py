@@ -537,7 +537,6 @@ def _load_composite(font_dict: pikepdf.Dictionary, name: str, problems: list) ->
         if cmap is None:
             return _broken_font(name, "Type0", problems)
     writing_mode = 1 if cmap.writing_mode == 1 or cmap_label.endswith("-V") else 0
-    codec = _UNICODE_CMAP.search(cmap_label) if " " not in cmap_label else None
     registry, ordering = _cid_system_info(descendant.get("/CIDSystemInfo"))
     collection = ordering_of(registry, ordering) if registry or ordering else ""
     widths = _Ranges(_cid_metrics(descendant.get("/W"), 1, "/W", problems))
@@ -557,7 +556,7 @@ def _load_composite(font_dict: pikepdf.Dictionary, name: str, problems: list) ->
     to_unicode = _to_unicode(font_dict, problems)
     decoder = _CompositeDecoder(
         cmap,
-        _unicode_codec(codec.group(1)) if codec else None,
+        _unicode_codec(font_dict.get("/Encoding")),
         to_unicode,
         "" if ordering == "Identity" else collection,
         widths,
@@ -609,8 +608,10 @@ def _encoding_cmap(encoding: object, problems: list) -> tuple[CMap | None, str]:
     return None, "none"
 
 
-def _unicode_codec(form: str) -> str:
-    return _UNICODE_CODECS.get(form, "utf-8")
+def _unicode_codec(encoding: object) -> str | None:
+    """The codec of a Unicode-keyed predefined CMap named by /Encoding (UniJIS-UCS2-H…)."""
+    form = _UNICODE_CMAP.search(_name(encoding)) if isinstance(encoding, pikepdf.Name) else None
+    return _UNICODE_CODECS.get(form.group(1), "utf-8") if form else None
 
 
 def _decode_unicode_code(code: int, length: int, codec: str) -> str | None:

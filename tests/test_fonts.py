@@ -97,6 +97,19 @@ def test_type3_width_transforms_w_0_through_a_general_matrix(builder):
     assert one(load_font(font_dict), b"a").width == 0.2
 
 
+def test_type3_codes_decode_through_their_differences(builder):
+    font_dict = builder.type3_font(
+        {"a": b"0 0 m", "fi": b"0 0 m"},
+        differences=[97, "a", "fi"],
+        widths=[50, 50],
+        first_char=97,
+    )
+    assert decoded(load_font(font_dict), b"ab") == [
+        ("a", DecodeSource.DIFFERENCES),
+        ("ﬁ", DecodeSource.DIFFERENCES),
+    ]
+
+
 def test_type3_extent_is_font_bbox_through_font_matrix(builder):
     font_dict = builder.type3_font(
         {"a": b"0 0 m"},
