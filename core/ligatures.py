@@ -73,10 +73,16 @@ def expand_ligatures(text: str) -> str:
     return "".join(LIGATURES.get(c, c) for c in text)
 
 
+# C0 controls mapped by a ToUnicode CMap (tab, CR, NUL…) would break lines or terminals.
+_CONTROLS_TO_SPACE = {code: " " for code in range(0x20)}
+
+
 def glyph_output_text(glyph: Glyph, rules: Rules) -> str:
-    """The characters a glyph writes: a space when unresolved (spec §1), ligatures expanded
-    when `rules.expand_ligatures`."""
+    """The characters a glyph writes: a space when unresolved (spec §1), C0 controls as
+    spaces, ligatures expanded when `rules.expand_ligatures`."""
     text = glyph.text
     if text == "":
         return " "
+    if min(text) < " ":
+        text = text.translate(_CONTROLS_TO_SPACE)
     return expand_ligatures(text) if rules.expand_ligatures else text

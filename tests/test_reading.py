@@ -211,3 +211,9 @@ def test_glyph_spans_lists_every_run_of_a_glyph():
     result = read(renumber(make_run("\ufb00", 72.0, 700.0)))
     assert result.text.glyph_spans(0) == [(0, 2)]
     assert result.text.glyph_spans(5) == []
+
+
+def test_control_characters_from_a_cmap_are_written_as_spaces():
+    glyphs = renumber(make_run("a", 72.0, 700.0) + [make_glyph("\r", 77.0, 700.0)])
+    glyphs += [make_glyph("b", 82.0, 700.0, draw_order=2)]
+    assert read(glyphs).text.text == "a b"
