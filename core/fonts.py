@@ -1,8 +1,10 @@
 """Fonts (§9.5–§9.8): split shown strings into codes, decode them (spec §1), measure them.
 
-`load_font` reads a font dictionary once into plain Python data (no pikepdf access happens
-after it returns) and never raises: a font it cannot read decodes nothing and records why in
-`Font.info().problems`. `Font.glyphs` is the hot path; it caches per code and per string.
+`load_font` reads a font dictionary once into plain Python data and never raises: a font it
+cannot read decodes nothing and records why in `Font.info().problems`. The one later read is
+the embedded font program, parsed on the first code the earlier decode steps leave open, so
+the document must stay open while its fonts are used. `Font.glyphs` is the hot path; it
+caches per code and per string.
 """
 
 from __future__ import annotations
@@ -311,7 +313,11 @@ class _LazyProgram:
 
     def get(self) -> FontProgramUnicode:
         if self.program is None:
-            self.program = font_program_unicode(self.descriptor, self.subtype)
+            try:
+                self.program = font_program_unicode(self.descriptor, self.subtype)
+            except Exception as error:  # glyphs() must not raise on a hostile font program
+                problem = f"font program skipped: {type(error).__name__}: {error}"
+                self.program = FontProgramUnicode("", {}, {}, (problem,))
             self.problems.extend(self.program.problems)
             self.descriptor = None
         return self.program
