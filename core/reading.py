@@ -137,6 +137,9 @@ class TextBuilder:
 
     def result(self) -> TextResult:
         self._trim()
+        while self._chars and self._chars[-1] == "\n":
+            self._chars.pop()
+            self._owners.pop()
         return TextResult(text="".join(self._chars), char_glyphs=tuple(self._owners))
 
     def _trim(self) -> None:

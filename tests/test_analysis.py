@@ -254,3 +254,15 @@ def test_page_without_content_is_unreadable_and_empty():
     builder.add_page(None)
     result = analyse_page(Document.open(builder.to_bytes()).page(0), RULES)
     assert (result.readable, result.reading.text, result.glyphs) == (False, "", ())
+
+
+def test_corpus_overprinted_report_cover_reads_each_line_once(corpus_dir):
+    document = Document.open(corpus_dir / "pdfplumber__issue-842-example.pdf")
+    result = analyse_page(document.page(0), RULES)
+    assert (len(result.glyphs), len(result.visible)) == (430, 157)
+    assert result.reading.text.splitlines()[:4] == [
+        "安徽安利合成革股份有限公司",
+        "ANHUI ANLI ARTIFICIAL LEATHER CO.,LTD.",
+        "2011 年年度报告",
+        "股票代码：300218",
+    ]

@@ -217,3 +217,8 @@ def test_control_characters_from_a_cmap_are_written_as_spaces():
     glyphs = renumber(make_run("a", 72.0, 700.0) + [make_glyph("\r", 77.0, 700.0)])
     glyphs += [make_glyph("b", 82.0, 700.0, draw_order=2)]
     assert read(glyphs).text.text == "a b"
+
+
+def test_blank_glyph_alone_on_a_last_line_leaves_no_trailing_newline():
+    glyphs = renumber(make_run("ab", 72.0, 700.0) + [make_glyph(" ", 72.0, 680.0)])
+    assert read(glyphs).text.text == "ab"
