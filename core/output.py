@@ -8,7 +8,7 @@ still counted, keeping that alignment. Text is UTF-8, with a BOM first when aske
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 from core.columns import columns_text
 from core.errors import GlyphscopeError
@@ -22,7 +22,7 @@ UTF8_BOM = b"\xef\xbb\xbf"
 
 
 class PageRangeError(GlyphscopeError, ValueError):
-    """A page range that is not "N", "N-M", "N-" or a comma list of them, or that names a page
+    """A page range that is not "N", "N-M", "N-", "-M" or a comma list of them, or that names a page
     outside the document."""
 
 
@@ -31,8 +31,8 @@ class TextModeError(GlyphscopeError, ValueError):
 
 
 def parse_page_range(text: str, page_count: int) -> list[int]:
-    """1-based "1-3,7" → 0-based [0, 1, 2, 6]; "" means every page; "5-" runs to the end.
-    Pages keep the order written, each once."""
+    """1-based "1-3,7" → 0-based [0, 1, 2, 6]; "" means every page; "5-" runs to the end,
+    "-3" from the first page. Pages keep the order written, each once."""
     if not text.strip():
         return list(range(page_count))
     pages: list[int] = []
@@ -40,7 +40,7 @@ def parse_page_range(text: str, page_count: int) -> list[int]:
     for part in text.split(","):
         first, dash, last = part.strip().partition("-")
         try:
-            start = int(first)
+            start = int(first) if first.strip() else 1
             end = (int(last) if last.strip() else page_count) if dash else start
         except ValueError:
             raise PageRangeError(f"page range {part.strip()!r} is not N, N-M or N-") from None
@@ -53,26 +53,61 @@ def parse_page_range(text: str, page_count: int) -> list[int]:
     return pages
 
 
-def page_text(page: Any, mode: str, rules: Rules) -> str:
+class WriteReport(int):
+    """The number of pages written (an int, spec §10), carrying what structure mode found:
+    `structured_pages` (0-based indices of pages read in structure order) and `notes` (one
+    line per page that fell back to reading order, and why)."""
+
+    notes: tuple[str, ...]
+    structured_pages: tuple[int, ...]
+
+    def __new__(
+        cls, pages: int, notes: Sequence[str] = (), structured_pages: Sequence[int] = ()
+    ) -> WriteReport:
+        report = super().__new__(cls, pages)
+        report.notes = tuple(notes)
+        report.structured_pages = tuple(structured_pages)
+        return report
+
+
+class PageText(NamedTuple):
+    text: str
+    structured: bool = False
+    note: str = ""
+
+
+def page_text(page: Any, mode: str, rules: Rules) -> PageText:
     """One core.document.Page as text in `mode`; "" when the page has no readable content.
-    "structure" falls back to reading order when the page has no trusted structure (§9)."""
+    "structure" falls back to reading order when the page has no trusted structure (§9), and
+    says why in `note`."""
     if mode not in MODES:
         raise TextModeError(f"text mode {mode!r} is not one of {', '.join(MODES)}")
     extraction = page.extract(rules)
     if not extraction.readable:
-        return ""
+        note = f"page {page.number}: no readable content stream" if mode == "structure" else ""
+        return PageText("", False, note)
     glyphs = extraction.glyphs
     visible = visible_glyphs(glyphs, page.visible_box, rules).visible
     if mode == "layout":
-        return layout_text(glyphs, visible, rules).text
+        return PageText(layout_text(glyphs, visible, rules).text)
     if mode == "columns":
-        return columns_text(glyphs, visible, rules).text.text
-    if mode == "structure":
-        from core.structure import structure_order, trusted_text
+        return PageText(columns_text(glyphs, visible, rules).text.text)
+    reading = reading_order(glyphs, visible, rules).text.text if mode == "text" else None
+    if reading is not None:
+        return PageText(reading)
+    from core.structure import NoStructure, structure_outcome
 
-        result = structure_order(page, glyphs, visible, rules)
-        return trusted_text(result, lambda: reading_order(glyphs, visible, rules).text.text)[0]
-    return reading_order(glyphs, visible, rules).text.text
+    outcome = structure_outcome(page, glyphs, visible, rules)
+    if isinstance(outcome, NoStructure):
+        note = f"page {page.number}: {outcome.reason}; reading order used"
+    elif not outcome.trusted:
+        note = (
+            f"page {page.number}: {len(outcome.untagged)} of {outcome.total} glyphs untagged,"
+            " structure not trusted; reading order used"
+        )
+    else:
+        return PageText(outcome.text.text, True)
+    return PageText(reading_order(glyphs, visible, rules).text.text, False, note)
 
 
 def write_document_text(
@@ -83,7 +118,7 @@ def write_document_text(
     separator: str = "\f",
     bom: bool = False,
     rules: Rules | None = None,
-) -> int:
+) -> WriteReport:
     """Write the text of `pages` (0-based; None or empty = every page) of a
     core.document.Document to a binary stream; return the number of pages written."""
     if mode not in MODES:
@@ -93,8 +128,15 @@ def write_document_text(
     if bom:
         stream.write(UTF8_BOM)
     encoded_separator = separator.encode("utf-8")
+    notes: list[str] = []
+    structured: list[int] = []
     for written, index in enumerate(indices):
         if written:
             stream.write(encoded_separator)
-        stream.write(page_text(document.page(index), mode, rules).encode("utf-8"))
-    return len(indices)
+        result = page_text(document.page(index), mode, rules)
+        stream.write(result.text.encode("utf-8"))
+        if result.note:
+            notes.append(result.note)
+        if result.structured:
+            structured.append(index)
+    return WriteReport(len(indices), notes, structured)

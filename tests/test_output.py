@@ -103,7 +103,18 @@ def test_page_outside_the_document_is_a_page_index_error():
 
 
 def test_page_text_of_one_page():
-    assert page_text(three_pages().page(2), "text", RULES) == "three"
+    assert page_text(three_pages().page(2), "text", RULES).text == "three"
+
+
+def test_structure_mode_reports_why_a_page_fell_back():
+    report = write_document_text(three_pages(), io.BytesIO(), pages=[1], mode="structure")
+    assert (report, report.structured_pages) == (1, ())
+    assert report.notes == ("page 2: no structure tree; reading order used",)
+
+
+def test_report_is_the_page_count_as_an_int():
+    report = write_document_text(three_pages(), io.BytesIO())
+    assert (int(report), report.notes, report.structured_pages) == (3, (), ())
 
 
 def test_page_range_is_one_based_text_to_zero_based_indices():
@@ -120,6 +131,10 @@ def test_open_page_range_runs_to_the_last_page():
 
 def test_repeated_pages_are_written_once_in_first_order():
     assert parse_page_range("3,1-3", 5) == [2, 0, 1]
+
+
+def test_page_range_without_a_start_begins_at_the_first_page():
+    assert parse_page_range("-2", 5) == [0, 1]
 
 
 @pytest.mark.parametrize("text", ["0", "2-1", "11", "a", "1-x", "3-12"])
