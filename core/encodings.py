@@ -135,7 +135,8 @@ _FAMILIES = {
     "ZapfDingbats": "ZapfDingbats",
     "Dingbats": "ZapfDingbats",
 }
-_STYLE_WORDS = re.compile(r"Bold|Italic|Oblique|Roman|Regular|MT|PS")
+_STYLE_WORDS = re.compile(r"Bold|Italic|Oblique|Roman|Regular|MT|PS|[,-]")
+_SEPARATOR = re.compile(r"[,-]")
 
 
 @lru_cache(maxsize=512)
@@ -146,7 +147,11 @@ def standard14_name(base_font: str) -> str | None:
     name = _SUBSET_PREFIX.sub("", base_font).replace(" ", "")
     if name in STANDARD_14:
         return name
-    family, style = _split_family(name)
+    # The family ends at the first ',' or '-': "Arial,Bold", "Times-Roman,Bold".
+    family, style = name, ""
+    separator = _SEPARATOR.search(name)
+    if separator:
+        family, style = name[: separator.start()], name[separator.end() :]
     base = _FAMILIES.get(family)
     if base is None or _STYLE_WORDS.sub("", style):
         return None
@@ -159,14 +164,6 @@ def standard14_name(base_font: str) -> str | None:
         return f"Times-{style_name or 'Roman'}"
     style_name = ("Bold" if bold else "") + ("Oblique" if slanted else "")
     return f"{base}-{style_name}" if style_name else base
-
-
-def _split_family(name: str) -> tuple[str, str]:
-    for separator in (",", "-"):
-        if separator in name:
-            family, style = name.split(separator, 1)
-            return family, style.replace(",", "").replace("-", "")
-    return name, ""
 
 
 @cache

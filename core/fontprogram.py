@@ -127,6 +127,8 @@ def _type1_unicode(data: bytes) -> dict[int, str]:
 
     Only the clear text is interpreted: after `currentdict end` the font dictionary is left on
     the PostScript operand stack (definefont itself sits in the encrypted part)."""
+    if data[:2] == b"\x80\x01":
+        data = data[6:]  # a PFB segment header some producers leave in /FontFile
     end = data.find(b"currentfile eexec")
     interpreter = PSInterpreter()
     interpreter.interpret(data[:end] if end >= 0 else data)

@@ -111,6 +111,7 @@ def test_zapfdingbats_names_count_only_for_zapfdingbats():
         ("Arial-BoldItalicMT", "Helvetica-BoldOblique"),
         ("TimesNewRoman", "Times-Roman"),
         ("TimesNewRoman,Italic", "Times-Italic"),
+        ("Times-Roman,Bold", "Times-Bold"),
         ("TimesNewRomanPS-BoldMT", "Times-Bold"),
         ("CourierNew", "Courier"),
         ("CourierNew,BoldItalic", "Courier-BoldOblique"),

@@ -117,3 +117,9 @@ def test_oversized_program_is_skipped_before_decoding(monkeypatch):
     monkeypatch.setattr(core.fontprogram, "MAX_FONT_PROGRAM_BYTES", 3)
     result = font_program_unicode(descriptor("/FontFile2", b"tiny"), "TrueType")
     assert result.problems == ("font program larger than 16 MB skipped",)
+
+
+def test_type1_with_a_pfb_segment_header_is_still_read():
+    header = b"\x80\x01" + len(TYPE1_CLEARTEXT).to_bytes(4, "little")
+    result = font_program_unicode(descriptor("/FontFile", header + TYPE1_CLEARTEXT), "Type1")
+    assert dict(result.by_code) == {65: "B", 66: "ﬁ"}
