@@ -420,6 +420,25 @@ def test_predefined_collection_decodes_cids(builder):
     assert decoded(font, b"\x00\x22") == [("A", DecodeSource.PREDEFINED_CMAP)]
 
 
+def test_mixed_width_named_cmap_splits_and_decodes_by_collection(builder):
+    font = load_font(builder.type0_font(encoding="90ms-RKSJ-H"))
+    if font.info().problems:
+        pytest.skip("predefined CMap data unavailable")
+    glyphs = font.glyphs("あA".encode("shift_jis"))
+    assert [(g.code, g.code_length, g.text, g.decode_source) for g in glyphs] == [
+        (0x82A0, 2, "あ", DecodeSource.PREDEFINED_CMAP),
+        (0x41, 1, "A", DecodeSource.PREDEFINED_CMAP),
+    ]
+
+
+def test_utf16_named_cmap_joins_surrogate_pairs_and_is_vertical(builder):
+    font = load_font(builder.type0_font(encoding="UniJIS-UTF16-V"))
+    if font.info().problems:
+        pytest.skip("predefined CMap data unavailable")
+    assert font.writing_mode == 1
+    assert decoded(font, "😀".encode("utf-16-be")) == [("😀", DecodeSource.ENCODING_CMAP)]
+
+
 def test_embedded_encoding_cmap_maps_codes_to_cids(builder):
     cmap = cid_cmap({0x41: 7}, code_bytes=1, name="Test-Embedded-H")
     font = load_font(builder.type0_font(encoding=cmap, w=[7, [450]]))
