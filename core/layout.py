@@ -231,7 +231,8 @@ def _place_line(
             column = target
         else:
             before = glyphs[previous]
-            gap = word_gap(before, glyph, writing_direction(before), quad_height(glyph.quad), rules)
+            direction = writing_direction(before)
+            gap = word_gap(glyphs, previous, index, direction, quad_height(glyph.quad), rules)
             if gap.gap > BLOCK_GAP_CELLS * cell_width:
                 column = max(target, cursor + 1)
             else:

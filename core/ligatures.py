@@ -54,7 +54,9 @@ def is_blank_text(text: str) -> bool:
 def is_whitespace_text(text: str) -> bool:
     """A glyph that already separates words in output: blank, other white space, or
     unresolved (which is written as a space)."""
-    return text == "" or all(is_blank_char(c) or c.isspace() for c in text)
+    if len(text) == 1:  # the common case, without a generator
+        return text <= " " or text.isspace()
+    return text == "" or all(c <= " " or c.isspace() for c in text)
 
 
 def is_cjk_char(char: str) -> bool:

@@ -174,14 +174,14 @@ def reading_order(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -
         height = quad_height(glyph.quad)
         if previous >= 0:
             decision = line_break(
-                glyphs[previous], glyph, previous_direction, previous_height, height, rules
+                glyphs, previous, current, previous_direction, previous_height, height, rules
             )
-            breaks.append(decision._replace(previous=previous, current=current))
+            breaks.append(decision)
             if decision.broke:
                 builder.newline()
             else:
-                gap = word_gap(glyphs[previous], glyph, previous_direction, height, rules)
-                gaps.append(gap._replace(previous=previous, current=current))
+                gap = word_gap(glyphs, previous, current, previous_direction, height, rules)
+                gaps.append(gap)
                 if gap.space:
                     builder.space()
         _write(builder, current, glyph, rules)
@@ -198,8 +198,9 @@ def reading_order(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -
 
 
 def line_break(
-    previous: Glyph,
-    current: Glyph,
+    glyphs: Sequence[Glyph],
+    previous: int,
+    current: int,
     direction: tuple[float, float],
     previous_height: float,
     current_height: float,
@@ -208,18 +209,18 @@ def line_break(
     """Spec §6: a new line when the origin move across the previous writing direction exceeds
     line_break_ratio × the larger box height. Projecting on the direction's normal makes rotated
     runs behave like horizontal ones; the larger height keeps a superscript (Ts, §9.3.7) and a
-    small caption beside a big word on the line. Indices are left -1 for the caller to fill."""
+    small caption beside a big word on the line."""
     ux, uy = direction
-    dx = current.origin[0] - previous.origin[0]
-    dy = current.origin[1] - previous.origin[1]
-    projection = dy * ux - dx * uy
+    (x0, y0), (x1, y1) = glyphs[previous].origin, glyphs[current].origin
+    projection = (y1 - y0) * ux - (x1 - x0) * uy
     threshold = rules.line_break_ratio * max(previous_height, current_height)
-    return LineBreakDecision(-1, -1, projection, threshold, abs(projection) > threshold)
+    return LineBreakDecision(previous, current, projection, threshold, abs(projection) > threshold)
 
 
 def word_gap(
-    previous: Glyph,
-    current: Glyph,
+    glyphs: Sequence[Glyph],
+    previous: int,
+    current: int,
     direction: tuple[float, float],
     current_height: float,
     rules: Rules,
@@ -229,19 +230,21 @@ def word_gap(
     gap ("95后"); the threshold scales with the box height rather than Tf, so `1 Tf` under a
     scaled Tm works. A zero-height box never makes a space (the seed tests Height > 0)."""
     ux, uy = direction
-    gap = (current.origin[0] - previous.glyph_end[0]) * ux + (
-        current.origin[1] - previous.glyph_end[1]
-    ) * uy
+    before, glyph = glyphs[previous], glyphs[current]
+    (end_x, end_y), (x, y) = before.glyph_end, glyph.origin
+    gap = (x - end_x) * ux + (y - end_y) * uy
     threshold = rules.space_gap_ratio * current_height
-    if is_whitespace_text(previous.text) or is_whitespace_text(current.text):
-        return GapDecision(-1, -1, gap, threshold, False, BLANK_SIDE)
-    if is_cjk_char(previous.text[-1]) and is_cjk_char(current.text[0]):
-        return GapDecision(-1, -1, gap, threshold, False, CJK_PAIR)
-    if gap < 0.0:
-        return GapDecision(-1, -1, gap, threshold, False, NEGATIVE_GAP)
-    if current_height > 0.0 and gap > threshold:
-        return GapDecision(-1, -1, gap, threshold, True, ABOVE_THRESHOLD)
-    return GapDecision(-1, -1, gap, threshold, False, BELOW_THRESHOLD)
+    if is_whitespace_text(before.text) or is_whitespace_text(glyph.text):
+        space, reason = False, BLANK_SIDE
+    elif is_cjk_char(before.text[-1]) and is_cjk_char(glyph.text[0]):
+        space, reason = False, CJK_PAIR
+    elif gap < 0.0:
+        space, reason = False, NEGATIVE_GAP
+    elif current_height > 0.0 and gap > threshold:
+        space, reason = True, ABOVE_THRESHOLD
+    else:
+        space, reason = False, BELOW_THRESHOLD
+    return GapDecision(previous, current, gap, threshold, space, reason)
 
 
 def _write(builder: TextBuilder, index: int, glyph: Glyph, rules: Rules) -> None:
@@ -267,13 +270,14 @@ def _read_vertical(
             glyph = glyphs[current]
             if previous >= 0:
                 gap = word_gap(
-                    glyphs[previous],
-                    glyph,
+                    glyphs,
+                    previous,
+                    current,
                     writing_direction(glyphs[previous]),
                     quad_height(glyph.quad),
                     rules,
                 )
-                gaps.append(gap._replace(previous=previous, current=current))
+                gaps.append(gap)
                 if gap.space:
                     builder.space()
             _write(builder, current, glyph, rules)
