@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.columns import ColumnsResult, columns_text
 from core.layout import LayoutResult, layout
@@ -24,8 +24,14 @@ from core.records import Glyph, glyph_to_json
 from core.rules import Rules
 from core.visible import DroppedGlyph, visible_glyphs
 
+if TYPE_CHECKING:
+    from core.document import Page
+    from core.structure import StructureResult
+
 Rect = tuple[float, float, float, float]
-StructureFunction = Callable[[Any, Sequence[Glyph], Sequence[int], Rules], Any]
+StructureFunction = Callable[
+    ["Page", Sequence[Glyph], Sequence[int], Rules], "StructureResult | None"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +46,7 @@ class PageAnalysis:
     reading: TextResult
     layout: TextResult
     columns: ColumnsResult
-    structure: Any  # core.structure.StructureResult | None
+    structure: StructureResult | None
     media_box: Rect
     crop_box: Rect
     visible_box: Rect
@@ -92,7 +98,7 @@ class PageAnalysis:
 
 
 def analyse_page(
-    page: Any, rules: Rules, structure: StructureFunction | None = None
+    page: Page, rules: Rules, structure: StructureFunction | None = None
 ) -> PageAnalysis:
     """Analyse a core.document.Page. `structure(page, glyphs, visible, rules)` gives the
     structure-order result; by default core.structure.structure_order when importable."""
@@ -133,13 +139,13 @@ def text_json(text: TextResult) -> dict:
 
 
 def _structure(
-    page: Any,
+    page: Page,
     glyphs: Sequence[Glyph],
     visible: Sequence[int],
     rules: Rules,
     structure: StructureFunction | None,
     warnings: list[str],
-) -> Any:
+) -> StructureResult | None:
     if structure is None:
         try:
             from core.structure import structure_order as structure
@@ -172,7 +178,7 @@ def _grid_json(grid: LayoutResult | None) -> dict:
     }
 
 
-def _structure_json(result: Any) -> dict:
+def _structure_json(result: StructureResult) -> dict:
     return {
         **text_json(result.text),
         "glyph_order": list(result.glyph_order),

@@ -8,7 +8,7 @@ still counted, keeping that alignment. Text is UTF-8, with a BOM first when aske
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from core.columns import columns_text
 from core.errors import GlyphscopeError
@@ -16,6 +16,9 @@ from core.layout import layout_text
 from core.reading import reading_order
 from core.rules import Rules
 from core.visible import visible_glyphs
+
+if TYPE_CHECKING:
+    from core.document import Document, Page
 
 MODES = ("text", "layout", "columns", "structure")
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -76,7 +79,7 @@ class PageText(NamedTuple):
     note: str = ""
 
 
-def page_text(page: Any, mode: str, rules: Rules) -> PageText:
+def page_text(page: Page, mode: str, rules: Rules) -> PageText:
     """One core.document.Page as text in `mode`; "" when the page has no readable content.
     "structure" falls back to reading order when the page has no trusted structure (§9), and
     says why in `note`."""
@@ -111,7 +114,7 @@ def page_text(page: Any, mode: str, rules: Rules) -> PageText:
 
 
 def write_document_text(
-    document: Any,
+    document: Document,
     stream: BinaryIO,
     pages: Sequence[int] | None = None,
     mode: str = "text",
