@@ -125,6 +125,8 @@ def _screenshot(app, window, path: str, args) -> int:
     timer.timeout.connect(poll)
     timer.start()
     QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, timeout)
+    # The whole page (with what lies outside its crop box) makes the more telling picture.
+    window.view.fit_page()
     window.open_file(path, args.password, max(args.page - 1, 0))
     app.exec()
     window.shutdown()

@@ -448,7 +448,11 @@ class MainWindow(QMainWindow):
         if self.model is None:
             return None
         hits = self.model.grid.at(x, y)
-        return hits[0] if hits else None
+        if not hits:
+            return None
+        # Of overlapping glyphs (a fake-bold pair) the one the text kept, else the top one.
+        visible = [i for i in hits if self.model.status[i] == "visible"]
+        return (visible or hits)[0]
 
     def tooltip_for(self, index: int) -> str:
         return glyph_tooltip(self.model, index) if self.model is not None else ""

@@ -117,9 +117,11 @@ class GlyphFilterProxy(QSortFilterProxyModel):
         self.mcid = ALL
 
     def set_filter(self, **values) -> None:
+        # Qt ≥ 6.10 replaces invalidateFilter() with a begin/end pair around the change.
+        self.beginFilterChange()
         for name, value in values.items():
             setattr(self, name, value)
-        self.invalidateFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:
         model = self.sourceModel().model

@@ -139,8 +139,10 @@ class PageView(QGraphicsView):
             mapped = to_qtransform(self.geometry.matrix).mapRect(QRectF(x0, y0, x1 - x0, y1 - y0))
             if mapped.isValid() and mapped.width() < 20 * width + 1e4:
                 rect = rect.united(mapped)
-        margin = 24.0
+        margin = 12.0
         self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
+        if self._fit_mode == "page":
+            self.apply_fit()
 
     # -- coordinates ------------------------------------------------------------------------
     def user_point(self, view_pos: QPoint) -> QPointF:
@@ -192,13 +194,18 @@ class PageView(QGraphicsView):
             return
         width, height = self.geometry.size
         viewport = self.viewport().size()
-        margin = 32
-        by_width = (viewport.width() - margin) / max(width * PIXELS_PER_POINT, 1e-6)
-        by_height = (viewport.height() - margin) / max(height * PIXELS_PER_POINT, 1e-6)
+        margin = 16
+        if mode == "page":
+            # The whole scene: the page and whatever overlays lie outside its visible box.
+            area = self.sceneRect()
+        else:
+            area = QRectF(0, 0, width, height)
+        by_width = (viewport.width() - margin) / max(area.width() * PIXELS_PER_POINT, 1e-6)
+        by_height = (viewport.height() - margin) / max(area.height() * PIXELS_PER_POINT, 1e-6)
         zoom = by_width if mode == "width" else min(by_width, by_height)
         self.set_zoom(zoom, fit=mode)
         if mode == "page":
-            self.centerOn(width / 2, height / 2)
+            self.centerOn(area.center())
         else:
             self.centerOn(width / 2, 0)
             self.verticalScrollBar().setValue(self.verticalScrollBar().minimum())
@@ -267,9 +274,10 @@ class PageView(QGraphicsView):
         user = self.overlay_root.mapFromScene(scene_rect).boundingRect()
         self.rubberBandSelected.emit(user.left(), user.top(), user.right(), user.bottom())
 
-    def _on_rubber_band(self, viewport_rect, from_scene, to_scene) -> None:
+    def _on_rubber_band(self, viewport_rect, _from_scene, _to_scene) -> None:
+        # The scene points Qt passes lag one move behind; the viewport rectangle is current.
         if not viewport_rect.isNull():
-            self._band_rect = QRectF(from_scene, to_scene).normalized()
+            self._band_rect = self.mapToScene(viewport_rect).boundingRect()
 
     def mouseMoveEvent(self, event) -> None:
         super().mouseMoveEvent(event)

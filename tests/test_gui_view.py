@@ -1,0 +1,97 @@
+"""The page view draws overlays where pdfium paints: one transform for every /Rotate."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPointF
+
+from inspector.main_window import MainWindow
+from tests.pdfbuilder import PdfBuilder
+from widgets.page_geometry import display_matrix
+from widgets.page_view import to_qtransform
+
+TIMEOUT_MS = 30_000
+# A black 40 × 20 rectangle at (100, 100) on a page cropped away from the origin.
+SQUARE = b"0 0 0 rg 100 100 40 20 re f"
+
+
+def square_pdf(path, rotate: int, user_unit: float | None = None) -> None:
+    b = PdfBuilder()
+    b.add_page(
+        SQUARE,
+        media_box=(0, 0, 300, 200),
+        crop_box=(20, 10, 280, 190),
+        rotate=rotate,
+        user_unit=user_unit,
+    )
+    b.save(path)
+
+
+@pytest.fixture
+def window(qtbot):
+    win = MainWindow(persist=False)
+    qtbot.addWidget(win)
+    win.resize(1000, 700)
+    win.show()
+    yield win
+    win.shutdown()
+
+
+def pixel_at_user_point(win: MainWindow, x: float, y: float) -> int:
+    """Grey level of the rendered image under a user-space point, through the overlay root."""
+    display = win.view.overlay_root.mapToScene(QPointF(x, y))
+    image = win.rendered.image
+    width, height = win.rendered.geometry.size
+    px = int(display.x() * image.width() / width)
+    py = int(display.y() * image.height() / height)
+    return image.pixelColor(px, py).value()
+
+
+@pytest.mark.parametrize("rotate", [0, 90, 180, 270])
+def test_overlay_points_land_on_what_pdfium_painted(qtbot, window, tmp_path, rotate):
+    path = tmp_path / f"square{rotate}.pdf"
+    square_pdf(path, rotate)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.open_file(str(path))
+    assert pixel_at_user_point(window, 120, 110) < 40  # inside the black rectangle
+    assert pixel_at_user_point(window, 145, 110) > 215  # 5 pt to its right: paper
+    assert pixel_at_user_point(window, 120, 125) > 215  # 5 pt above it: paper
+
+
+@pytest.mark.parametrize("rotate", [0, 90, 180, 270])
+def test_overlay_root_carries_the_display_matrix_of_the_visible_box(
+    qtbot, window, tmp_path, rotate
+):
+    path = tmp_path / f"square{rotate}.pdf"
+    square_pdf(path, rotate)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.open_file(str(path))
+    assert window.view.overlay_root.transform() == to_qtransform(
+        display_matrix((20, 10, 280, 190), rotate)
+    )
+
+
+def test_user_unit_scales_the_shown_page(qtbot, window, tmp_path):
+    path = tmp_path / "big.pdf"
+    square_pdf(path, 0, user_unit=2.0)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.open_file(str(path))
+    assert window.rendered.geometry.size == (520.0, 360.0)
+    assert pixel_at_user_point(window, 120, 110) < 40
+    assert pixel_at_user_point(window, 145, 110) > 215
+
+
+def test_cursor_position_is_reported_in_user_space(qtbot, window, tmp_path):
+    path = tmp_path / "square.pdf"
+    square_pdf(path, 90)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.open_file(str(path))
+
+    def near_the_point() -> bool:
+        # Moved again on each poll: the docks may still be settling after the first paint.
+        qtbot.mouseMove(window.view.viewport(), window.view.view_point(120.0, 110.0))
+        # The pointer sits on a whole pixel: within one pixel (under 1 pt at this zoom).
+        words = window.cursor_label.text().split()
+        return len(words) > 3 and abs(float(words[1]) - 120) < 1 and abs(float(words[3]) - 110) < 1
+
+    qtbot.waitUntil(near_the_point, timeout=5000)
