@@ -22,6 +22,9 @@ class DecodeSource(str, Enum):
     PREDEFINED_CMAP = "predefined_cmap"  # Adobe-GB1/CNS1/Japan1/Korea1 CID → Unicode table
     BUILTIN_ENCODING = "builtin_encoding"  # WinAnsi, MacRoman, Standard, Symbol, ZapfDingbats
     FONT_PROGRAM = "font_program"  # the embedded font program's own cmap or glyph names
+    # A glyph name that is a prefix plus a number (dvips' /a65, /g18, /C0041) taken as the
+    # character code, as poppler does; only when no other step answered. A guess, labelled so.
+    GLYPH_NAME_NUMBER = "glyph_name_number"
     UNRESOLVED = "unresolved"  # no step answered; text is ""
 
 
