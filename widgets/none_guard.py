@@ -1,11 +1,12 @@
 """Headroom for a PySide6 reference-count bug that would otherwise abort the process.
 
 The PySide6 6.12 wheels return None from void C++ methods (setText, lineTo, setValue, …)
-without taking a reference to it. On Python ≥ 3.12 None is immortal and nothing happens; on
-3.10/3.11 every such call lowers None's reference count by one, and after a few thousand calls
-the interpreter aborts with "none_dealloc: deallocating None". None is a static object that
-is never freed, so until a fixed wheel is installed we lend it a large reference count, as
-3.12 does (PEP 683), and top it up should it ever run low.
+and True from a signal's emit() without taking a reference to it. On Python ≥ 3.12 these
+objects are immortal and nothing happens; on 3.10/3.11 every such call lowers the reference
+count by one, and after a few thousand calls the interpreter aborts with "none_dealloc:
+deallocating None" (or "bool_dealloc" at exit). None, True and False are static objects that
+are never freed, so until a fixed wheel is installed we lend them a large reference count,
+as 3.12 does (PEP 683), and top it up should it ever run low.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ def affected() -> bool:
 
 
 def ensure_headroom() -> None:
-    """Give None a reference count no session of void calls can exhaust (idempotent)."""
+    """Give None, True and False reference counts no session can exhaust (idempotent)."""
     if not affected():
         return
-    # ob_refcnt is the first field of every PyObject (Include/object.h, non-debug builds).
-    refcount = ctypes.c_ssize_t.from_address(id(None))
-    if refcount.value < LOW_WATER:
-        refcount.value += LENT
+    for singleton in (None, True, False):
+        # ob_refcnt is the first field of every PyObject (Include/object.h, non-debug builds).
+        refcount = ctypes.c_ssize_t.from_address(id(singleton))
+        if refcount.value < LOW_WATER:
+            refcount.value += LENT
