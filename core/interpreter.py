@@ -347,18 +347,21 @@ class _Interpreter:
                     # §9.7.4.3: the pen is at the vertical origin; advance by w1 downward.
                     advance = fg.vertical_displacement * size
                     displacement = advance + spacing
-                    half = fg.width * size * 0.5
+                    # The box spans the horizontal advance w0 across the column, placed
+                    # by the position vector's vx (§9.7.4.3, default w0/2: centred).
+                    left = -fg.position_vector[0] * size
+                    right = left + fg.width * size
                     y = pen + rise
                     ox, oy = c * y + e, d * y + f
                     gx, gy = ox + c * advance, oy + d * advance
                     origin, glyph_end = (ox, oy), (gx, gy)
                     baseline_end = (ox + c * displacement, oy + d * displacement)
-                    ha, hb = a * half, b * half
+                    la, lb, ra, rb = a * left, b * left, a * right, b * right
                     quad = (
-                        (ox - ha, oy - hb),
-                        (gx - ha, gy - hb),
-                        (gx + ha, gy + hb),
-                        (ox + ha, oy + hb),
+                        (ox + la, oy + lb),
+                        (gx + la, gy + lb),
+                        (gx + ra, gy + rb),
+                        (ox + ra, oy + rb),
                     )
                 else:
                     advance = fg.width * size * scaling
