@@ -18,6 +18,7 @@ from typing import BinaryIO
 
 from core.document import Document
 from core.errors import GlyphscopeError
+from core.output import parse_page_range, write_document_text
 from core.records import glyph_to_json
 from core.rules import Rules
 
@@ -46,24 +47,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--rules", default=None, metavar="FILE", help="rules as JSON")
     return parser
-
-
-def parse_page_range(text: str, page_count: int) -> list[int]:
-    """'1-3,7' (1-based, inclusive; '5-' to the end) → 0-based indices; '' → every page."""
-    if not text.strip():
-        return list(range(page_count))
-    indices: list[int] = []
-    for part in text.split(","):
-        first, dash, last = part.strip().partition("-")
-        try:
-            start = int(first) if first else 1
-            end = (int(last) if last else page_count) if dash else start
-        except ValueError:
-            raise GlyphscopeError(f"bad page range {part.strip()!r}") from None
-        if start < 1 or end > page_count or start > end:
-            raise GlyphscopeError(f"pages {part.strip()} are outside 1–{page_count}")
-        indices.extend(range(start - 1, end))
-    return indices
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -113,8 +96,6 @@ def run(args: argparse.Namespace, out: BinaryIO) -> int:
         if args.mode == "explain":
             _write_explain(document, pages, rules, out)
             return 0
-        from core.output import write_document_text
-
         report = write_document_text(
             document, out, pages, args.mode, args.separator, args.bom, rules
         )

@@ -1,0 +1,143 @@
+"""`glyphscope-extract`: JSON Lines keys, 1-based pages, modes, rules and exit statuses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from core.cli import main
+from tests.pdfbuilder import Encrypt, PdfBuilder
+
+GLYPH_KEYS = {
+    "page",
+    "unicode",
+    "code",
+    "code_length",
+    "font",
+    "font_size",
+    "origin",
+    "glyph_end",
+    "baseline_end",
+    "quad",
+    "writing_mode",
+    "render_mode",
+    "mcid",
+    "token_index",
+    "form_depth",
+    "decode_source",
+    "draw_order",
+}
+
+
+@pytest.fixture
+def two_pages(tmp_path):
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    builder.add_page(b"BT /F1 10 Tf 72 700 Td (Hi) Tj ET", fonts={"F1": helv})
+    builder.add_page(b"BT /F1 10 Tf 72 700 Td (Yo) Tj 0 -20 Td (there) Tj ET", fonts={"F1": helv})
+    path = tmp_path / "two.pdf"
+    path.write_bytes(builder.to_bytes())
+    return path
+
+
+def _run(args, capsys):
+    status = main([str(a) for a in args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_glyphs_mode_prints_one_json_object_per_glyph_with_the_stable_keys(two_pages, capsys):
+    status, out, _ = _run(["--mode", "glyphs", "--pages", "2", two_pages], capsys)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert status == 0
+    assert [r["unicode"] for r in rows] == list("Yothere")
+    assert GLYPH_KEYS <= set(rows[0])
+    first = rows[0]
+    assert (first["page"], first["code"], first["code_length"], first["font"]) == (2, 89, 1, "F1")
+    assert first["origin"] == [72, 700] and first["mcid"] is None
+    assert first["token_index"] == 3 and first["decode_source"] == "builtin_encoding"
+    assert len(first["quad"]) == 4
+
+
+def test_text_mode_joins_pages_with_the_separator_and_optional_bom(two_pages, capsys):
+    status, out, _ = _run(["--mode", "text", "--separator", "|", two_pages], capsys)
+    assert (status, out) == (0, "Hi|Yo\nthere")
+    main(
+        ["--mode", "text", "--bom", "--output", str(two_pages.with_suffix(".txt")), str(two_pages)]
+    )
+    assert two_pages.with_suffix(".txt").read_bytes() == "\ufeffHi\fYo\nthere".encode()
+
+
+def test_rule_override_changes_the_decision(tmp_path, capsys):
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    builder.add_page(b"BT /F1 10 Tf 72 700 Td [(a) -200 (b)] TJ ET", fonts={"F1": helv})
+    path = tmp_path / "gap.pdf"
+    path.write_bytes(builder.to_bytes())
+    assert _run(["--mode", "text", path], capsys)[1] == "a b"
+    assert _run(["--mode", "text", "--rule", "space_gap_ratio=0.5", path], capsys)[1] == "ab"
+
+
+def test_rules_file_is_read_as_json(tmp_path, two_pages, capsys):
+    rules = tmp_path / "rules.json"
+    rules.write_text('{"line_break_ratio": 5}')
+    status, out, _ = _run(["--mode", "text", "--pages", "2", "--rules", rules, two_pages], capsys)
+    assert (status, out) == (0, "Yothere")
+
+
+def test_explain_mode_prints_the_decision_log_as_json(two_pages, capsys):
+    status, out, _ = _run(["--mode", "explain", "--pages", "1", two_pages], capsys)
+    report = json.loads(out)
+    assert status == 0 and report["rules"]["space_gap_ratio"] == 0.15
+    assert len(report["pages"]) == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--pages", "9", "FILE"],
+        ["--pages", "x-y", "FILE"],
+        ["--rule", "no_such_rule=1", "FILE"],
+        ["--rule", "space_gap_ratio=wide", "FILE"],
+    ],
+)
+def test_bad_options_print_one_line_and_exit_2(args, two_pages, capsys):
+    status, out, err = _run([str(two_pages) if a == "FILE" else a for a in args], capsys)
+    assert status == 2
+    assert out == "" and len(err.strip().splitlines()) == 1
+
+
+def test_argparse_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["--mode", "nope", "x.pdf"])
+    assert caught.value.code == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_missing_file_and_wrong_password_exit_2_with_one_line(tmp_path, capsys):
+    builder = PdfBuilder()
+    builder.add_page(b"")
+    locked = tmp_path / "locked.pdf"
+    locked.write_bytes(builder.save(encrypt=Encrypt("u", "o", "aes-256")))
+    for args in ([tmp_path / "missing.pdf"], ["--password", "bad", locked], [locked]):
+        status, _, err = _run(args, capsys)
+        assert status == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_structure_mode_on_an_untagged_document_falls_back_and_exits_3(two_pages, capsys):
+    status, out, err = _run(["--mode", "structure", two_pages], capsys)
+    assert status == 3
+    assert out == "Hi\fYo\nthere"
+    assert err.count("reading order") == 2
+
+
+def test_console_script_entry_point_runs_as_a_module(two_pages):
+    result = subprocess.run(
+        [sys.executable, "-m", "core.cli", "--mode", "text", str(two_pages)],
+        capture_output=True,
+        check=False,
+    )
+    assert result.returncode == 0 and result.stdout == b"Hi\fYo\nthere"
