@@ -265,9 +265,10 @@ class DuplicatesLayer(OverlayLayer):
         kept = [model.dropped[i].kept for i in dropped if model.dropped[i].kept is not None]
         links = [i for i in dropped if model.dropped[i].kept is not None]
         centres = model.grid.centres
+        # Copies first, the kept glyphs' outlines over them, then the links on top.
         return [
-            Stroke(quads_path(model.quads[sorted(set(kept))]), "#1565c0", 1.8),
             Stroke(quads_path(model.quads[dropped]), "#ff6f00", 1.2, fill_alpha=90, dash=True),
+            Stroke(quads_path(model.quads[sorted(set(kept))]), "#1565c0", 1.8),
             Stroke(segments_path(centres[links], centres[kept]), "#ff6f00", 2.0),
         ]
 
