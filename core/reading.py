@@ -6,7 +6,10 @@ Decisions (one per consecutive pair) are recorded with the numbers behind them:
   because the newline already separates the words. A line break combined with a large backward
   move (the next line starting at the left margin) is therefore just a newline;
 - a pair on one line gets a GapDecision. A backward move on one baseline (out-of-order
-  fragments) is a negative gap and joins without a space: the spec's honest edge.
+  fragments) is a negative gap and joins without a space: the spec's honest edge;
+- a run of consecutive writing-mode-1 glyphs (§9.7.4.3) is read as VerticalColumns; pairs
+  inside a column get GapDecisions (along the vertical direction, CJK pairs never spaced),
+  column changes and the edges of the run are newlines without a LineBreakDecision.
 """
 
 from __future__ import annotations
