@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from core.records import DecodeSource, Glyph
 from core.rules import Rules
 from core.visible import DroppedGlyph, visible_glyphs
@@ -237,3 +240,41 @@ def test_tolerances_come_from_the_rules():
     glyphs = [make_glyph("A", 100.0, 700.0), make_glyph("A", 102.0, 700.0)]
     wide = RULES.with_values(duplicate_along=0.3, duplicate_scan_window=0.5)
     assert visible_glyphs(glyphs, PAGE, wide).visible == (0,)
+
+
+def _is_copy(kept, copy) -> bool:
+    """The §5 pair test written out plainly, in the kept glyph's frame (horizontal here)."""
+    size = kept.font_size
+    return (
+        kept.text == copy.text
+        and abs(copy.font_size / size - 1.0) <= RULES.duplicate_size_tolerance
+        and abs(copy.origin[0] - kept.origin[0]) < RULES.duplicate_along * size
+        and abs(copy.origin[1] - kept.origin[1]) < RULES.duplicate_across * size
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from("ab"),
+            st.integers(0, 12).map(lambda step: 100.0 + step * 0.25),
+            st.integers(0, 6).map(lambda step: 700.0 + step * 0.5),
+            st.sampled_from((10.0, 10.3)),
+        ),
+        max_size=25,
+    )
+)
+def test_no_two_visible_glyphs_are_copies_and_every_copy_names_an_earlier_match(specs):
+    glyphs = [
+        make_glyph(text, x, y, size=size, draw_order=i)
+        for i, (text, x, y, size) in enumerate(specs)
+    ]
+    result = visible_glyphs(glyphs, PAGE, RULES)
+    visible = result.visible
+    for position, first in enumerate(visible):
+        for later in visible[position + 1 :]:
+            assert not _is_copy(glyphs[first], glyphs[later])
+    for dropped in result.dropped:
+        assert dropped.kept < dropped.index
+        assert _is_copy(glyphs[dropped.kept], glyphs[dropped.index])
