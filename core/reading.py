@@ -135,9 +135,6 @@ class TextBuilder:
             self._chars.append("\n")
             self._owners.append(-1)
 
-    def ends_line(self) -> bool:
-        return not self._chars or self._chars[-1] == "\n"
-
     def result(self) -> TextResult:
         self._trim()
         while self._chars and self._chars[-1] == "\n":
