@@ -82,7 +82,7 @@ class PageText(NamedTuple):
 def page_text(page: Page, mode: str, rules: Rules) -> PageText:
     """One core.document.Page as text in `mode`; "" when the page has no readable content.
     "structure" falls back to reading order when the page has no trusted structure (§9), and
-    says why in `note`."""
+    says why in `note`; a page read in structure order notes its untagged glyph count."""
     if mode not in MODES:
         raise TextModeError(f"text mode {mode!r} is not one of {', '.join(MODES)}")
     extraction = page.extract(rules)
@@ -109,7 +109,10 @@ def page_text(page: Page, mode: str, rules: Rules) -> PageText:
             " structure not trusted; reading order used"
         )
     else:
-        return PageText(outcome.text.text, True)
+        untagged = (
+            f"page {page.number}: untagged: {len(outcome.untagged)} of {outcome.total} glyphs"
+        )
+        return PageText(outcome.text.text, True, untagged)
     return PageText(reading_order(glyphs, visible, rules).text.text, False, note)
 
 

@@ -141,3 +141,20 @@ def test_console_script_entry_point_runs_as_a_module(two_pages):
         check=False,
     )
     assert result.returncode == 0 and result.stdout == b"Hi\fYo\nthere"
+
+
+def test_structure_mode_reports_the_untagged_count_of_a_structured_page(tmp_path, capsys):
+    from tests.pdfbuilder import Element
+
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    builder.add_page(
+        b"BT /F1 10 Tf 72 700 Td /P <</MCID 0>> BDC (Hello) Tj EMC 0 -20 Td (7) Tj ET",
+        fonts={"F1": helv},
+    )
+    builder.struct_tree([Element("Document", [Element("P", [0], page=0)])])
+    path = tmp_path / "tagged.pdf"
+    path.write_bytes(builder.to_bytes())
+    status, out, err = _run(["--mode", "structure", path], capsys)
+    assert (status, out) == (0, "Hello\n7")
+    assert err.strip() == "page 1: untagged: 1 of 6 glyphs"
