@@ -160,7 +160,7 @@ class Page:
     @cached_property
     def rotate(self) -> int:
         """/Rotate normalised to 0, 90, 180 or 270 (§7.7.3.3: a multiple of 90, inheritable)."""
-        value = _inherited(self.pdf_page, "/Rotate")
+        value = inherited_attribute(self.pdf_page, "/Rotate")
         try:
             return (int(value) // 90 * 90) % 360 if value is not None else 0
         except (TypeError, ValueError):
@@ -208,7 +208,7 @@ class Page:
         return list_operators(self, rules or Rules())
 
 
-def _inherited(page: pikepdf.Page, key: str) -> object | None:
+def inherited_attribute(page: pikepdf.Page, key: str) -> object | None:
     """An inheritable page attribute (§7.7.3.4), looked up the /Parent chain, cycle-safe."""
     node, seen = page.obj, set()
     while isinstance(node, pikepdf.Dictionary) and node.objgen not in seen:
@@ -221,7 +221,7 @@ def _inherited(page: pikepdf.Page, key: str) -> object | None:
 
 
 def _box(page: pikepdf.Page, key: str) -> Rect | None:
-    value = _inherited(page, key)
+    value = inherited_attribute(page, key)
     try:
         numbers = [float(v) for v in value]  # type: ignore[union-attr]
     except (TypeError, ValueError):

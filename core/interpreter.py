@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import pikepdf
 
-from core.document import OperatorRecord, Page
+from core.document import OperatorRecord, Page, inherited_attribute
 from core.fonts import Font, FontInfo, load_font
 from core.geometry import IDENTITY, Matrix, multiply
 from core.records import Glyph
@@ -472,9 +472,7 @@ def _page_streams(page: Page) -> list[pikepdf.Stream] | None:
 
 
 def _page_resources(page: Page) -> pikepdf.Dictionary | None:
-    from core.document import _inherited
-
-    resources = _inherited(page.pdf_page, "/Resources")
+    resources = inherited_attribute(page.pdf_page, "/Resources")
     return resources if isinstance(resources, pikepdf.Dictionary) else None
 
 

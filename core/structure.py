@@ -177,9 +177,9 @@ def _form_chain(page: pikepdf.Page) -> Callable[[str], tuple[ObjGen, ...]]:
     """Resolve an interpreter form path ("/Fm1/Fm2") to form objgens, innermost first,
     through the resources each form is drawn with (§7.8.3: a form without /Resources uses
     those of the stream that draws it)."""
-    from core.document import _inherited
+    from core.document import inherited_attribute
 
-    page_resources = _inherited(page, "/Resources")
+    page_resources = inherited_attribute(page, "/Resources")
     cache: dict[str, tuple[ObjGen, ...]] = {}
 
     def chain(form_path: str) -> tuple[ObjGen, ...]:
