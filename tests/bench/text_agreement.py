@@ -1,0 +1,248 @@
+"""Word-level agreement of reading-order text with pdftotext, beside pdfminer.six and pdfplumber.
+
+    python3 tests/bench/text_agreement.py [--files N] [--only NAME] [--worst K] [--all]
+                                          [--timeout S] [--refresh]
+
+For every corpus file whose `ref_ok` is "ok", all pages: our reading-order text (what
+`glyphscope-extract --mode text` writes, core.output.write_document_text), pdfminer.six's
+`high_level.extract_text` (default LAParams) and pdfplumber's `page.extract_text()` per page
+joined by form feeds, each compared with `refs/<file>.pdftotext.txt`.
+
+Normalisation, the same on every side: Unicode NFKC (this expands the presentation-form
+ligatures U+FB00–FB06 to their letters and folds full-width and compatibility forms), then
+`str.split()` on any Unicode white space (form feeds included). Case and punctuation are kept;
+hyphenated line ends are not rejoined. Each side is a multiset of these tokens:
+precision = |ours ∩ ref| / |ours|, recall = |ours ∩ ref| / |ref| (multiset intersection),
+F1 their harmonic mean. An empty side counts as precision (or recall) 1.
+
+Every tool runs per file in a child process with a time limit, so a crash, a hang or a
+memory blow-up is reported in the table, never fatal. Peers are skipped on files over
+100 pages unless --all. Peer outputs (and peer failures) are cached in tests/bench/out/
+(gitignored) and reused until --refresh; our text is always recomputed and written to
+tests/bench/out/ours/<file>.txt for reading by eye.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import unicodedata
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import NamedTuple
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.corpus import corpus_files  # noqa: E402
+
+OUT = Path(__file__).resolve().parent / "out"
+TOOLS = ("ours", "pdfminer", "pdfplumber")
+PEER_PAGE_LIMIT = 100
+
+
+def tokens(text: str) -> Counter:
+    """The multiset of NFKC-normalised, white-space-separated words."""
+    return Counter(unicodedata.normalize("NFKC", text).split())
+
+
+class Agreement(NamedTuple):
+    common: int
+    ours: int
+    ref: int
+
+    @property
+    def precision(self) -> float:
+        return self.common / self.ours if self.ours else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.common / self.ref if self.ref else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def agreement(text: str, reference: Counter) -> Agreement:
+    words = tokens(text)
+    common = sum((words & reference).values())
+    return Agreement(common, sum(words.values()), sum(reference.values()))
+
+
+# -- tool runners (executed in a child process by --worker) ----------------------------------
+
+
+def _ours_text(path: str, password: str | None) -> str:
+    import io
+
+    from core.document import Document
+    from core.output import write_document_text
+
+    stream = io.BytesIO()
+    with Document.open(path, password=password) as document:
+        write_document_text(document, stream)
+    return stream.getvalue().decode("utf-8")
+
+
+def _pdfminer_text(path: str, password: str | None) -> str:
+    from pdfminer.high_level import extract_text
+
+    return extract_text(path, password=password or "")
+
+
+def _pdfplumber_text(path: str, password: str | None) -> str:
+    import pdfplumber
+
+    pages = []
+    with pdfplumber.open(path, password=password or "") as pdf:
+        for page in pdf.pages:
+            pages.append(page.extract_text() or "")
+            page.close()  # drop the page's object cache, as a long document needs
+    return "\f".join(pages)
+
+
+RUNNERS = {"ours": _ours_text, "pdfminer": _pdfminer_text, "pdfplumber": _pdfplumber_text}
+
+
+def _worker(tool: str, path: str, password: str, out: str) -> None:
+    import logging
+    import warnings
+
+    warnings.simplefilter("ignore")
+    logging.disable(logging.CRITICAL)
+    text = RUNNERS[tool](path, password or None)
+    Path(out).write_text(text, encoding="utf-8")
+
+
+# -- driver ----------------------------------------------------------------------------------
+
+
+class Outcome(NamedTuple):
+    text: str | None
+    error: str  # "" on success; else a one-line reason (crash, timeout, skipped)
+
+
+def run_tool(tool: str, entry, timeout: float, refresh: bool) -> Outcome:
+    folder = OUT / tool
+    folder.mkdir(parents=True, exist_ok=True)
+    text_path = folder / f"{entry.name}.txt"
+    error_path = folder / f"{entry.name}.error"
+    cached = tool != "ours" and not refresh
+    if cached and text_path.exists():
+        return Outcome(text_path.read_text(encoding="utf-8"), "")
+    if cached and error_path.exists():
+        return Outcome(None, error_path.read_text(encoding="utf-8"))
+    text_path.unlink(missing_ok=True)
+    error_path.unlink(missing_ok=True)
+    command = [sys.executable, __file__, "--worker", tool, str(entry.path), entry.password or ""]
+    try:
+        done = subprocess.run(
+            [*command, str(text_path)], capture_output=True, text=True, timeout=timeout
+        )
+        error = "" if done.returncode == 0 else _last_line(done.stderr, done.returncode)
+    except subprocess.TimeoutExpired:
+        error = f"timeout after {timeout:.0f} s"
+    if error or not text_path.exists():
+        error = error or "no output"
+        error_path.write_text(error, encoding="utf-8")
+        return Outcome(None, error)
+    return Outcome(text_path.read_text(encoding="utf-8"), "")
+
+
+def _last_line(stderr: str, returncode: int) -> str:
+    lines = [line for line in stderr.strip().splitlines() if line.strip()]
+    return (lines[-1] if lines else f"exit status {returncode}")[:160]
+
+
+def measure(entry, args) -> dict:
+    reference = tokens(entry.reference_text or "")
+    pages = int(entry.row.get("pages") or 0)
+    row = {"file": entry.name, "pages": pages, "ref_words": sum(reference.values())}
+    for tool in TOOLS:
+        if tool != "ours" and pages > PEER_PAGE_LIMIT and not args.all:
+            row[tool] = {"error": f"skipped: {pages} pages > {PEER_PAGE_LIMIT} (use --all)"}
+            continue
+        outcome = run_tool(tool, entry, args.timeout, args.refresh)
+        if outcome.text is None:
+            row[tool] = {"error": outcome.error}
+        else:
+            score = agreement(outcome.text, reference)
+            row[tool] = {**score._asdict(), "p": score.precision, "r": score.recall}
+            row[tool]["f1"] = score.f1
+    return row
+
+
+def _cell(result: dict) -> str:
+    if "error" in result:
+        return f"{'(' + result['error'][:22] + ')':>23}"
+    return f"{result['p']:7.3f}{result['r']:8.3f}{result['f1']:8.3f}"
+
+
+def summarise(rows: list[dict], label: str) -> None:
+    print(f"\n{label}")
+    print(
+        f"{'tool':>10} {'files':>5} {'micro P':>8} {'micro R':>8} {'micro F1':>8}"
+        f" {'macro P':>8} {'macro R':>8} {'macro F1':>8}"
+    )
+    for tool in TOOLS:
+        results = [row[tool] for row in rows if "error" not in row[tool]]
+        if not results:
+            print(f"{tool:>10} {0:>5}")
+            continue
+        total = Agreement(*(sum(r[k] for r in results) for k in ("common", "ours", "ref")))
+        n = len(results)
+        macro = [sum(r[k] for r in results) / n for k in ("p", "r", "f1")]
+        print(
+            f"{tool:>10} {n:>5} {total.precision:8.3f} {total.recall:8.3f} {total.f1:8.3f}"
+            f" {macro[0]:8.3f} {macro[1]:8.3f} {macro[2]:8.3f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--files", type=int, default=0, help="only the first N corpus files")
+    parser.add_argument("--only", default="", help="only files whose name contains NAME")
+    parser.add_argument("--worst", type=int, default=0, help="table of the K lowest our-F1 files")
+    parser.add_argument("--all", action="store_true", help="run peers on files over 100 pages")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per tool per file")
+    parser.add_argument("--refresh", action="store_true", help="ignore cached peer outputs")
+    parser.add_argument("--jobs", type=int, default=1, help="files measured at once")
+    parser.add_argument("--json", type=Path, help="also write the per-file rows as JSON")
+    parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        _worker(*args.worker)
+        return
+    entries = [e for e in corpus_files() if e.row.get("ref_ok") == "ok" and args.only in e.name]
+    entries = entries[: args.files or None]
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        rows = list(pool.map(lambda entry: measure(entry, args), entries))
+    shown = rows
+    if args.worst:
+        shown = sorted(rows, key=lambda row: row["ours"].get("f1", -1.0))[: args.worst]
+    header = "".join(f"{tool + ' P/R/F1':>23}" for tool in TOOLS)
+    print(f"{'file':<58}{'pages':>5}{'words':>7}{header}")
+    for row in shown:
+        cells = "".join(_cell(row[tool]) for tool in TOOLS)
+        print(f"{row['file'][:58]:<58}{row['pages']:>5}{row['ref_words']:>7}{cells}")
+    summarise(rows, f"each tool on every file it read ({len(rows)} files)")
+    common = [row for row in rows if all("error" not in row[tool] for tool in TOOLS)]
+    summarise(common, f"files every tool read ({len(common)} files)")
+    failures = [
+        (row["file"], t, row[t]["error"]) for row in rows for t in TOOLS if "error" in row[t]
+    ]
+    if failures:
+        print("\nnot measured:")
+        for name, tool, error in failures:
+            print(f"  {tool:>10}  {name}: {error}")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
