@@ -10,6 +10,7 @@ and what was skipped is recorded in `problems`.
 from __future__ import annotations
 
 import io
+import re
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,7 +18,6 @@ from dataclasses import dataclass
 import pikepdf
 from fontTools.cffLib import CFFFontSet
 from fontTools.encodings.StandardEncoding import StandardEncoding
-from fontTools.misc.psLib import PSError, PSInterpreter, PSTokenError, unpack_item
 from fontTools.ttLib import TTFont, TTLibError
 
 from core.encodings import glyph_name_to_unicode
@@ -29,8 +29,6 @@ MAX_FONT_PROGRAM_BYTES = 16 * 1024 * 1024
 # What fontTools raises on damaged font data; anything else is a bug worth seeing.
 _PARSE_ERRORS = (
     TTLibError,
-    PSError,
-    PSTokenError,
     struct.error,
     ValueError,
     KeyError,
@@ -62,6 +60,10 @@ class FontProgramUnicode:
     by_code: Mapping[int, str]
     by_glyph: Mapping[int, str]
     problems: tuple[str, ...]
+    # The program's built-in encoding is StandardEncoding itself (a Type 1 `/Encoding
+    # StandardEncoding def`, a CFF with encoding offset 0): by_code then restates a standard
+    # table, which the decode chain records as such.
+    standard_encoding: bool = False
 
 
 EMPTY = FontProgramUnicode("", {}, {}, ())
@@ -88,17 +90,18 @@ def font_program_unicode(font_descriptor: pikepdf.Dictionary, subtype: str) -> F
     if data is None:
         return FontProgramUnicode(program_type, {}, {}, (problem,))
     simple = not subtype.startswith("CIDFontType")
+    standard = False
     try:
         if program_type == "FontFile":
-            by_code, by_glyph = _type1_unicode(data), {}
+            (by_code, standard), by_glyph = _type1_unicode(data), {}
         elif program_type in ("FontFile3/Type1C", "FontFile3/CIDFontType0C"):
-            by_code, by_glyph = _cff_unicode(data, simple)
+            by_code, by_glyph, standard = _cff_unicode(data, simple)
         else:
             by_code, by_glyph = _sfnt_unicode(data, simple)
     except _PARSE_ERRORS as error:
         problem = f"{program_type} unreadable: {type(error).__name__}: {error}"
         return FontProgramUnicode(program_type, {}, {}, (problem,))
-    return FontProgramUnicode(program_type, by_code, by_glyph, ())
+    return FontProgramUnicode(program_type, by_code, by_glyph, (), standard)
 
 
 def _read_program(stream: pikepdf.Stream) -> tuple[bytes | None, str]:
@@ -122,41 +125,61 @@ def _text_by_name(names: Mapping[int, str]) -> dict[int, str]:
     return result
 
 
-def _type1_unicode(data: bytes) -> dict[int, str]:
-    """§9.6.6.2: a Type 1 program's built-in encoding, its /Encoding in the clear-text part.
-
-    Only the clear text is interpreted: after `currentdict end` the font dictionary is left on
-    the PostScript operand stack (definefont itself sits in the encrypted part)."""
+def _type1_unicode(data: bytes) -> tuple[dict[int, str], bool]:
+    """§9.6.6.2: a Type 1 program's built-in encoding, its /Encoding in the clear-text part
+    (Adobe Type 1 Font Format §2.3): `StandardEncoding`, or a 256-element array filled by
+    `dup <code> /<name> put` entries. Read by pattern, not by running PostScript: producers
+    (dvips, pdfTeX subsets) leave the array's other slots unset, which no PostScript
+    interpreter without the rest of the font accepts."""
     if data[:2] == b"\x80\x01":
         data = data[6:]  # a PFB segment header some producers leave in /FontFile
-    end = data.find(b"currentfile eexec")
-    interpreter = PSInterpreter()
-    interpreter.interpret(data[:end] if end >= 0 else data)
-    for item in reversed(interpreter.stack):
-        font = unpack_item(item)
-        if isinstance(font, dict) and isinstance(font.get("Encoding"), list):
-            names = font["Encoding"]
-            return _text_by_name(
-                {code: name for code, name in enumerate(names[:256]) if name != ".notdef"}
-            )
-    return {}
+    end = data.find(b"eexec")
+    clear_text = data[:end] if end >= 0 else data
+    start = clear_text.find(b"/Encoding")
+    if start < 0:
+        return {}, False
+    if _TYPE1_STANDARD.match(clear_text, start):
+        return _text_by_name(dict(enumerate(StandardEncoding))), True
+    names = {}
+    for entry in _TYPE1_ENCODING_ENTRY.finditer(clear_text, start):
+        code = _ps_integer(entry.group(1))
+        if code is not None and 0 <= code <= 255 and entry.group(2) != b".notdef":
+            names.setdefault(code, entry.group(2).decode("latin-1"))
+    return _text_by_name(names), False
 
 
-def _cff_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, str]]:
+_TYPE1_STANDARD = re.compile(rb"/Encoding\s+StandardEncoding\s+def")
+_TYPE1_ENCODING_ENTRY = re.compile(rb"dup\s+([0-9#A-Za-z]+)\s*/([^\s/\[\]{}()<>%]+)\s*put")
+
+
+def _ps_integer(token: bytes) -> int | None:
+    """A PostScript integer, decimal or radix (`8#101`), PLRM §3.2.2."""
+    try:
+        if b"#" in token:
+            radix, _, digits = token.partition(b"#")
+            return int(digits, int(radix))
+        return int(token)
+    except ValueError:
+        return None
+
+
+def _cff_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, str], bool]:
     fonts = CFFFontSet()
     fonts.decompile(io.BytesIO(data), None)
     top = fonts[fonts.fontNames[0]]
     if hasattr(top, "ROS"):
         # CID-keyed CFF: glyph names are 'cidNNNNN' and say nothing about Unicode.
-        return {}, {}
+        return {}, {}, False
     if simple:
         encoding = top.Encoding
+        standard = encoding == "StandardEncoding"
         if isinstance(encoding, str):
-            encoding = StandardEncoding
+            # ExpertEncoding names small caps and old-style figures: nothing plain text needs.
+            encoding = StandardEncoding if standard else ()
         present = set(top.charset)
         names = {code: name for code, name in enumerate(encoding) if name in present}
-        return _text_by_name(names), {}
-    return {}, _text_by_name(dict(enumerate(top.charset)))
+        return _text_by_name(names), {}, standard
+    return {}, _text_by_name(dict(enumerate(top.charset))), False
 
 
 def _sfnt_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, str]]:

@@ -51,6 +51,7 @@ _DIFFERENCES = DecodeSource.DIFFERENCES.value
 _PREDEFINED = DecodeSource.PREDEFINED_CMAP.value
 _BUILTIN = DecodeSource.BUILTIN_ENCODING.value
 _FONT_PROGRAM = DecodeSource.FONT_PROGRAM.value
+_GLYPH_NAME_NUMBER = DecodeSource.GLYPH_NAME_NUMBER.value
 _UNRESOLVED = DecodeSource.UNRESOLVED.value
 
 # §9.7.5.2 Table 118: the Unicode-keyed predefined CMaps, whose codes are Unicode themselves.
@@ -147,8 +148,7 @@ class _SimpleDecoder:
     def __init__(
         self,
         to_unicode: CMap | None,
-        differences: dict[int, str],
-        base: Encoding | None,
+        encoding: _SimpleEncoding,
         zapf_dingbats: bool,
         widths: tuple[int, list[float]] | None,
         standard_widths: dict[str, int] | None,
@@ -157,8 +157,11 @@ class _SimpleDecoder:
         program: _LazyProgram,
     ) -> None:
         self.to_unicode = to_unicode
-        self.differences = differences
-        self.base = base
+        self.differences = encoding.differences
+        self.base = encoding.base
+        self.program_first = encoding.program_first
+        self.numbered_names = encoding.numbered_names
+        self.named_base = encoding.named_base
         self.zapf_dingbats = zapf_dingbats
         self.widths = widths
         self.standard_widths = standard_widths
@@ -190,18 +193,36 @@ class _SimpleDecoder:
             if text:
                 return text, _TO_UNICODE
         name = self.differences.get(code)
+        program_tried = False
         if name is not None:
             text = glyph_name_to_unicode(name, self.zapf_dingbats)
             if text:
                 return text, _DIFFERENCES
-        elif self.base is not None and self.base[code] is not None:
-            text = glyph_name_to_unicode(self.base[code], self.zapf_dingbats)
+        else:
+            if self.program_first:
+                # Table 114: the implicit base encoding of an embedded program is its own.
+                program_tried = True
+                text, source = self._program_text(code)
+                if text:
+                    return text, source
+            if self.base is not None and self.base[code] is not None:
+                text = glyph_name_to_unicode(self.base[code], self.zapf_dingbats)
+                if text:
+                    return text, _BUILTIN
+        if not program_tried:
+            text, source = self._program_text(code)
             if text:
-                return text, _BUILTIN
-        text = self.program.get().by_code.get(code)
-        if text:
-            return text, _FONT_PROGRAM
+                return text, source
+        if self.numbered_names and name is not None:
+            text = _numbered_name_text(code, self.named_base)
+            if text:
+                return text, _GLYPH_NAME_NUMBER
         return "", _UNRESOLVED
+
+    def _program_text(self, code: int) -> tuple[str | None, str]:
+        program = self.program.get()
+        # A program whose built-in encoding is StandardEncoding answers from a standard table.
+        return program.by_code.get(code), _BUILTIN if program.standard_encoding else _FONT_PROGRAM
 
     def glyph_width(self, code: int) -> float:
         """Glyph-space width: /Widths (§9.6.2.1), else the standard 14 metrics (§9.6.2.2)."""
@@ -425,19 +446,18 @@ def _load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problem
     flags = int(_number(descriptor.get("/Flags"), 0)) if descriptor is not None else 0
     # §9.8.2 Table 123: bit 3 Symbolic, bit 6 Nonsymbolic.
     symbolic = standard in ("Symbol", "ZapfDingbats") or bool(flags & 4 and not flags & 32)
-    differences, base, encoding_label = _simple_encoding(
-        font_dict.get("/Encoding"), is_type3, standard, symbolic, problems
+    program_type = embedded_program_type(descriptor) if descriptor is not None else ""
+    encoding = _simple_encoding(
+        font_dict.get("/Encoding"), subtype, standard, symbolic, program_type, problems
     )
     font_matrix = _font_matrix(font_dict.get("/FontMatrix"), problems) if is_type3 else None
     widths = _simple_widths(font_dict, problems)
     standard_widths = standard14_widths(standard) if widths is None and standard else None
     missing_width = _number(descriptor.get("/MissingWidth"), 0.0) if descriptor is not None else 0.0
     to_unicode = _to_unicode(font_dict, problems)
-    program_type = embedded_program_type(descriptor) if descriptor is not None else ""
     decoder = _SimpleDecoder(
         to_unicode,
-        differences,
-        base,
+        encoding,
         standard == "ZapfDingbats",
         widths,
         standard_widths,
@@ -456,7 +476,7 @@ def _load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problem
     else:
         widths_source = "default"
     details = {
-        "encoding": encoding_label,
+        "encoding": encoding.label,
         "has_to_unicode": to_unicode is not None,
         "widths_source": widths_source,
         "w_sorted_on_read": False,
@@ -467,10 +487,28 @@ def _load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problem
     return Font(name, subtype, 0, ascent, descent, decoder, details, problems)
 
 
+@dataclass(frozen=True, slots=True)
+class _SimpleEncoding:
+    """How a simple font's codes become glyph names (§9.6.6) before the font program speaks."""
+
+    differences: dict[int, str]
+    base: Encoding | None  # the table behind the codes /Differences leaves alone
+    named_base: Encoding | None  # the base encoding /Encoding or /BaseEncoding names
+    program_first: bool  # the embedded program's own encoding comes before `base`
+    numbered_names: bool  # every /Differences name is a prefix and its own code (/a65)
+    label: str
+
+
 def _simple_encoding(
-    encoding: object, is_type3: bool, standard: str | None, symbolic: bool, problems: list
-) -> tuple[dict[int, str], Encoding | None, str]:
-    """(/Differences, base encoding, description) of a simple font (§9.6.6)."""
+    encoding: object,
+    subtype: str,
+    standard: str | None,
+    symbolic: bool,
+    program_type: str,
+    problems: list,
+) -> _SimpleEncoding:
+    """The encoding of a simple font (§9.6.6) and how the Fonts panel describes it."""
+    is_type3 = subtype == "Type3"
     differences: dict[int, str] = {}
     base_name = ""
     if isinstance(encoding, pikepdf.Name):
@@ -480,11 +518,20 @@ def _simple_encoding(
         differences = _differences(encoding.get("/Differences"), problems)
     elif encoding is not None:
         problems.append("/Encoding is neither a name nor a dictionary")
-    base = base_encoding(base_name) if base_name else None
-    if base_name and base is None:
+    named = base_encoding(base_name) if base_name else None
+    if base_name and named is None:
         problems.append(f"unknown base encoding {base_name}")
-    if base is not None:
-        base_label = base_name
+    # Table 114: without a base encoding, an embedded program's built-in encoding is the
+    # implicit base. §9.6.6.4 keeps StandardEncoding for a TrueType font that has an
+    # /Encoding dictionary; one without /Encoding is read through its own cmap first.
+    program_first = (
+        named is None
+        and bool(program_type)
+        and not is_type3
+        and (subtype != "TrueType" or encoding is None)
+    )
+    if named is not None:
+        base, base_label = named, base_name
     elif standard in ("Symbol", "ZapfDingbats"):
         base, base_label = base_encoding(standard), f"built-in {standard}"
     elif is_type3 or symbolic:
@@ -493,9 +540,43 @@ def _simple_encoding(
     else:
         # §9.6.6.1: a nonsymbolic font without a base encoding uses StandardEncoding.
         base, base_label = base_encoding("StandardEncoding"), "StandardEncoding (default)"
+    if program_first:
+        base_label = "font program" + (f", then {base_label}" if base is not None else "")
     if isinstance(encoding, pikepdf.Dictionary):
-        return differences, base, f"{base_label} + {len(differences)} Differences"
-    return differences, base, base_label if encoding is not None else f"none: {base_label}"
+        label = f"{base_label} + {len(differences)} Differences"
+    else:
+        label = base_label if encoding is not None else f"none: {base_label}"
+    return _SimpleEncoding(
+        differences, base, named, program_first, _numbered_glyph_names(differences), label
+    )
+
+
+# dvips and similar producers name each glyph of a Type 3 font by its own code: /a65.
+_NUMBERED_NAME = re.compile(r"[A-Za-z]{1,2}([0-9]{1,4})")
+
+
+def _numbered_glyph_names(differences: dict[int, str]) -> bool:
+    """True when every /Differences name (.notdef aside) is one or two letters followed by
+    the decimal code it is placed at. Only then does the number say anything: subset
+    fonts also use /g18-style names, for glyph indices that are not character codes, and
+    Founder's /G41 names carry codes of CJK glyphs, so hex names are never read."""
+    named = [(code, name) for code, name in differences.items() if name != ".notdef"]
+    for code, name in named:
+        match = _NUMBERED_NAME.fullmatch(name)
+        if match is None or int(match.group(1)) != code:
+            return False
+    return bool(named)
+
+
+def _numbered_name_text(code: int, named_base: Encoding | None) -> str | None:
+    """The last decode step (GLYPH_NAME_NUMBER): a glyph named by its own code reads as
+    that code. As pdf.js does, a named base encoding's glyph for the code wins; otherwise,
+    as poppler does, the code is taken as Latin-1. Control codes stay unresolved."""
+    if named_base is not None and named_base[code] is not None:
+        return glyph_name_to_unicode(named_base[code])
+    if 0x20 <= code <= 0x7E or 0xA0 <= code <= 0xFF:
+        return chr(code)
+    return None
 
 
 def _differences(array: object, problems: list) -> dict[int, str]:
@@ -751,11 +832,13 @@ def _sane_extent(ascent: float, descent: float) -> tuple[float, float]:
     return ascent, descent
 
 
+_NO_ENCODING = _SimpleEncoding({}, None, None, False, False, "unreadable")
+
+
 def _broken_font(name: str, subtype: str, problems: list) -> Font:
     decoder = _SimpleDecoder(
         None,
-        {},
-        None,
+        _NO_ENCODING,
         False,
         None,
         None,

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pikepdf
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pikepdf import Array, Dictionary, Name
 
+from core.document import Document
 from core.fonts import BROKEN_FONT_WIDTH, load_font
 from core.records import DecodeSource
 from tests.pdfbuilder import PdfBuilder, cid_cmap, tounicode_cmap, truetype_program
@@ -232,6 +235,127 @@ def test_symbolic_truetype_decodes_through_its_font_program(builder):
         ("B", DecodeSource.FONT_PROGRAM),
     ]
     assert font.info().embedded_program == "FontFile2"
+
+
+# Simple fonts: the implicit base encoding of an embedded program (Table 114)
+
+TYPE1_PROGRAM = b"""%!PS-AdobeFont-1.0: GlyphscopeT1 001
+11 dict begin
+/FontName /GlyphscopeT1 def
+/Encoding 256 array
+dup 65 /B put
+dup 66 /fi put
+readonly def
+currentdict end
+currentfile eexec
+"""
+
+
+def embedded_type1(builder, program: bytes = TYPE1_PROGRAM, **font) -> pikepdf.Dictionary:
+    font_dict = builder.standard_font("GlyphscopeT1", widths=[500] * 4, first_char=65, **font)
+    font_dict.FontDescriptor = Dictionary(
+        Type=Name.FontDescriptor, Flags=32, FontFile=builder.stream(program)
+    )
+    return font_dict
+
+
+def test_embedded_type1_without_base_encoding_uses_its_builtin_encoding(builder):
+    font = load_font(embedded_type1(builder, encoding=None, differences=[67, "Euro"]))
+    assert decoded(font, b"ABC") == [
+        ("B", DecodeSource.FONT_PROGRAM),
+        ("ﬁ", DecodeSource.FONT_PROGRAM),
+        ("€", DecodeSource.DIFFERENCES),
+    ]
+
+
+def test_embedded_type1_without_encoding_uses_its_builtin_encoding(builder):
+    font = load_font(embedded_type1(builder, encoding=None))
+    assert (decoded(font, b"A"), font.info().encoding) == (
+        [("B", DecodeSource.FONT_PROGRAM)],
+        "none: font program, then StandardEncoding (default)",
+    )
+
+
+def test_code_the_builtin_encoding_leaves_open_falls_back_to_standard_encoding(builder):
+    font = load_font(embedded_type1(builder, encoding=None))
+    assert decoded(font, b"D") == [("D", DecodeSource.BUILTIN_ENCODING)]
+
+
+def test_named_base_encoding_beats_the_programs_builtin_encoding(builder):
+    font = load_font(embedded_type1(builder, encoding="WinAnsiEncoding", differences=[67, "C"]))
+    assert decoded(font, b"A") == [("A", DecodeSource.BUILTIN_ENCODING)]
+
+
+def test_program_whose_builtin_encoding_is_standard_is_recorded_as_builtin(builder):
+    program = TYPE1_PROGRAM.replace(
+        b"/Encoding 256 array\ndup 65 /B put\ndup 66 /fi put\nreadonly def",
+        b"/Encoding StandardEncoding def",
+    )
+    font = load_font(embedded_type1(builder, program, encoding=None))
+    assert decoded(font, b"'") == [("\u2019", DecodeSource.BUILTIN_ENCODING)]
+
+
+def test_nonsymbolic_truetype_without_encoding_reads_its_cmap_first(builder):
+    font = load_font(builder.truetype_font(truetype_program("'"), encoding=None, flags=32))
+    assert decoded(font, b"'") == [("'", DecodeSource.FONT_PROGRAM)]
+
+
+def test_truetype_with_differences_fills_other_codes_from_standard_encoding(builder):
+    # §9.6.6.4: a nonsymbolic TrueType font's code-to-name table is completed from
+    # StandardEncoding, where code 0x27 is quoteright.
+    font_dict = builder.truetype_font(
+        truetype_program("'A"), encoding=None, differences=[65, "A"], flags=32
+    )
+    assert decoded(load_font(font_dict), b"'") == [("\u2019", DecodeSource.BUILTIN_ENCODING)]
+
+
+# Simple fonts: glyph names that are their own code (the last decode step)
+
+
+def numbered_type3(builder, differences: list) -> pikepdf.Dictionary:
+    names = [item for item in differences if isinstance(item, str)]
+    return builder.type3_font(
+        {name: b"0 0 m" for name in names},
+        differences=differences,
+        widths=[50] * 256,
+        first_char=0,
+    )
+
+
+def test_type3_glyph_named_by_its_code_reads_as_that_code(builder):
+    font = load_font(numbered_type3(builder, [65, "a65", "a66", 233, "a233"]))
+    assert decoded(font, b"AB\xe9") == [
+        ("A", DecodeSource.GLYPH_NAME_NUMBER),
+        ("B", DecodeSource.GLYPH_NAME_NUMBER),
+        ("é", DecodeSource.GLYPH_NAME_NUMBER),
+    ]
+
+
+def test_numbered_names_are_not_zapfdingbats_names_outside_zapfdingbats(builder):
+    # /a33 is a ZapfDingbats glyph (U+2702) only in ZapfDingbats; here it is code 33.
+    font = load_font(numbered_type3(builder, [33, "a33"]))
+    assert decoded(font, b"!") == [("!", DecodeSource.GLYPH_NAME_NUMBER)]
+
+
+def test_numbered_control_code_stays_unresolved(builder):
+    font = load_font(numbered_type3(builder, [27, "a27", "a28"]))
+    assert decoded(font, b"\x1b") == [("", DecodeSource.UNRESOLVED)]
+
+
+def test_one_name_off_its_code_disables_numbered_names_for_the_font(builder):
+    font = load_font(numbered_type3(builder, [65, "a65", "g18"]))
+    assert decoded(font, b"A") == [("", DecodeSource.UNRESOLVED)]
+
+
+def test_hex_numbered_names_are_not_read(builder):
+    font = load_font(numbered_type3(builder, [65, "G41"]))
+    assert decoded(font, b"A") == [("", DecodeSource.UNRESOLVED)]
+
+
+def test_named_base_encoding_reads_a_numbered_code(builder):
+    font_dict = numbered_type3(builder, [147, "a147"])
+    font_dict.Encoding.BaseEncoding = Name.WinAnsiEncoding
+    assert decoded(load_font(font_dict), b"\x93") == [("“", DecodeSource.GLYPH_NAME_NUMBER)]
 
 
 # Extents
@@ -496,3 +620,22 @@ def test_corpus_truetype_decodes_through_its_mac_cmap_and_post_names(corpus_dir)
             ("t", DecodeSource.FONT_PROGRAM),
         ]
         assert font.info().embedded_program == "FontFile2"
+
+
+@pytest.mark.parametrize("page_index", [10, 50])
+def test_corpus_dvips_type3_fonts_decode_like_pdftotext(corpus_dir, page_index):
+    # pdf.js/pdfpig mozilla-10372: dvips Type 3 bitmap fonts named /a16…/a243 by code.
+    # pdftotext writes the control codes (T1-encoded ligatures) as controls; we leave them
+    # unresolved, so both sides count them as U+FFFD.
+    reference = (corpus_dir / "refs" / "pdfpig__mozilla-10372-2.pdf.pdftotext.txt").read_text(
+        encoding="utf-8"
+    )
+    page_text = reference.split("\f")[page_index]
+    expected = Counter(
+        "\ufffd" if ord(c) < 32 or 0x7F <= ord(c) < 0xA0 else c
+        for c in page_text
+        if c not in " \n\t\r"
+    )
+    with Document.open(corpus_dir / "pdfpig__mozilla-10372-2.pdf") as document:
+        glyphs = document.page(page_index).extract().glyphs
+    assert Counter(g.text or "\ufffd" for g in glyphs if g.text != " ") == expected
