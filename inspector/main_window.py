@@ -394,6 +394,8 @@ class MainWindow(QMainWindow):
             self.view.set_content_bounds(model.bounds)
 
     def _done(self, what: str) -> None:
+        if what not in self._waiting:
+            return  # a zoom re-render or a re-analysis of a page already shown
         self._waiting.discard(what)
         if not self._waiting:
             self.pageReady.emit(self.page_index)

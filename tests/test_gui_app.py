@@ -332,7 +332,7 @@ def test_rubber_band_selects_the_glyphs_inside_it_everywhere(qtbot, decisions):
     assert (
         win.glyph_table.view.selectionModel().selectedRows()
         and sorted(
-            win.glyph_table.proxy.mapToSource(i).row()
+            win.glyph_table.source.glyph_at(win.glyph_table.proxy.mapToSource(i).row())
             for i in win.glyph_table.view.selectionModel().selectedRows()
         )
         == tagged

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
     QItemSelection,
@@ -40,24 +41,36 @@ COLUMNS = (
     "token",
     "status",
 )
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+COLUMN_WIDTHS = (48, 110, 70, 50, 50, 64, 64, 110, 48, 70, 50, 120)
 
 SCOPES = ("painted (page + forms)", "visible only", "page stream only (all glyphs, §3)")
 ALL = "any"
 
 
 class GlyphTableModel(QAbstractTableModel):
+    """Rows are glyphs in `order` (a permutation of glyph indices the sort sets)."""
+
+    sorted = Signal()
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.model: PageModel | None = None
+        self.order = np.zeros(0, dtype=np.int64)
+        self._keys: list[np.ndarray] = []
 
     def set_page_model(self, model: PageModel | None) -> None:
         self.beginResetModel()
         self.model = model
+        count = model.count if model is not None else 0
+        self.order = np.arange(count, dtype=np.int64)
+        self._keys = _sort_keys(model) if model is not None else []
         self.endResetModel()
 
+    def glyph_at(self, row: int) -> int:
+        return int(self.order[row])
+
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        return 0 if parent.isValid() or self.model is None else self.model.count
+        return 0 if parent.isValid() else len(self.order)
 
     def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
@@ -67,49 +80,91 @@ class GlyphTableModel(QAbstractTableModel):
             return COLUMNS[section]
         return None
 
-    def _value(self, row: int, column: int):
-        glyph = self.model.glyphs[row]
-        return (
-            row,
-            glyph.text,
-            glyph.code,
-            glyph.font_key,
-            round(glyph.font_size, 2),
-            round(glyph.origin[0], 2),
-            round(glyph.origin[1], 2),
-            glyph.decode_source,
-            -1 if glyph.mcid is None else glyph.mcid,
-            glyph.form_depth,
-            glyph.token_index,
-            self.model.status[row],
-        )[column]
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        """A stable numpy sort on precomputed keys: no Python comparison per pair of rows."""
+        if self.model is None or not 0 <= column < len(self._keys):
+            return
+        keys = self._keys[column]
+        if order == Qt.SortOrder.DescendingOrder:
+            # Reverse the key order but keep ties in glyph order (stable both ways).
+            permutation = np.lexsort((np.arange(len(keys)), _descending(keys)))
+        else:
+            permutation = np.argsort(keys, kind="stable")
+        # A reset, not a layout change: the filter proxy must re-read which rows pass.
+        self.beginResetModel()
+        self.order = permutation.astype(np.int64)
+        self.endResetModel()
+        self.sorted.emit()
 
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or self.model is None:
             return None
-        row, column = index.row(), index.column()
-        if role == SORT_ROLE:
-            return self._value(row, column)
+        glyph_index = int(self.order[index.row()])
+        column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            value = self._value(row, column)
-            if column == 1:
-                return char_label(value)
-            if column == 2:
-                return f"0x{value:0{self.model.glyphs[row].code_length * 2}X}"
-            if column == 8 and value < 0:
-                return ""
-            if column == 11:
-                return value.replace("_", " ")
-            return str(value)
-        if role == Qt.ItemDataRole.ForegroundRole and self.model.status[row] != VISIBLE:
+            return _display(self.model, glyph_index, column)
+        if role == Qt.ItemDataRole.ForegroundRole and self.model.status[glyph_index] != VISIBLE:
             return QColor("#b00020")
         return None
+
+
+def _display(model: PageModel, index: int, column: int) -> str:
+    glyph = model.glyphs[index]
+    if column == 0:
+        return str(index)
+    if column == 1:
+        return char_label(glyph.text)
+    if column == 2:
+        return f"0x{glyph.code:0{glyph.code_length * 2}X}"
+    if column == 3:
+        return glyph.font_key
+    if column == 4:
+        return f"{glyph.font_size:.2f}"
+    if column == 5:
+        return f"{glyph.origin[0]:.2f}"
+    if column == 6:
+        return f"{glyph.origin[1]:.2f}"
+    if column == 7:
+        return glyph.decode_source
+    if column == 8:
+        return "" if glyph.mcid is None else str(glyph.mcid)
+    if column == 9:
+        return str(glyph.form_depth)
+    if column == 10:
+        return str(glyph.token_index)
+    return model.status[index].replace("_", " ")
+
+
+def _sort_keys(model: PageModel) -> list[np.ndarray]:
+    """One sortable array per column, built once per page."""
+    glyphs = model.glyphs
+    return [
+        np.arange(len(glyphs)),
+        np.asarray([g.text for g in glyphs], dtype=object),
+        np.asarray([g.code for g in glyphs], dtype=np.int64),
+        np.asarray([g.font_key for g in glyphs], dtype=object),
+        np.asarray([g.font_size for g in glyphs], dtype=np.float64),
+        np.asarray([g.origin[0] for g in glyphs], dtype=np.float64),
+        np.asarray([g.origin[1] for g in glyphs], dtype=np.float64),
+        np.asarray([g.decode_source for g in glyphs], dtype=object),
+        np.asarray([-1 if g.mcid is None else g.mcid for g in glyphs], dtype=np.int64),
+        np.asarray([g.form_depth for g in glyphs], dtype=np.int64),
+        np.asarray([g.token_index for g in glyphs], dtype=np.int64),
+        np.asarray(model.status, dtype=object),
+    ]
+
+
+def _descending(keys: np.ndarray) -> np.ndarray:
+    """A key whose ascending order is `keys`' descending order (numbers or strings)."""
+    if keys.dtype == object:
+        _unique, ranks = np.unique(keys.astype(str), return_inverse=True)
+        return -ranks
+    return -keys
 
 
 class GlyphFilterProxy(QSortFilterProxyModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.setSortRole(SORT_ROLE)
         self.scope = SCOPES[0]
         self.dropped_only = False
         self.unresolved_only = False
@@ -123,10 +178,16 @@ class GlyphFilterProxy(QSortFilterProxyModel):
             setattr(self, name, value)
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        # The source model sorts with numpy; the proxy only filters (keeps source order).
+        self.sourceModel().sort(column, order)
+
     def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:
-        model = self.sourceModel().model
+        source = self.sourceModel()
+        model = source.model
         if model is None:
             return False
+        row = source.glyph_at(row)
         glyph = model.glyphs[row]
         status = model.status[row]
         if self.scope == SCOPES[1] and status != VISIBLE:
@@ -160,7 +221,11 @@ class GlyphTable(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.verticalHeader().setVisible(False)
         self.view.verticalHeader().setDefaultSectionSize(20)
-        self.view.horizontalHeader().setStretchLastSection(True)
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(True)
+        # Fixed starting widths: resizeColumnsToContents would read every row of every page.
+        for column, width in enumerate(COLUMN_WIDTHS):
+            header.resizeSection(column, width)
         self.scope = QComboBox()
         self.scope.addItems(SCOPES)
         self.dropped_only = QCheckBox("dropped only")
@@ -188,6 +253,8 @@ class GlyphTable(QWidget):
         layout.addWidget(self.view)
         self._quiet = False
         self.view.selectionModel().selectionChanged.connect(self._on_selection)
+        self._selected: tuple[int, ...] = ()
+        self.source.sorted.connect(lambda: self.set_selected(self._selected))
 
     def set_page_model(self, model: PageModel | None) -> None:
         self._quiet = True
@@ -203,7 +270,8 @@ class GlyphTable(QWidget):
                 combo.addItems(list(values))
                 combo.blockSignals(False)
             self.proxy.set_filter(font=ALL, mcid=ALL)
-            self.view.resizeColumnsToContents()
+            header = self.view.horizontalHeader()
+            self.source.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
         finally:
             self._quiet = False
         self._update_count()
@@ -216,18 +284,22 @@ class GlyphTable(QWidget):
         self.count.setText(f"{self.proxy.rowCount()} of {self.source.rowCount()} glyphs")
 
     def visible_rows(self) -> list[int]:
-        """Source rows (glyph indices) that pass the filters, in the shown order."""
+        """Glyph indices of the rows that pass the filters, in the shown order."""
         return [
-            self.proxy.mapToSource(self.proxy.index(r, 0)).row()
+            self.source.glyph_at(self.proxy.mapToSource(self.proxy.index(r, 0)).row())
             for r in range(self.proxy.rowCount())
         ]
 
     def set_selected(self, indices) -> None:
+        self._selected = tuple(indices)
         self._quiet = True
         try:
             selection = QItemSelection()
-            for row in indices:
-                source_index = self.source.index(row, 0)
+            rows_of = {int(g): r for r, g in enumerate(self.source.order)}
+            for glyph in indices:
+                if glyph not in rows_of:
+                    continue
+                source_index = self.source.index(rows_of[glyph], 0)
                 proxy_index = self.proxy.mapFromSource(source_index)
                 if proxy_index.isValid():
                     selection.select(proxy_index, proxy_index)
@@ -245,7 +317,11 @@ class GlyphTable(QWidget):
         if self._quiet:
             return
         rows = sorted(
-            {self.proxy.mapToSource(i).row() for i in self.view.selectionModel().selectedRows()}
+            {
+                self.source.glyph_at(self.proxy.mapToSource(i).row())
+                for i in self.view.selectionModel().selectedRows()
+            }
         )
         if rows:
+            self._selected = tuple(rows)
             self.glyphsSelected.emit(rows)

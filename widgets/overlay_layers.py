@@ -123,7 +123,7 @@ class BaselinesLayer(OverlayLayer):
         order = [i for i in model.reading_order if 0 <= i < model.count]
         path = path_from_polyline(model.grid.centres[order])
         return [
-            Stroke(segments_path(origins, ends), "#0050d0", 1.4),
+            Stroke(segments_path(origins, ends), "#0050d0", 1.0),
             Stroke(path, "#ff8c00", 1.0, line_alpha=150),
         ]
 
@@ -163,14 +163,15 @@ class WordGapsLayer(OverlayLayer):
             current = np.asarray([model.glyphs[d.current].quad for d in decisions]).reshape(
                 -1, 4, 2
             )
-            previous_ends = np.asarray([model.glyphs[d.previous].glyph_end for d in decisions])
-            # A tick across the current glyph's box (quad edge 0→3) at its origin, and the gap
-            # itself from the previous glyph end to the current origin.
-            tick = segments_path(current[:, 0], current[:, 3])
-            span = segments_path(previous_ends, [model.glyphs[d.current].origin for d in decisions])
-            width = 2.2 if colour == SPACE_COLOUR else 1.2
-            strokes.append(Stroke(tick, colour, width))
-            strokes.append(Stroke(span, colour, 3.0, line_alpha=170))
+            # A tick across the current glyph's box (quad edge 0→3) at its origin.
+            strokes.append(Stroke(segments_path(current[:, 0], current[:, 3]), colour, 1.0))
+            # The gap itself, previous glyph end → current origin, where it is worth seeing:
+            # inserted spaces and overlaps (negative gaps); the rest are hairline-short.
+            shown = [d for d in decisions if d.space or d.gap < 0]
+            if shown:
+                ends = [model.glyphs[d.previous].glyph_end for d in shown]
+                origins = [model.glyphs[d.current].origin for d in shown]
+                strokes.append(Stroke(segments_path(ends, origins), colour, 3.0, line_alpha=170))
         return strokes
 
     def legend(self) -> list[LegendEntry]:
@@ -199,7 +200,7 @@ class LineBreaksLayer(OverlayLayer):
     def _moves(model: PageModel, decisions, colour: str, dash: bool) -> Stroke:
         starts = np.asarray([model.glyphs[d.previous].origin for d in decisions]).reshape(-1, 2)
         ends = np.asarray([model.glyphs[d.current].origin for d in decisions]).reshape(-1, 2)
-        return Stroke(segments_path(starts, ends), colour, 1.3 if dash else 1.6, dash=dash)
+        return Stroke(segments_path(starts, ends), colour, 1.0, dash=dash)
 
     def legend(self) -> list[LegendEntry]:
         return [
@@ -246,7 +247,7 @@ class DroppedOutsideLayer(OverlayLayer):
         quads = model.quads[indices]
         cross = segments_path(quads[:, 0], quads[:, 2])
         return [
-            Stroke(quads_path(quads), "#e00000", 1.6, fill_alpha=70),
+            Stroke(quads_path(quads), "#e00000", 1.0, fill_alpha=90),
             Stroke(cross, "#e00000", 1.0),
         ]
 
@@ -267,8 +268,8 @@ class DuplicatesLayer(OverlayLayer):
         centres = model.grid.centres
         # Copies first, the kept glyphs' outlines over them, then the links on top.
         return [
-            Stroke(quads_path(model.quads[dropped]), "#ff6f00", 1.2, fill_alpha=90, dash=True),
-            Stroke(quads_path(model.quads[sorted(set(kept))]), "#1565c0", 1.8),
+            Stroke(quads_path(model.quads[dropped]), "#ff6f00", 1.0, fill_alpha=90, dash=True),
+            Stroke(quads_path(model.quads[sorted(set(kept))]), "#1565c0", 1.0),
             Stroke(segments_path(centres[links], centres[kept]), "#ff6f00", 2.0),
         ]
 
@@ -291,12 +292,7 @@ class FormGlyphsLayer(OverlayLayer):
             if glyph.form_depth > 0:
                 depths[glyph.form_depth].append(index)
         return [
-            Stroke(
-                quads_path(model.quads[indices]),
-                "#7b1fa2",
-                1.0 + min(depth, 4) * 0.5,
-                40 * min(depth, 4),
-            )
+            Stroke(quads_path(model.quads[indices]), "#7b1fa2", 1.0, fill_alpha=45 * min(depth, 4))
             for depth, indices in sorted(depths.items())
         ]
 
@@ -324,8 +320,8 @@ class UnresolvedLayer(OverlayLayer):
             np.concatenate([quads[:, 0], quads[:, 1]]), np.concatenate([quads[:, 2], quads[:, 3]])
         )
         return [
-            Stroke(quads_path(quads), "#ff0033", 2.2, fill_alpha=110),
-            Stroke(cross, "#ff0033", 1.2),
+            Stroke(quads_path(quads), "#ff0033", 1.0, fill_alpha=130),
+            Stroke(cross, "#ff0033", 1.0),
         ]
 
     def legend(self) -> list[LegendEntry]:
@@ -440,7 +436,7 @@ class SelectionLayer(OverlayLayer):
 
     def strokes(self, model: PageModel) -> list[Stroke]:
         indices = [i for i in self.selected if 0 <= i < model.count]
-        return [Stroke(quads_path(model.quads[indices]), "#ffd400", 2.4, fill_alpha=120)]
+        return [Stroke(quads_path(model.quads[indices]), "#e6a800", 1.0, fill_alpha=140)]
 
 
 LAYER_TYPES: list[type[OverlayLayer]] = [
