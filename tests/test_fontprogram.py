@@ -123,3 +123,41 @@ def test_type1_with_a_pfb_segment_header_is_still_read():
     header = b"\x80\x01" + len(TYPE1_CLEARTEXT).to_bytes(4, "little")
     result = font_program_unicode(descriptor("/FontFile", header + TYPE1_CLEARTEXT), "Type1")
     assert dict(result.by_code) == {65: "B", 66: "ﬁ"}
+
+
+def test_type1_encoding_with_unset_slots_is_read():
+    # dvips/pdfTeX subsets write `256 array` and fill only the codes they use.
+    program = b"""%!PS-AdobeFont-1.1: CMSY10 1.0
+/FontName /CMSY10 def
+/Encoding 256 array
+dup 15 /bullet put
+dup 33 /arrowright put
+readonly def
+currentfile eexec
+"""
+    result = font_program_unicode(descriptor("/FontFile", program), "Type1")
+    assert (dict(result.by_code), result.problems) == ({15: "•", 33: "→"}, ())
+
+
+def test_type1_radix_code_in_encoding_is_read():
+    program = b"/Encoding 256 array\ndup 8#101 /A put\nreadonly def\ncurrentfile eexec\n"
+    result = font_program_unicode(descriptor("/FontFile", program), "Type1")
+    assert dict(result.by_code) == {65: "A"}
+
+
+def test_type1_standard_builtin_encoding_is_flagged_standard():
+    program = b"/FontName /X def\n/Encoding StandardEncoding def\ncurrentfile eexec\n"
+    result = font_program_unicode(descriptor("/FontFile", program), "Type1")
+    assert (result.standard_encoding, result.by_code[0x27]) == (True, "\u2019")
+
+
+def test_cff_standard_builtin_encoding_is_flagged_standard():
+    program = font_program_unicode(
+        descriptor("/FontFile3", cff_program(), Subtype=Name.Type1C), "Type1"
+    )
+    assert program.standard_encoding is True
+
+
+def test_type1_custom_builtin_encoding_is_not_flagged_standard():
+    result = font_program_unicode(descriptor("/FontFile", TYPE1_CLEARTEXT), "Type1")
+    assert result.standard_encoding is False
