@@ -118,7 +118,7 @@ def _screenshot(app, window, path: str, args) -> int:
     # Wrong or missing passwords end the run instead of opening a dialog nobody can answer.
     window.password_provider = lambda _path, _wrong: None
     window.documentFailed.connect(failed)
-    window.resize(1600, 1000)
+    window.resize(1920, 1280)
     window.show()
     timer = QTimer()
     timer.setInterval(100)

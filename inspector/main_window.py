@@ -136,10 +136,6 @@ class MainWindow(QMainWindow):
         )
         self.tabifyDockWidget(self.panels["text"], self.panels["glyphs"])
         self.panels["text"].raise_()
-        self.resizeDocks(
-            [self.panels["layers"], self.panels["details"]], [250, 300], Qt.Orientation.Horizontal
-        )
-        self.resizeDocks([self.panels["text"]], [260], Qt.Orientation.Vertical)
 
         self.view.hit_test = self.glyph_at
         self.view.tooltip_for = self.tooltip_for
@@ -162,6 +158,10 @@ class MainWindow(QMainWindow):
         for label in (self.state_label, self.cursor_label, self.zoom_label):
             self.statusBar().addPermanentWidget(label)
         self.resize(1500, 950)
+        self.resizeDocks(
+            [self.panels["layers"], self.panels["details"]], [250, 250], Qt.Orientation.Horizontal
+        )
+        self.resizeDocks([self.panels["text"]], [260], Qt.Orientation.Vertical)
         self._restore_settings()
         self._update_page_controls()
 

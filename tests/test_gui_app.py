@@ -449,7 +449,7 @@ def test_screenshot_writes_the_window_and_exits_0(tmp_path):
     out = tmp_path / "shot.png"
     result = _run_app("--screenshot", str(out), "--layers", "all", str(pdf), env_dir=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert QImage(str(out)).width() == 1600
+    assert QImage(str(out)).width() == 1920
 
 
 def test_screenshot_of_a_broken_file_exits_1_with_a_message(tmp_path):

@@ -115,6 +115,7 @@ class BaselinesLayer(OverlayLayer):
     title = "Baselines and reading order"
     tip = "Origin → glyph end of each visible glyph, and the path through them in reading order."
     z = 20.0
+    default_on = False
 
     def strokes(self, model: PageModel) -> list[Stroke]:
         visible = [i for i, s in enumerate(model.status) if s == "visible"]
@@ -187,6 +188,7 @@ class LineBreaksLayer(OverlayLayer):
     title = "Line-break decisions"
     tip = "Origin moves across the writing direction (spec §6): broke a line, or kept on one."
     z = 40.0
+    default_on = False
 
     def strokes(self, model: PageModel) -> list[Stroke]:
         broke = [d for d in model.breaks_before.values() if d.broke]
@@ -363,7 +365,7 @@ class VerticalColumnsLayer(OverlayLayer):
         return boxes
 
     def legend(self) -> list[LegendEntry]:
-        return [LegendEntry("vertical column (reading order numbered)", "#00838f", "box")]
+        return [LegendEntry("column, numbered in reading order", "#00838f", "box")]
 
 
 def column_glyphs(column) -> list[int]:
@@ -416,7 +418,7 @@ class McidRegionsLayer(OverlayLayer):
         return [(r[0], r[3], f"MCID {mcid}", _palette(mcid)) for mcid, r in self._regions(model)]
 
     def legend(self) -> list[LegendEntry]:
-        return [LegendEntry("marked content with MCID n (colour per MCID)", PALETTE[0], "dash")]
+        return [LegendEntry("one colour per MCID", PALETTE[0], "dash")]
 
 
 class SelectionLayer(OverlayLayer):
