@@ -474,3 +474,70 @@ def test_view_point_and_user_point_are_inverse(qtbot, decisions):
     assert (round(point.x()), round(point.y())) == (100, 100)
     assert isinstance(view.view_point(0, 0), QPoint)
     assert isinstance(point, QPointF)
+
+
+def test_a_thousand_page_file_analyses_only_the_page_shown(qtbot, window, tmp_path):
+    path = tmp_path / "long.pdf"
+    text_pages_pdf(path, 1000)
+    analysed = []
+    analyse = window._core.analyse
+    window._core.analyse = lambda index, rules: analysed.append(index) or analyse(index, rules)
+    open_and_wait(qtbot, window, path)
+    assert window.page_count == 1000
+    assert analysed == [0]
+    turn_page(qtbot, window, window.last_page)
+    assert analysed == [0, 999]
+    assert reading_text(window) == "Page 1000"
+
+
+def test_revisiting_a_page_reuses_its_analysis(qtbot, three_pages):
+    win = three_pages
+    analysed = []
+    analyse = win._core.analyse
+    win._core.analyse = lambda index, rules: analysed.append(index) or analyse(index, rules)
+    turn_page(qtbot, win, win.next_page)
+    turn_page(qtbot, win, win.previous_page)
+    assert analysed == [1]
+    assert reading_text(win) == "Page 1"
+
+
+def test_dropping_a_file_on_the_window_opens_it(qtbot, window, tmp_path):
+    from PySide6.QtCore import QMimeData, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    path = tmp_path / "dropped.pdf"
+    text_pages_pdf(path, 2)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.dropEvent(event)
+    assert window.path == str(path)
+    assert reading_text(window) == "Page 1"
+
+
+def test_selecting_rows_in_the_glyph_table_lights_the_glyphs_on_the_page(qtbot, decisions):
+    win = decisions
+    second = run_indices(win, "Second")
+    table = win.glyph_table
+    model = table.view.selectionModel()
+    from PySide6.QtCore import QItemSelectionModel
+
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    for glyph in second[:2]:
+        model.select(table.proxy.index(glyph, 0), flags)
+    assert win.selection.indices == tuple(second[:2])
+    assert win.selection_layer.selected == tuple(second[:2])
+
+
+def test_open_recent_lists_the_opened_file(qtbot, three_pages):
+    win = three_pages
+    win.recent_menu.aboutToShow.emit()
+    texts = [a.text() for a in win.recent_menu.actions()]
+    assert texts[0] == "&1 three.pdf"
