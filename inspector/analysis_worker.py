@@ -16,6 +16,11 @@ class CoreOwner:
     def __init__(self) -> None:
         self._document = None
 
+    @property
+    def document(self):
+        """The open core.document.Document, for other jobs on the analysis thread."""
+        return self._document
+
     def open(self, path: str, password: str | None) -> int:
         from core.document import Document
 

@@ -10,6 +10,10 @@ Extension points (used by the second inspector issue):
   `errorShown(message)`.
 - `add_layer(layer)` adds an overlay layer (a widgets.overlay_base.OverlayLayer).
 - `set_rules(rules)` re-analyses the current page with other thresholds.
+- `render_thread` / `analysis_thread` (inspector.owner_thread.OwnerThread) own pdfium and the
+  core Document; run more work there with `submit(kind, job, *args)` using a kind of your
+  own, e.g. `render_thread.submit("pdfium_text", job, window.pdfium)` where the job reads
+  `window.pdfium.document` on that thread only; listen to `jobFinished` / `jobFailed`.
 """
 
 from __future__ import annotations
@@ -166,6 +170,16 @@ class MainWindow(QMainWindow):
         self._update_page_controls()
 
     # -- extension points ---------------------------------------------------------------------
+    @property
+    def pdfium(self) -> PdfiumOwner:
+        """The pdfium document owner: touch it only inside jobs on `render_thread`."""
+        return self._pdfium
+
+    @property
+    def core(self) -> CoreOwner:
+        """The core Document owner: touch it only inside jobs on `analysis_thread`."""
+        return self._core
+
     def add_panel(
         self,
         panel_id: str,
@@ -333,6 +347,8 @@ class MainWindow(QMainWindow):
             self.setWindowTitle("Glyphscope")
             self.documentFailed.emit(self.banner.text())
             return
+        if kind != "render":
+            return  # another panel's job on this thread: its submitter reports it
         self._shown_generation = generation
         self.show_error(f"Page {self.page_index + 1} could not be rendered: {_message(error)}")
         self._done("render")
@@ -357,6 +373,8 @@ class MainWindow(QMainWindow):
             self._core_error = f"Text analysis is unavailable for this file: {_message(error)}"
             self.show_error(self._core_error)
             return
+        if kind != "analyse":
+            return  # another panel's job on this thread: its submitter reports it
         if self._core_error:
             self.show_error(self._core_error)
         else:

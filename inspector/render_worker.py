@@ -35,6 +35,11 @@ class PdfiumOwner:
         self._password: str | None = None
         self._user_units: dict[int, float] | None = None
 
+    @property
+    def document(self) -> pdfium.PdfDocument | None:
+        """The open pdfium document, for other jobs running on the render thread."""
+        return self._document
+
     def open(self, path: str, password: str | None) -> int:
         self.close()
         try:
