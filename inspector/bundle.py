@@ -1,0 +1,217 @@
+"""The explanation bundle: one self-contained HTML file that shows a customer why the text of a
+page came out as it did, and opens in any browser with no network.
+
+Everything is inline: the page picture (with overlays and legend) as a data: URI, the text of
+each mode, tables of the decisions (word gaps, line breaks, dropped glyphs), the rules used,
+and the whole decision log (core.analysis.PageAnalysis.to_json, documented in
+core/ANALYSIS_JSON.md) as JSON in a <script type="application/json">. A Content-Security-Policy
+forbids every fetch, so nothing is loaded even if a page's own text names a URL.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import fields
+from html import escape
+
+from core.rules import Rules
+
+JSON_ELEMENT_ID = "glyphscope-analysis"
+MAX_TABLE_ROWS = 5000
+CSP = (
+    "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+    "script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+)
+
+STYLE = """
+body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #222; }
+h1 { font-size: 20px; } h2 { font-size: 17px; margin-top: 28px; border-bottom: 1px solid #ccc; }
+img.page { max-width: 100%; border: 1px solid #999; }
+pre { background: #f6f6f6; padding: 8px; overflow-x: auto; white-space: pre; }
+table { border-collapse: collapse; font-size: 12px; }
+td, th { border: 1px solid #ddd; padding: 2px 6px; text-align: left; }
+th { background: #eee; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.space { color: #00a651; } .nospace { color: #777; } .changed { color: #c62828; font-weight: bold; }
+.note { color: #555; font-size: 12px; }
+"""
+
+SCRIPT = """
+(function () {
+  var status = document.getElementById('json-status');
+  try {
+    var data = JSON.parse(document.getElementById('JSON_ID').textContent);
+    status.textContent = data.glyphs.length + ' glyph records, ' + data.gaps.length +
+      ' gap decisions, ' + data.dropped.length + ' dropped glyphs loaded from the embedded JSON.';
+    status.setAttribute('data-glyphs', String(data.glyphs.length));
+    var input = document.getElementById('glyph-index');
+    var out = document.getElementById('glyph-record');
+    input.addEventListener('input', function () {
+      var record = data.glyphs[parseInt(input.value, 10)];
+      out.textContent = record ? JSON.stringify(record, null, 2) : '';
+    });
+  } catch (error) {
+    status.textContent = 'The embedded JSON could not be read: ' + error;
+    status.setAttribute('data-error', '1');
+  }
+})();
+""".replace("JSON_ID", JSON_ELEMENT_ID)
+
+
+def embedded_json(analysis_json: dict) -> str:
+    """JSON safe inside <script>: '<', '>' and '&' escaped as \\u sequences, still valid JSON."""
+    text = json.dumps(analysis_json, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _char(glyphs, index: int) -> str:
+    text = glyphs[index].text if 0 <= index < len(glyphs) else ""
+    return escape(text) if text.strip() else ("∅" if text == "" else "·")
+
+
+def _table(headers, rows, total: int) -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(row) + "</tr>" for row in rows)
+    more = (
+        f"<p class='note'>{total - MAX_TABLE_ROWS} more rows are in the embedded JSON.</p>"
+        if total > MAX_TABLE_ROWS
+        else ""
+    )
+    return f"<table><tr>{head}</tr>{body}</table>{more}"
+
+
+def _num(value) -> str:
+    return "" if value is None else f"<td class='num'>{value:.2f}</td>"
+
+
+def gaps_table(analysis) -> str:
+    glyphs = analysis.glyphs
+    rows = []
+    for gap in analysis.gaps[:MAX_TABLE_ROWS]:
+        verdict = (
+            "<td class='space'>space</td>" if gap.space else "<td class='nospace'>no space</td>"
+        )
+        rows.append(
+            [
+                f"<td class='num'>{gap.previous}</td>",
+                f"<td class='num'>{gap.current}</td>",
+                f"<td>{_char(glyphs, gap.previous)} | {_char(glyphs, gap.current)}</td>",
+                _num(gap.gap),
+                _num(gap.threshold),
+                verdict,
+                f"<td>{escape(gap.reason)}</td>",
+            ]
+        )
+    headers = ("previous", "current", "pair", "gap", "threshold", "decision", "reason")
+    return _table(headers, rows, len(analysis.gaps))
+
+
+def line_breaks_table(analysis) -> str:
+    glyphs = analysis.glyphs
+    rows = [
+        [
+            f"<td class='num'>{b.previous}</td>",
+            f"<td class='num'>{b.current}</td>",
+            f"<td>{_char(glyphs, b.previous)} → {_char(glyphs, b.current)}</td>",
+            _num(b.projection),
+            _num(b.threshold),
+            "<td>new line</td>" if b.broke else "<td class='nospace'>same line</td>",
+        ]
+        for b in analysis.line_breaks[:MAX_TABLE_ROWS]
+    ]
+    headers = ("previous", "current", "pair", "move across", "threshold", "decision")
+    return _table(headers, rows, len(analysis.line_breaks))
+
+
+def dropped_table(analysis) -> str:
+    glyphs = analysis.glyphs
+    rows = []
+    for dropped in analysis.dropped[:MAX_TABLE_ROWS]:
+        detail = ""
+        if dropped.kept is not None:
+            detail = (
+                f"copy of #{dropped.kept}: along {dropped.along:.2f}, across {dropped.across:.2f}, "
+                f"size ×{dropped.size_ratio:.3f}"
+            )
+        elif dropped.box is not None:
+            detail = "centre outside [" + ", ".join(f"{v:g}" for v in dropped.box) + "]"
+        rows.append(
+            [
+                f"<td class='num'>{dropped.index}</td>",
+                f"<td>{_char(glyphs, dropped.index)}</td>",
+                f"<td>{escape(dropped.reason)}</td>",
+                f"<td>{escape(detail)}</td>",
+            ]
+        )
+    return _table(("glyph", "char", "reason", "numbers"), rows, len(analysis.dropped))
+
+
+def rules_table(rules: Rules) -> str:
+    defaults = Rules()
+    rows = []
+    for field in fields(Rules):
+        value, default = getattr(rules, field.name), getattr(defaults, field.name)
+        css = " class='changed'" if value != default else ""
+        rows.append(
+            [
+                f"<td>{field.name}</td>",
+                f"<td{css}>{escape(str(value))}</td>",
+                f"<td>{escape(str(default))}</td>",
+            ]
+        )
+    return _table(("rule", "used", "spec default"), rows, len(rows))
+
+
+def texts_section(panes) -> str:
+    """`panes`: widgets.page_model.PaneText per mode (title, text, note)."""
+    parts = []
+    for pane in panes:
+        note = f"<p class='note'>{escape(pane.note)}</p>" if pane.note else ""
+        parts.append(f"<h3>{escape(pane.title)}</h3>{note}<pre>{escape(pane.text)}</pre>")
+    return "".join(parts)
+
+
+def explanation_html(analysis, panes, page_png: bytes, source_name: str, layer_titles=()) -> str:
+    """The whole bundle. `analysis` is a core.analysis.PageAnalysis, `panes` the text panes
+    shown (widgets.page_model.PaneText), `page_png` the page picture with its overlays."""
+    number = analysis.page_number
+    image = base64.b64encode(page_png).decode("ascii")
+    visible = len(analysis.visible)
+    layers = ", ".join(layer_titles) or "none"
+    title = f"{source_name} — page {number} — Glyphscope explanation"
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title>
+<style>{STYLE}</style>
+</head>
+<body>
+<h1>{escape(title)}</h1>
+<p>{len(analysis.glyphs)} glyphs painted, {visible} visible, {len(analysis.dropped)} dropped.
+Overlay layers drawn: {escape(layers)}.</p>
+<p id="json-status" class="note">The embedded JSON has not been read (scripts disabled?).</p>
+<h2>The page</h2>
+<img class="page" alt="page {number} with overlays" src="data:image/png;base64,{image}">
+<h2>Text in each mode</h2>
+{texts_section(panes)}
+<h2>Word-gap decisions (spec §6)</h2>
+<p class="note">Gap from the previous glyph end to the current origin, against
+space_gap_ratio × the current box height.</p>
+{gaps_table(analysis)}
+<h2>Line-break decisions (spec §6)</h2>
+{line_breaks_table(analysis)}
+<h2>Dropped glyphs (spec §4, §5)</h2>
+{dropped_table(analysis)}
+<h2>Rules used</h2>
+{rules_table(analysis.rules)}
+<h2>Glyph records</h2>
+<p>Glyph index: <input id="glyph-index" type="number" min="0" value=""></p>
+<pre id="glyph-record"></pre>
+<script type="application/json" id="{JSON_ELEMENT_ID}">{embedded_json(analysis.to_json())}</script>
+<script>{SCRIPT}</script>
+</body>
+</html>
+"""

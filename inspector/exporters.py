@@ -1,0 +1,274 @@
+"""Exports of what the inspector shows: the page as PNG or SVG with chosen layers and a legend,
+the HTML explanation bundle (inspector/bundle.py writes the HTML), and the whole document's
+text written off the GUI thread with progress and cancel.
+
+The page picture is the page view's own scene (the pdfium image and the overlay layers in
+user space), so an export shows exactly what the screen does, at any resolution.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from collections.abc import Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
+from PySide6.QtSvg import QSvgGenerator
+
+from core.rules import Rules
+from widgets.overlay_base import LegendEntry
+from widgets.overlay_layers import GlyphQuadsLayer
+
+LEGEND_WIDTH = 280.0  # display points
+LEGEND_ROW = 15.0
+LEGEND_MARGIN = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class LegendSection:
+    title: str
+    entries: tuple[LegendEntry, ...]
+
+
+def legend_sections(window, layer_ids: Sequence[str]) -> list[LegendSection]:
+    sections = []
+    for layer_id in layer_ids:
+        layer = window.layers.get(layer_id)
+        if layer is None:
+            continue
+        if isinstance(layer, GlyphQuadsLayer):
+            entries = layer.legend_for(window.model)
+        else:
+            entries = layer.legend()
+        sections.append(LegendSection(layer.title, tuple(entries)))
+    return sections
+
+
+@contextmanager
+def layers_shown(window, layer_ids: Sequence[str]):
+    """Show exactly `layer_ids` (and no selection) while exporting, then put every layer back
+    as it was; the user's saved layer choice is not touched."""
+    wanted = set(layer_ids)
+    before = {layer_id: layer.isVisible() for layer_id, layer in window.layers.items()}
+    selection_visible = window.selection_layer.isVisible()
+    try:
+        for layer_id, layer in window.layers.items():
+            layer.setVisible(layer_id in wanted)
+        window.selection_layer.setVisible(False)
+        yield
+    finally:
+        for layer_id, visible in before.items():
+            window.layers[layer_id].setVisible(visible)
+        window.selection_layer.setVisible(selection_visible)
+
+
+def page_rect(window) -> QRectF:
+    """The scene area of the page and every overlay outside it (slug lines, MediaBox)."""
+    return QRectF(window.view.sceneRect())
+
+
+def legend_height(sections: Sequence[LegendSection]) -> float:
+    rows = sum(1 + len(section.entries) for section in sections)
+    return LEGEND_MARGIN * 2 + rows * LEGEND_ROW + len(sections) * 4
+
+
+def export_size(window, sections: Sequence[LegendSection], scale: float) -> QSize:
+    rect = page_rect(window)
+    width = rect.width() + (LEGEND_WIDTH if sections else 0.0)
+    height = max(rect.height(), legend_height(sections) if sections else 0.0)
+    return QSize(max(int(width * scale), 1), max(int(height * scale), 1))
+
+
+def paint_export(
+    painter: QPainter, window, sections: Sequence[LegendSection], scale: float
+) -> None:
+    """The page scene at `scale` pixels per display point, the legend to its right."""
+    rect = page_rect(window)
+    target = QRectF(0, 0, rect.width() * scale, rect.height() * scale)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+    window.view.scene().render(painter, target, rect, Qt.AspectRatioMode.KeepAspectRatio)
+    if sections:
+        painter.save()
+        painter.translate(target.width(), 0)
+        painter.scale(scale, scale)
+        _paint_legend(painter, sections)
+        painter.restore()
+
+
+def _paint_legend(painter: QPainter, sections: Sequence[LegendSection]) -> None:
+    painter.fillRect(QRectF(0, 0, LEGEND_WIDTH, legend_height(sections)), QColor("#ffffff"))
+    font = QFont()
+    font.setPixelSize(10)
+    bold = QFont(font)
+    bold.setBold(True)
+    y = LEGEND_MARGIN
+    x = LEGEND_MARGIN
+    for section in sections:
+        painter.setFont(bold)
+        painter.setPen(QColor("#000000"))
+        painter.drawText(QRectF(x, y, LEGEND_WIDTH - 2 * x, LEGEND_ROW), section.title)
+        y += LEGEND_ROW
+        painter.setFont(font)
+        for entry in section.entries:
+            _swatch(painter, entry, QRectF(x + 4, y + 3, 20, 9))
+            painter.setPen(QColor("#222222"))
+            painter.drawText(QRectF(x + 30, y, LEGEND_WIDTH - x - 34, LEGEND_ROW), entry.label)
+            y += LEGEND_ROW
+        y += 4
+
+
+def _swatch(painter: QPainter, entry: LegendEntry, box: QRectF) -> None:
+    color = QColor(entry.color)
+    pen = QPen(color, 1.6)
+    if entry.style == "dash":
+        pen.setStyle(Qt.PenStyle.DashLine)
+    painter.setPen(pen)
+    if entry.style in ("line", "dash"):
+        middle = box.center().y()
+        painter.drawLine(box.left(), middle, box.right(), middle)
+        return
+    fill = QColor(color)
+    fill.setAlpha(0 if entry.style == "box" else 80)
+    painter.setBrush(fill)
+    painter.drawRect(box)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def page_image(window, layer_ids: Sequence[str], scale: float = 2.0, legend: bool = True) -> QImage:
+    sections = legend_sections(window, layer_ids) if legend else []
+    with layers_shown(window, layer_ids):
+        image = QImage(export_size(window, sections, scale), QImage.Format.Format_ARGB32)
+        image.fill(QColor("#ffffff"))
+        painter = QPainter(image)
+        paint_export(painter, window, sections, scale)
+        painter.end()
+    return image
+
+
+def export_png(
+    window, path: str | Path, layer_ids: Sequence[str], scale: float = 2.0, legend: bool = True
+) -> QImage:
+    image = page_image(window, layer_ids, scale, legend)
+    if not image.save(str(path), "PNG"):
+        raise OSError(f"could not write {path}")
+    return image
+
+
+def png_bytes(image: QImage) -> bytes:
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    buffer.close()
+    return bytes(data.data())
+
+
+def export_svg(window, path: str | Path, layer_ids: Sequence[str], legend: bool = True) -> None:
+    """SVG in display points (1 unit = 1/72 inch); the page image is embedded as PNG, the
+    overlays stay vectors."""
+    sections = legend_sections(window, layer_ids) if legend else []
+    size = export_size(window, sections, 1.0)
+    generator = QSvgGenerator()
+    generator.setFileName(str(path))
+    generator.setSize(size)
+    generator.setViewBox(QRectF(0, 0, size.width(), size.height()))
+    generator.setResolution(72)
+    generator.setTitle(f"Glyphscope page {window.page_index + 1}")
+    generator.setDescription("Page with the chosen Glyphscope overlay layers and their legend")
+    with layers_shown(window, layer_ids):
+        painter = QPainter(generator)
+        paint_export(painter, window, sections, 1.0)
+        painter.end()
+
+
+# -- whole-document text ----------------------------------------------------------------------
+
+
+class TextExport(QObject):
+    """Writes a document's text (spec §10) page by page on a worker thread. Signals reach the
+    GUI queued; `cancel()` stops between pages and leaves no partial file behind."""
+
+    progress = Signal(int, int)  # pages written, pages to write
+    finished = Signal(int, str)  # pages written, output path
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def start(
+        self,
+        path: str,
+        password: str | None,
+        output: str | Path,
+        pages: Sequence[int] | None,
+        mode: str,
+        separator: str,
+        bom: bool,
+        rules: Rules,
+    ) -> None:
+        self._cancel.clear()
+        args = (path, password, str(output), pages, mode, separator, bom, rules)
+        self._thread = threading.Thread(target=self._run, args=args, name="qa-text-export")
+        self._thread.daemon = True
+        self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _run(self, path, password, output, pages, mode, separator, bom, rules) -> None:
+        try:
+            written = self._write(path, password, output, pages, mode, separator, bom, rules)
+        except Exception as exc:  # shown to the user; the partial file is already removed
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+            return
+        if written is None:
+            self.cancelled.emit()
+        else:
+            self.finished.emit(written, output)
+
+    def _write(self, path, password, output, pages, mode, separator, bom, rules) -> int | None:
+        from core.document import Document
+        from core.output import UTF8_BOM, write_document_text
+
+        folder = str(Path(output).resolve().parent)
+        handle, temporary = tempfile.mkstemp(prefix=".glyphscope-", suffix=".txt", dir=folder)
+        try:
+            with os.fdopen(handle, "wb") as stream, Document.open(path, password) as document:
+                indices = list(pages) if pages else list(range(document.page_count))
+                if bom:
+                    stream.write(UTF8_BOM)
+                for written, index in enumerate(indices):
+                    if self._cancel.is_set():
+                        raise _Cancelled
+                    if written:
+                        stream.write(separator.encode("utf-8"))
+                    # One page at a time through the core writer, so progress and cancel
+                    # fall between pages and the text is exactly glyphscope-extract's.
+                    write_document_text(document, stream, [index], mode, separator, False, rules)
+                    self.progress.emit(written + 1, len(indices))
+            os.replace(temporary, output)
+            return len(indices)
+        except _Cancelled:
+            os.unlink(temporary)
+            return None
+        except BaseException:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+            raise
+
+
+class _Cancelled(Exception):
+    """The user cancelled the text export between two pages."""

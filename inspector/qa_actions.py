@@ -1,0 +1,226 @@
+"""The QA menu: search, compare, exports and regression cases, with their shortcuts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
+
+from inspector.bundle import explanation_html
+from inspector.export_dialogs import LayersDialog, TextExportDialog
+from inspector.exporters import TextExport, export_png, export_svg, page_image, png_bytes
+from inspector.regression import ask_regression_case
+
+
+def _action(features, name: str, text: str, slot, shortcut: str | None = None) -> QAction:
+    window = features.window
+    action = QAction(text, window)
+    action.setObjectName(f"action_qa_{name}")
+    if shortcut:
+        action.setShortcut(QKeySequence(shortcut))
+    action.triggered.connect(slot)
+    window.addAction(action)  # shortcuts work wherever the focus is
+    return action
+
+
+def build(features) -> dict[str, QAction]:
+    actions = {
+        "find": _action(features, "find", "&Find in document…", features.focus_search, "Ctrl+F"),
+        "compare_page": _action(
+            features,
+            "compare_page",
+            "&Compare page with pdfium",
+            lambda: _compare(features),
+            "Ctrl+D",
+        ),
+        "compare_document": _action(
+            features,
+            "compare_document",
+            "Compare &every page with pdfium",
+            lambda: _compare(features, document=True),
+            "Ctrl+Shift+D",
+        ),
+        "reset_rules": _action(
+            features,
+            "reset_rules",
+            "&Reset rules to the spec",
+            features.rules_panel.reset,
+            "Ctrl+Shift+0",
+        ),
+        "export_png": _action(
+            features,
+            "export_png",
+            "Export page as &PNG…",
+            lambda: _export_picture(features, "png"),
+            "Ctrl+E",
+        ),
+        "export_svg": _action(
+            features,
+            "export_svg",
+            "Export page as &SVG…",
+            lambda: _export_picture(features, "svg"),
+            "Ctrl+Shift+E",
+        ),
+        "export_bundle": _action(
+            features,
+            "export_bundle",
+            "Export explanation &bundle (HTML)…",
+            lambda: _export_bundle(features),
+            "Ctrl+B",
+        ),
+        "export_text": _action(
+            features,
+            "export_text",
+            "Export document &text…",
+            lambda: _export_text(features),
+            "Ctrl+Shift+T",
+        ),
+        "regression_case": _action(
+            features,
+            "regression_case",
+            "Save as re&gression case…",
+            lambda: _save_case(features),
+            "Ctrl+Shift+R",
+        ),
+    }
+    menu = features.window.menuBar().addMenu("&QA")
+    menu.setObjectName("menu_qa")
+    for group in (
+        ("find", "compare_page", "compare_document"),
+        ("reset_rules",),
+        ("export_png", "export_svg", "export_bundle", "export_text"),
+        ("regression_case",),
+    ):
+        for name in group:
+            menu.addAction(actions[name])
+        menu.addSeparator()
+    return actions
+
+
+def _compare(features, document: bool = False) -> None:
+    dock = features.docks["compare"]
+    dock.show()
+    dock.raise_()
+    if document:
+        features.compare_document()
+    else:
+        features.compare_page()
+
+
+def _stem(window) -> str:
+    stem = Path(window.path).stem if window.path else "page"
+    return f"{stem}-p{window.page_index + 1}"
+
+
+def _export_picture(features, kind: str) -> None:
+    window = features.window
+    if window.model is None:
+        return
+    dialog = LayersDialog(window, f"Export page as {kind.upper()}", with_scale=kind == "png")
+    if not dialog.exec():
+        return
+    path, _ = QFileDialog.getSaveFileName(
+        window,
+        f"Export page as {kind.upper()}",
+        f"{_stem(window)}.{kind}",
+        f"{kind.upper()} (*.{kind})",
+    )
+    if not path:
+        return
+    try:
+        if kind == "png":
+            export_png(
+                window, path, dialog.chosen(), dialog.scale.value(), dialog.legend.isChecked()
+            )
+        else:
+            export_svg(window, path, dialog.chosen(), dialog.legend.isChecked())
+    except OSError as exc:
+        QMessageBox.warning(window, "Export", str(exc))
+        return
+    window.statusBar().showMessage(f"Saved {path}", 8000)
+
+
+def export_bundle(window, path: str | Path, layer_ids=None) -> None:
+    """Write the explanation bundle of the current page (layers: the visible ones)."""
+    model = window.model
+    if layer_ids is None:
+        layer_ids = [lid for lid, layer in window.layers.items() if layer.isVisible()]
+    image = page_image(window, layer_ids, scale=2.0, legend=True)
+    titles = [window.layers[lid].title for lid in layer_ids if lid in window.layers]
+    html = explanation_html(
+        model.analysis,
+        list(model.panes.values()),
+        png_bytes(image),
+        Path(window.path or "").name,
+        titles,
+    )
+    Path(path).write_text(html, encoding="utf-8")
+
+
+def _export_bundle(features) -> None:
+    window = features.window
+    if window.model is None:
+        return
+    path, _ = QFileDialog.getSaveFileName(
+        window, "Export explanation bundle", f"{_stem(window)}.html", "HTML (*.html)"
+    )
+    if path:
+        export_bundle(window, path)
+        window.statusBar().showMessage(f"Saved {path}", 8000)
+
+
+def _export_text(features) -> None:
+    window = features.window
+    if not window.path or not window.page_count:
+        return
+    default = str(Path(window.path).with_suffix(".txt"))
+    dialog = TextExportDialog(window, window.page_count, default)
+    if not dialog.exec():
+        return
+    start_text_export(
+        features,
+        dialog.output.text(),
+        dialog.page_indices(),
+        dialog.mode.currentText(),
+        dialog.separator_text(),
+        dialog.bom.isChecked(),
+    )
+
+
+def start_text_export(features, output, pages, mode, separator, bom) -> TextExport:
+    """Write the document's text off the GUI thread behind a cancellable progress dialog."""
+    window = features.window
+    export = TextExport(window)
+    total = len(pages) if pages else window.page_count
+    progress = QProgressDialog("Writing text…", "Cancel", 0, total, window)
+    progress.setWindowTitle("Export document text")
+    progress.setMinimumDuration(300)
+    progress.setAutoClose(True)
+    progress.canceled.connect(export.cancel)
+    export.progress.connect(lambda done, _total: progress.setValue(done))
+
+    def done(written: int, path: str) -> None:
+        progress.setValue(total)
+        window.statusBar().showMessage(f"Wrote {written} pages to {path}", 10000)
+
+    def failed(message: str) -> None:
+        progress.cancel()
+        if features.interactive:
+            QMessageBox.warning(window, "Export document text", message)
+        window.statusBar().showMessage(f"Text export failed: {message}", 10000)
+
+    export.finished.connect(done)
+    export.failed.connect(failed)
+    export.cancelled.connect(lambda: window.statusBar().showMessage("Text export cancelled", 8000))
+    features.text_export, features.text_progress = export, progress
+    export.start(window.path, window.password, output, pages, mode, separator, bom, window.rules)
+    return export
+
+
+def _save_case(features) -> None:
+    if features.window.model is None:
+        return
+    request = ask_regression_case(features.window)
+    if request is not None:
+        features.save_regression_case(*request)

@@ -1,0 +1,582 @@
+"""The QA and customer tools (second inspector issue), added to a main window from outside.
+
+`install_qa_features(window)` adds the panels (Rules, Provenance, Content stream, Fonts,
+Structure, Compare with pdfium, Search), three overlay layers (rule changes, differences from
+pdfium, search hits), a QA menu with the exports and their shortcuts, and wires them to the
+window's public API only: `add_panel`, `add_layer`, `selection`, `set_rules`, `go_to_page`,
+`model`, `rules`, `path`, `password`, `page_index`, its signals, and its render thread (every
+pdfium call stays on that one thread).
+
+Engine work the panels need beyond the window's analysis (operators, fonts, the structure
+tree, other pages' text, the single-page PDF) runs on a QA thread with its own Document.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QColor, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtWidgets import QTextEdit
+
+from core.diffing import RuleChanges, WordDiff, rule_changes
+from core.rules import Rules
+from core.search import search_pages
+from inspector.owner_thread import OwnerThread
+from inspector.qa_worker import (
+    JobFailure,
+    PageComparison,
+    PageDetails,
+    QaCore,
+    compare_one,
+    pdfium_texts,
+)
+from widgets.compare_panel import ComparePanel
+from widgets.content_stream_pane import ContentStreamPane
+from widgets.fonts_panel import FontsPanel
+from widgets.provenance_panel import ProvenancePanel, operator_lookup
+from widgets.qa_layers import (
+    DIFF_COLOURS,
+    RULE_CHANGE_COLOURS,
+    SEARCH_COLOURS,
+    MarkedGroup,
+    pdfium_diff_layer,
+    rule_changes_layer,
+    search_hits_layer,
+)
+from widgets.rules_panel import COMPARE_DEFAULTS, RulesPanel
+from widgets.search_panel import SearchPanel
+from widgets.structure_panel import StructurePanel
+from widgets.text_panes import utf16_offsets
+
+BATCH_PAGES = 10
+# Marks our pane highlights so they can be replaced without touching the selection's.
+MARK_PROPERTY = QTextFormat.Property.UserProperty + 51
+LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
+RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
+BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
+
+
+class QaFeatures(QObject):
+    """Owns the QA panels, layers, actions and the QA thread of one main window."""
+
+    # emitted after each result lands, for tests and status: what finished
+    ruleChangesShown = Signal(object)  # RuleChanges
+    detailsShown = Signal(int)  # page index
+    pageCompared = Signal(int, object)  # page index, WordDiff or JobFailure
+    documentCompared = Signal(int)  # pages compared
+    searchFinished = Signal(str, int)  # query, hits
+    regressionCaseSaved = Signal(str, tuple)  # folder, modes reading differently in the source
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self.core = QaCore()
+        self.thread = OwnerThread("qa-core")
+        self.thread.jobFinished.connect(self._on_job)
+        window.render_thread.jobFinished.connect(self._on_render_job)
+        self.details: PageDetails | None = None
+        self._operators: dict = {}
+        self._analyses: dict[int, object] = {}  # page → last analysis shown (any rules)
+        self._previous: dict[int, object] = {}  # page → the analysis before the last change
+        self._defaults: dict[int, object] = {}  # page → analysis under the spec's rules
+        self.changes: RuleChanges | None = None
+        self._texts: dict[int, object] = {}  # page → reading TextResult under _texts_rules
+        self._texts_rules: Rules | None = None
+        self._search: tuple[str, bool] | None = None
+        self._pending_glyphs: tuple[int, tuple[int, ...]] | None = None
+        self._compare_queue: list[int] = []
+        self._compare_total = 0
+        self._compare_done = 0
+        self._regression_request: tuple[str, str] | None = None
+        self.interactive = True  # False: report in the status bar only (tests, scripts)
+        self.text_export = None  # the running inspector.exporters.TextExport
+        self.text_progress = None
+
+        self.rule_layer = rule_changes_layer()
+        self.diff_layer = pdfium_diff_layer()
+        self.search_layer = search_hits_layer()
+        for layer in (self.rule_layer, self.diff_layer, self.search_layer):
+            window.add_layer(layer)
+
+        self.rules_panel = RulesPanel()
+        self.rules_panel.set_rules(window.rules)
+        self.provenance = ProvenancePanel()
+        self.content_stream = ContentStreamPane()
+        self.fonts_panel = FontsPanel()
+        self.structure_panel = StructurePanel()
+        self.compare_panel = ComparePanel()
+        self.search_panel = SearchPanel()
+        panels = (
+            ("rules", "Rules", self.rules_panel, LEFT, "F6"),
+            ("provenance", "Provenance", self.provenance, RIGHT, "F7"),
+            ("content_stream", "Content stream", self.content_stream, BOTTOM, "F8"),
+            ("fonts", "Fonts", self.fonts_panel, BOTTOM, "F9"),
+            ("structure", "Structure", self.structure_panel, RIGHT, "F10"),
+            ("compare", "Compare with pdfium", self.compare_panel, RIGHT, "F11"),
+            ("search", "Search", self.search_panel, LEFT, None),
+        )
+        self.docks = {}
+        for panel_id, title, widget, area, key in panels:
+            self.docks[panel_id] = window.add_panel(panel_id, title, widget, area, key)
+        self._tabify()
+        self.actions = self._build_menu()
+        self._connect()
+        window.installEventFilter(self)
+        application = QCoreApplication.instance()
+        if application is not None:
+            application.aboutToQuit.connect(self.shutdown)
+        if window.path and window.page_count:
+            self._open_document(window.path, window.page_count)
+
+    # -- layout -----------------------------------------------------------------------------
+    def _tabify(self) -> None:
+        window = self.window
+        panels = window.panels
+        if "layers" in panels:
+            window.tabifyDockWidget(panels["layers"], self.docks["rules"])
+            window.tabifyDockWidget(panels["layers"], self.docks["search"])
+            panels["layers"].raise_()
+        if "details" in panels:
+            for panel_id in ("provenance", "structure", "compare"):
+                window.tabifyDockWidget(panels["details"], self.docks[panel_id])
+            panels["details"].raise_()
+        if "text" in panels:
+            for panel_id in ("content_stream", "fonts"):
+                window.tabifyDockWidget(panels["text"], self.docks[panel_id])
+            panels["text"].raise_()
+
+    def _build_menu(self) -> dict[str, QAction]:
+        from inspector import qa_actions
+
+        return qa_actions.build(self)
+
+    def _connect(self) -> None:
+        window = self.window
+        window.documentOpened.connect(self._open_document)
+        window.analysisReady.connect(self._on_analysis)
+        window.pageChanged.connect(self._on_page_changed)
+        window.selection.changed.connect(self._on_selection)
+        self.rules_panel.rulesChanged.connect(self.apply_rules)
+        self.rules_panel.compareModeChanged.connect(lambda _mode: self._show_rule_changes())
+        for panel in (self.rules_panel, self.fonts_panel, self.structure_panel, self.compare_panel):
+            name = panel.objectName()
+            panel.glyphsChosen.connect(lambda glyphs, n=name: self.select(glyphs, n))
+        self.content_stream.operatorChosen.connect(self.select_operator)
+        self.compare_panel.pageChosen.connect(window.go_to_page)
+        self.compare_panel.documentRequested.connect(self.compare_document)
+        self.compare_panel.cancelRequested.connect(self.cancel_document_compare)
+        self.docks["compare"].visibilityChanged.connect(
+            lambda visible: visible and self.compare_page()
+        )
+        self.search_panel.searchRequested.connect(self.search)
+        self.search_panel.hitChosen.connect(self.show_hit)
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Close:
+            self.shutdown()
+        return False
+
+    def shutdown(self) -> None:
+        """Stop the QA thread (closing its Document on it); safe to call twice."""
+        self.thread.stop(final=self.core.close)
+
+    # -- documents and pages ----------------------------------------------------------------
+    def _open_document(self, path: str, _page_count: int) -> None:
+        self._analyses.clear()
+        self._previous.clear()
+        self._defaults.clear()
+        self._texts.clear()
+        self._texts_rules = None
+        self.compare_panel.clear_document()
+        self._compare_queue = []
+        self.search_layer.set_groups(())
+        self.diff_layer.set_groups(())
+        self.thread.submit("open", self.core.open, path, self.window.password)
+
+    def _on_page_changed(self, _index: int) -> None:
+        self.details = None
+        self._operators = {}
+        for layer in (self.rule_layer, self.diff_layer):
+            layer.set_groups(())
+        self.compare_panel.show_page_diff(0, None, "")
+
+    def _on_analysis(self, index: int, model) -> None:
+        analysis = model.analysis
+        shown = self._analyses.get(index)
+        if shown is not None and shown.rules != analysis.rules:
+            self._previous[index] = shown
+        self._analyses[index] = analysis
+        if analysis.rules == Rules():
+            self._defaults[index] = analysis
+        self.thread.submit("details", self.core.page_details, index, analysis.rules)
+        self._show_rule_changes()
+        self.search_layer.set_groups(self._search_groups(index))
+        if self.docks["compare"].isVisible():
+            self.compare_page()
+        pending = self._pending_glyphs
+        if pending is not None and pending[0] == index:
+            self._pending_glyphs = None
+            self.select(pending[1], "search")
+        self._mark_panes()
+
+    def _on_selection(self, indices: tuple, source: str) -> None:
+        model = self.window.model
+        current = indices[0] if indices else None
+        fonts = self.details.fonts if self.details else None
+        self.provenance.show_glyph(model, current, self._operators, fonts)
+        if model is not None and source != "content-stream":
+            glyphs = [model.glyphs[i] for i in indices if 0 <= i < model.count]
+            self.content_stream.show_glyphs(glyphs, glyphs[0] if glyphs else None)
+        self._mark_panes()
+
+    def select(self, glyphs, source: str) -> None:
+        self.window.selection.set(tuple(glyphs), source)
+
+    def select_operator(self, form_path: str, index: int) -> None:
+        """The glyphs one showing operator painted (Glyph.form_path, Glyph.operator_index)."""
+        model = self.window.model
+        if model is None:
+            return
+        glyphs = [
+            i
+            for i, g in enumerate(model.glyphs)
+            if g.operator_index == index and g.form_path == form_path
+        ]
+        self.select(glyphs, "content-stream")
+        row = self.content_stream.row_of(form_path, index)
+        if row is not None:
+            self.content_stream.model.set_marks({row}, set())
+
+    # -- job results ------------------------------------------------------------------------
+    def _on_job(self, kind: str, generation: int, result: object) -> None:
+        if not self.thread.is_latest(kind, generation):
+            return
+        handler = {
+            "details": self._on_details,
+            "defaults": self._on_default_analysis,
+            "search": self._on_search_texts,
+            "compare-page": self._on_page_diff,
+            "compare-document": self._on_document_batch,
+            "single-page": self._on_single_page,
+        }.get(kind)
+        if handler is not None:
+            handler(result)
+
+    def _on_render_job(self, kind: str, generation: int, result: object) -> None:
+        if not kind.startswith("qa-") or not self.window.render_thread.is_latest(kind, generation):
+            return
+        if kind == "qa-pdfium-page":
+            self._on_pdfium_page(result)
+        elif kind == "qa-pdfium-batch":
+            self.thread.submit(
+                "compare-document", self.core.compare_pages, result, self.window.rules
+            )
+
+    def _on_details(self, details: PageDetails | JobFailure) -> None:
+        model = self.window.model
+        if (
+            isinstance(details, JobFailure)
+            or model is None
+            or details.page_index != model.page_index
+        ):
+            if isinstance(details, JobFailure):
+                self.content_stream.status.setText(f"Operators unavailable: {details.message}")
+            return
+        self.details = details
+        self._operators = operator_lookup(details.operators)
+        self.content_stream.set_operators(details.operators)
+        self.fonts_panel.set_fonts(model.glyphs, details.fonts)
+        reason = model.panes["structure"].note if "structure" in model.panes else ""
+        self.structure_panel.set_structure(details.structure_root, model, reason)
+        self._on_selection(self.window.selection.indices, "details")
+        self.detailsShown.emit(details.page_index)
+
+    # -- rules ------------------------------------------------------------------------------
+    def apply_rules(self, rules: Rules) -> None:
+        """Re-analyse the current page with `rules` (on the window's analysis thread)."""
+        if rules != self.window.rules:
+            self.window.set_rules(rules)
+
+    def _baseline(self, index: int):
+        if self.rules_panel.compare.currentText() == COMPARE_DEFAULTS:
+            return self._defaults.get(index), "the spec's rules"
+        return self._previous.get(index), "the previous rules"
+
+    def _show_rule_changes(self) -> None:
+        model = self.window.model
+        if model is None:
+            return
+        after = model.analysis
+        before, label = self._baseline(model.page_index)
+        if before is None and self.rules_panel.compare.currentText() == COMPARE_DEFAULTS:
+            self.rules_panel.show_changes(None, model, label)
+            self.thread.submit("defaults", self._analyse_defaults, model.page_index)
+            return
+        self.changes = rule_changes(before, after) if before is not None else None
+        self.rules_panel.show_changes(self.changes, model, label)
+        colours = dict(RULE_CHANGE_COLOURS)
+        groups = []
+        if self.changes is not None and self.changes.comparable:
+            groups = [
+                MarkedGroup(category, colours[category], glyphs)
+                for category, glyphs in self.changes.categories()
+                if glyphs
+            ]
+        self.rule_layer.set_groups(groups)
+        self._mark_panes()
+        if self.changes is not None:
+            self.ruleChangesShown.emit(self.changes)
+
+    def _analyse_defaults(self, index: int):
+        from core.analysis import analyse_page
+
+        try:
+            return index, analyse_page(self.core.document.page(index), Rules())
+        except Exception as exc:  # shown in the Rules panel summary
+            return index, JobFailure(str(exc))
+
+    def _on_default_analysis(self, result) -> None:
+        index, analysis = result
+        if isinstance(analysis, JobFailure):
+            self.rules_panel.summary.setText(f"No comparison: {analysis.message}")
+            return
+        self._defaults[index] = analysis
+        self._show_rule_changes()
+
+    # -- panes ------------------------------------------------------------------------------
+    def _mark_panes(self) -> None:
+        """Mark in every text pane the characters of the glyphs our layers mark on the page,
+        beside (not instead of) the selection's highlight."""
+        panes = getattr(self.window.text_panes, "panes", {})
+        groups = [
+            group
+            for layer in (self.rule_layer, self.diff_layer, self.search_layer)
+            if layer.isVisible()
+            for group in layer.groups
+        ]
+        for widget in panes.values():
+            pane = widget.pane
+            editor = widget.editor
+            kept = [s for s in editor.extraSelections() if not s.format.hasProperty(MARK_PROPERTY)]
+            if pane is None:
+                continue
+            offsets = utf16_offsets(pane.text) if groups else None
+            marks = []
+            for group in groups:
+                colour = QColor(group.color)
+                colour.setAlpha(70)
+                for start, end in _runs(pane.chars_of(group.glyphs)):
+                    marks.append(_mark(editor, int(offsets[start]), int(offsets[end]), colour))
+            editor.setExtraSelections(marks + kept)
+
+    # -- search -----------------------------------------------------------------------------
+    def search(self, query: str, case_sensitive: bool = False) -> None:
+        """Search every page's reading-order text; texts are computed off the GUI thread
+        in batches (and kept while the rules stay the same)."""
+        self._search = (query, case_sensitive)
+        if self._texts_rules != self.window.rules:
+            self._texts.clear()
+            self._texts_rules = self.window.rules
+        self._next_search_batch()
+
+    def _next_search_batch(self) -> None:
+        missing = [i for i in range(self.window.page_count) if i not in self._texts]
+        if missing:
+            self.search_panel.status.setText(
+                f"Reading text… {len(self._texts)} of {self.window.page_count} pages"
+            )
+            batch = missing[: BATCH_PAGES * 5]
+            self.thread.submit("search", self.core.reading_texts, batch, self._texts_rules)
+            return
+        self._finish_search()
+
+    def _on_search_texts(self, results) -> None:
+        for index, text in results:
+            self._texts[index] = text
+        if self._search is not None:
+            self._next_search_batch()
+
+    def _finish_search(self) -> None:
+        query, case_sensitive = self._search
+        texts = [(i, t) for i, t in sorted(self._texts.items()) if not isinstance(t, JobFailure)]
+        hits = search_pages(texts, query, case_sensitive)
+        self.search_panel.show_hits(query, hits, self.window.page_count)
+        model = self.window.model
+        if model is not None:
+            self.search_layer.set_groups(self._search_groups(model.page_index))
+        self._mark_panes()
+        self.searchFinished.emit(query, len(hits))
+
+    def _search_groups(self, index: int) -> list[MarkedGroup]:
+        glyphs = self.search_panel.page_hits(index)
+        return [MarkedGroup(SEARCH_COLOURS[0][0], SEARCH_COLOURS[0][1], glyphs)] if glyphs else []
+
+    def show_hit(self, page_index: int, glyphs: tuple) -> None:
+        if page_index == self.window.page_index and self.window.model is not None:
+            self.select(glyphs, "search")
+        else:
+            self._pending_glyphs = (page_index, tuple(glyphs))
+            self.window.go_to_page(page_index)
+
+    def focus_search(self) -> None:
+        dock = self.docks["search"]
+        dock.show()
+        dock.raise_()
+        self.search_panel.focus_query()
+
+    # -- compare with pdfium ----------------------------------------------------------------
+    def compare_page(self) -> None:
+        """pdfium's text of the current page (render thread), then the word diff (QA thread)."""
+        window = self.window
+        if window.model is None or not window.path:
+            return
+        self.compare_panel.show_page_diff(window.page_index + 1, None, "Comparing with pdfium…")
+        window.render_thread.submit(
+            "qa-pdfium-page", pdfium_texts, window.path, window.password, [window.page_index]
+        )
+
+    def _on_pdfium_page(self, texts: dict) -> None:
+        model = self.window.model
+        if model is None or model.page_index not in texts:
+            return
+        reading = model.analysis.reading
+        self.thread.submit(
+            "compare-page", _tagged_compare, model.page_index, reading, texts[model.page_index]
+        )
+
+    def _on_page_diff(self, result) -> None:
+        index, diff = result
+        model = self.window.model
+        if model is None or model.page_index != index:
+            return
+        if isinstance(diff, JobFailure):
+            self.compare_panel.show_page_diff(index + 1, None, f"pdfium: {diff.message}")
+            self.pageCompared.emit(index, diff)
+            return
+        self.compare_panel.show_page_diff(index + 1, diff)
+        self.diff_layer.set_groups(_diff_groups(diff))
+        self._mark_panes()
+        self.pageCompared.emit(index, diff)
+
+    def compare_document(self) -> None:
+        window = self.window
+        if not window.path or not window.page_count:
+            return
+        self.compare_panel.clear_document()
+        self.compare_panel.set_running(True)
+        self._compare_queue = list(range(window.page_count))
+        self._compare_total = window.page_count
+        self._compare_done = 0
+        self._next_compare_batch()
+
+    def cancel_document_compare(self) -> None:
+        self._compare_queue = []
+        self.compare_panel.set_running(False)
+        self.compare_panel.progress.setText(
+            f"cancelled after {self._compare_done} of {self._compare_total} pages"
+        )
+
+    def _next_compare_batch(self) -> None:
+        if not self._compare_queue:
+            self.compare_panel.set_running(False)
+            self.documentCompared.emit(self._compare_done)
+            return
+        batch, self._compare_queue = (
+            self._compare_queue[:BATCH_PAGES],
+            self._compare_queue[BATCH_PAGES:],
+        )
+        # One batch at a time, so page renders queued meanwhile are not kept waiting.
+        self.window.render_thread.submit(
+            "qa-pdfium-batch", pdfium_texts, self.window.path, self.window.password, batch
+        )
+
+    def _on_document_batch(self, results) -> None:
+        if not self.compare_panel._running:
+            return
+        rows = []
+        for result in results:
+            if isinstance(result, PageComparison):
+                rows.append((result.page_index, result.diff))
+            else:
+                rows.append((result[0], result[1].message))
+        self.compare_panel.add_page_results(rows)
+        self._compare_done += len(rows)
+        self.compare_panel.set_progress(self._compare_done, self._compare_total)
+        self._next_compare_batch()
+
+    # -- regression cases -------------------------------------------------------------------
+    def save_regression_case(self, root: str, name: str) -> None:
+        """Write the current page as a regression case under `root` (see core.regression);
+        `regressionCaseSaved` fires when it is written."""
+        if self.window.model is None:
+            return
+        self._regression_request = (root, name)
+        rules = self.window.rules
+        self.thread.submit(
+            "single-page", _tagged_single_page, self.core, self.window.page_index, rules
+        )
+
+    def _on_single_page(self, result) -> None:
+        from inspector.regression import write_regression_case
+
+        request, self._regression_request = self._regression_request, None
+        if request is None:
+            return
+        write_regression_case(self, request, result)
+
+
+def _tagged_compare(index: int, reading, theirs) -> tuple[int, WordDiff | JobFailure]:
+    try:
+        return index, compare_one(reading, theirs)
+    except Exception as exc:  # shown in the Compare panel
+        return index, JobFailure(str(exc))
+
+
+def _tagged_single_page(core: QaCore, index: int, rules: Rules):
+    return index, rules, core.single_page(index, rules)
+
+
+def _diff_groups(diff: WordDiff) -> list[MarkedGroup]:
+    colours = dict(DIFF_COLOURS)
+    replaced = [g for d in diff.differences if d.kind == "replace" for g in d.glyphs]
+    extra = [g for d in diff.differences if d.kind == "extra" for g in d.glyphs]
+    groups = [
+        MarkedGroup("replaced", colours["replaced"], tuple(dict.fromkeys(replaced))),
+        MarkedGroup("only ours", colours["only ours"], tuple(dict.fromkeys(extra))),
+    ]
+    return [g for g in groups if g.glyphs]
+
+
+def _runs(positions) -> list[tuple[int, int]]:
+    """Ascending character positions → half-open runs of consecutive ones."""
+    runs: list[tuple[int, int]] = []
+    for position in positions:
+        position = int(position)
+        if runs and runs[-1][1] == position:
+            runs[-1] = (runs[-1][0], position + 1)
+        else:
+            runs.append((position, position + 1))
+    return runs
+
+
+def _mark(editor, start: int, end: int, colour: QColor) -> QTextEdit.ExtraSelection:
+    """A pane highlight from Qt cursor position `start` to `end`, tagged as ours."""
+    cursor = QTextCursor(editor.document())
+    cursor.setPosition(start)
+    cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+    fmt = QTextCharFormat()
+    fmt.setBackground(colour)
+    fmt.setProperty(MARK_PROPERTY, True)
+    selection = QTextEdit.ExtraSelection()
+    selection.cursor = cursor
+    selection.format = fmt
+    return selection
+
+
+def install_qa_features(window) -> None:
+    """Add the QA panels, layers, menu and shortcuts to a MainWindow. The owner is a child
+    of the window (`qa_features_of(window)` finds it)."""
+    QaFeatures(window)
+
+
+def qa_features_of(window) -> QaFeatures | None:
+    return window.findChild(QaFeatures)

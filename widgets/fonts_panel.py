@@ -1,0 +1,132 @@
+"""Every font the page uses (§9.5–§9.7): type, base font, encoding, how its codes were decoded,
+and how many stayed unresolved. Selecting a font emits the glyphs it drew."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.fonts import FontInfo
+from core.records import DecodeSource, Glyph
+
+COLUMNS = (
+    "font",
+    "type",
+    "base font",
+    "encoding",
+    "ToUnicode",
+    "glyphs",
+    "decoded by",
+    "unresolved",
+)
+FontKey = tuple[str, str]  # (form path, resource key), as PageExtraction.fonts
+
+
+@dataclass(frozen=True, slots=True)
+class FontUsage:
+    key: FontKey
+    info: FontInfo | None
+    glyphs: tuple[int, ...]
+    sources: tuple[tuple[str, int], ...]  # decode source → count, most used first
+    unresolved: int
+
+
+def font_usage(glyphs: tuple[Glyph, ...], fonts: dict[FontKey, FontInfo] | None) -> list[FontUsage]:
+    """One entry per (form path, font key) that drew a glyph or was set by Tf."""
+    members: dict[FontKey, list[int]] = defaultdict(list)
+    for index, glyph in enumerate(glyphs):
+        members[(glyph.form_path, glyph.font_key)].append(index)
+    keys = sorted(set(members) | set(fonts or {}))
+    usage = []
+    for key in keys:
+        indices = members.get(key, [])
+        sources = Counter(glyphs[i].decode_source for i in indices)
+        unresolved = sum(
+            1
+            for i in indices
+            if glyphs[i].decode_source == DecodeSource.UNRESOLVED.value or not glyphs[i].text
+        )
+        usage.append(
+            FontUsage(
+                key,
+                (fonts or {}).get(key),
+                tuple(indices),
+                tuple(sources.most_common()),
+                unresolved,
+            )
+        )
+    return usage
+
+
+class FontsPanel(QWidget):
+    glyphsChosen = Signal(tuple)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("fonts_panel")
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("fonts_tree")
+        self.tree.setHeaderLabels(list(COLUMNS))
+        self.tree.setRootIsDecorated(False)
+        self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.itemSelectionChanged.connect(self._on_selection)
+        self.note = QLabel("No page.")
+        self.note.setStyleSheet("color:#555; font-size:11px")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.note)
+        layout.addWidget(self.tree, 1)
+        self.usage: list[FontUsage] = []
+
+    def set_fonts(self, glyphs, fonts) -> None:
+        self.tree.clear()
+        self.usage = font_usage(tuple(glyphs or ()), fonts)
+        for usage in self.usage:
+            form_path, key = usage.key
+            info = usage.info
+            kind = "—"
+            if info is not None:
+                kind = info.subtype + (
+                    f" / {info.descendant_subtype}" if info.descendant_subtype else ""
+                )
+            sources = ", ".join(f"{source} {count}" for source, count in usage.sources)
+            item = QTreeWidgetItem(
+                [
+                    f"/{key}" + (f"  in {form_path}" if form_path else ""),
+                    kind,
+                    info.base_font if info else "",
+                    info.encoding if info else "",
+                    ("yes" if info.has_to_unicode else "no") if info else "",
+                    str(len(usage.glyphs)),
+                    sources,
+                    str(usage.unresolved),
+                ]
+            )
+            item.setData(0, Qt.ItemDataRole.UserRole, usage.glyphs)
+            if usage.unresolved:
+                item.setForeground(7, QColor("#c62828"))
+            if info is not None and info.problems:
+                item.setToolTip(0, "\n".join(info.problems))
+            self.tree.addTopLevelItem(item)
+        total = sum(u.unresolved for u in self.usage)
+        self.note.setText(f"{len(self.usage)} fonts; {total} unresolved glyphs on the page.")
+
+    def choose(self, row: int) -> None:
+        """Select font `row` as a user would."""
+        self.tree.setCurrentItem(self.tree.topLevelItem(row))
+
+    def _on_selection(self) -> None:
+        items = self.tree.selectedItems()
+        if items:
+            self.glyphsChosen.emit(tuple(items[0].data(0, Qt.ItemDataRole.UserRole) or ()))

@@ -1,0 +1,170 @@
+"""Where one glyph's text came from, step by step: output characters → glyph record → the
+showing operator → the font → the decode step that answered (spec §1, §3; ISO 32000-1 §9.10)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtWidgets import QTextBrowser
+
+from core.document import OperatorRecord
+from core.fonts import FontInfo
+from core.records import DecodeSource, Glyph
+from widgets.explain import char_label
+from widgets.page_model import PageModel
+
+# The fallback chain of spec §1 in the order the engine tries it, with what each step reads.
+DECODE_CHAIN = (
+    (DecodeSource.TO_UNICODE.value, "the font's /ToUnicode CMap (§9.10.3)"),
+    (DecodeSource.ENCODING_CMAP.value, "the Type0 /Encoding CMap, embedded or named (§9.7.5)"),
+    (DecodeSource.DIFFERENCES.value, "a /Differences glyph name (§9.6.6.1, Adobe Glyph List)"),
+    (DecodeSource.PREDEFINED_CMAP.value, "the Adobe CID collection's Unicode table (§9.7.5.2)"),
+    (DecodeSource.BUILTIN_ENCODING.value, "a built-in encoding: WinAnsi, MacRoman, Standard…"),
+    (DecodeSource.FONT_PROGRAM.value, "the embedded font program's own cmap or glyph names"),
+    (DecodeSource.GLYPH_NAME_NUMBER.value, "a numbered glyph name taken as the code (a guess)"),
+)
+
+FONT_ROWS = (
+    ("subtype", "subtype"),
+    ("base font", "base_font"),
+    ("encoding", "encoding"),
+    ("ToUnicode present", "has_to_unicode"),
+    ("widths source", "widths_source"),
+    ("/W sorted on read", "w_sorted_on_read"),
+    ("descendant", "descendant_subtype"),
+    ("CIDSystemInfo", "cid_system_info"),
+    ("embedded program", "embedded_program"),
+    ("writing mode", "writing_mode"),
+)
+
+
+def operator_lookup(operators) -> dict[tuple[str, int], OperatorRecord]:
+    return {(record.form_path, record.index): record for record in operators}
+
+
+def _table(rows) -> str:
+    cells = "".join(
+        f"<tr><td style='color:#555;padding-right:10px'>{escape(k)}</td><td>{v}</td></tr>"
+        for k, v in rows
+    )
+    return f"<table cellspacing='0'>{cells}</table>"
+
+
+def _section(number: int, title: str, body: str) -> str:
+    return f"<h4 style='margin:8px 0 2px 0'>{number}. {escape(title)}</h4>{body}"
+
+
+def output_rows(model: PageModel, index: int) -> list[tuple[str, str]]:
+    rows = []
+    for pane in model.panes.values():
+        positions = [int(p) for p in pane.chars_of([index])]
+        if positions:
+            chars = "".join(pane.text[p] for p in positions)
+            where = f"characters {positions[0]}–{positions[-1]}" if len(positions) > 1 else ""
+            where = where or f"character {positions[0]}"
+            rows.append((pane.title, f"“{escape(chars)}” at {where} of {len(pane.text)}"))
+        else:
+            rows.append((pane.title, "<i>not written</i>"))
+    return rows
+
+
+def operator_rows(glyph: Glyph, record: OperatorRecord | None) -> list[tuple[str, str]]:
+    stream = "page content stream" if not glyph.form_path else f"form XObject {glyph.form_path}"
+    rows = [
+        ("stream", escape(stream) + (f" (depth {glyph.form_depth})" if glyph.form_depth else "")),
+        ("operator index", f"<b>{glyph.operator_index}</b>"),
+        (
+            "token index",
+            f"{glyph.token_index}" + (" (form glyph, §3)" if glyph.token_index < 0 else ""),
+        ),
+    ]
+    if record is not None:
+        element = f"element {glyph.element_index}" if record.operator == "TJ" else "—"
+        rows.append(
+            ("operator", f"<code>{escape(record.operands)} {escape(record.operator)}</code>")
+        )
+        rows.append(("TJ array element", element))
+    else:
+        rows.append(("TJ array element", str(glyph.element_index)))
+    return rows
+
+
+def font_rows(glyph: Glyph, info: FontInfo | None) -> list[tuple[str, str]]:
+    rows = [
+        ("resource key", f"/{escape(glyph.font_key)}"),
+        ("name as drawn", escape(glyph.font_name)),
+    ]
+    if info is None:
+        return rows + [("font record", "<i>not loaded yet</i>")]
+    for label, attribute in FONT_ROWS:
+        value = getattr(info, attribute)
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        rows.append((label, escape(str(value)) if value not in ("", None) else "—"))
+    if info.problems:
+        rows.append(("problems", "<br>".join(escape(p) for p in info.problems)))
+    return rows
+
+
+def decode_rows(glyph: Glyph) -> str:
+    answered = glyph.decode_source
+    items = []
+    reached = False
+    for source, description in DECODE_CHAIN:
+        if source == answered:
+            reached = True
+            items.append(
+                f"<li><b>{escape(source)}</b> — {escape(description)} "
+                f"<b style='color:#2e7d32'>→ answered “{escape(glyph.text)}”</b></li>"
+            )
+        elif not reached:
+            items.append(f"<li style='color:#777'>{escape(source)} — {escape(description)}</li>")
+    if answered == DecodeSource.UNRESOLVED.value or not glyph.text:
+        items.append(
+            "<li><b style='color:#c62828'>unresolved</b> — no step answered: Unicode 0, "
+            "written as a space so words stay apart (spec §1)</li>"
+        )
+    code = f"0x{glyph.code:0{max(glyph.code_length, 1) * 2}X} ({glyph.code_length} byte)"
+    return f"<p>code {code}</p><ol style='margin-left:-20px'>{''.join(items)}</ol>"
+
+
+def provenance_html(
+    model: PageModel,
+    index: int,
+    operators: dict[tuple[str, int], OperatorRecord] | None,
+    fonts: dict[tuple[str, str], FontInfo] | None,
+) -> str:
+    glyph = model.glyphs[index]
+    record = (operators or {}).get((glyph.form_path, glyph.operator_index))
+    info = (fonts or {}).get((glyph.form_path, glyph.font_key))
+    record_rows = [
+        ("glyph", f"#{index} ({escape(model.status[index].replace('_', ' '))})"),
+        ("unicode", escape(char_label(glyph.text))),
+        ("font size as drawn", f"{glyph.font_size:.2f}"),
+        ("origin", f"({glyph.origin[0]:.2f}, {glyph.origin[1]:.2f})"),
+        ("MCID", "—" if glyph.mcid is None else str(glyph.mcid)),
+        ("draw order", str(glyph.draw_order)),
+    ]
+    return (
+        _section(1, "Output characters", _table(output_rows(model, index)))
+        + _section(2, "Glyph record", _table(record_rows))
+        + _section(3, "Showing operator", _table(operator_rows(glyph, record)))
+        + _section(4, "Font", _table(font_rows(glyph, info)))
+        + _section(5, "Decode step", decode_rows(glyph))
+    )
+
+
+class ProvenancePanel(QTextBrowser):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("provenance")
+        self.setOpenLinks(False)
+        self.show_glyph(None, None)
+
+    def show_glyph(self, model: PageModel | None, index: int | None, operators=None, fonts=None):
+        if model is None or index is None or not 0 <= index < model.count:
+            self.setHtml(
+                "<p style='color:#666'>Select a glyph to see where its text came from.</p>"
+            )
+            return
+        self.setHtml(provenance_html(model, index, operators, fonts))

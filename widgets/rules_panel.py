@@ -1,0 +1,295 @@
+"""Every threshold of `core.rules.Rules` as an editor, and what a change did to the page.
+
+The panel only edits and shows: it emits `rulesChanged(Rules)` (debounced, so dragging a spin
+box re-analyses once) and draws the `core.diffing.RuleChanges` it is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.diffing import RuleChanges
+from core.errors import RuleError
+from core.rules import Rules
+from widgets.explain import char_label
+from widgets.qa_layers import RULE_CHANGE_COLOURS
+
+DEBOUNCE_MS = 250
+INT_MAX = 2**31 - 1
+COMPARE_DEFAULTS = "spec defaults"
+COMPARE_PREVIOUS = "previous rules"
+
+# What each rule decides, with the spec section, for tooltips.
+DESCRIPTIONS = {
+    "space_gap_ratio": "§6 word space: gap after the previous glyph end > ratio × box height",
+    "line_break_ratio": "§6 line break: origin move across the line > ratio × larger box height",
+    "duplicate_size_tolerance": "§5 duplicates: sizes as drawn within this fraction",
+    "duplicate_along": "§5 duplicates: offset along the baseline < this × size",
+    "duplicate_across": "§5 duplicates: offset across the baseline < this × size",
+    "duplicate_scan_window": "§5 duplicates: forward scan window in x, × size",
+    "columns_gap_multiple": "§8 columns: a gap wider than this × the median advance splits",
+    "form_depth": "§2 nested form XObjects interpreted up to this depth",
+    "structure_depth": "§9 structure tree walked down to this depth",
+    "structure_trust_ratio": "§9 structure trusted when untagged ≤ ratio × total glyphs",
+    "expand_ligatures": "ligatures U+FB00–FB06 written as their letters",
+    "max_stream_bytes": "resource limit: decoded size of one content stream",
+    "max_page_operators": "resource limit: operators interpreted on one page",
+    "max_page_glyphs": "resource limit: glyphs recorded on one page",
+}
+STEPS = {"columns_gap_multiple": 0.25}
+CATEGORY_COLOURS = dict(RULE_CHANGE_COLOURS)
+
+
+class RulesPanel(QWidget):
+    rulesChanged = Signal(object)  # Rules
+    glyphsChosen = Signal(tuple)  # glyph indices of a change the user clicked
+    compareModeChanged = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("rules_panel")
+        self.defaults = Rules()
+        self.editors: dict[str, QWidget] = {}
+        self.markers: dict[str, QLabel] = {}
+        self._quiet = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self.apply_now)
+
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(2)
+        for row, field in enumerate(fields(Rules)):
+            name = field.name
+            label = QLabel(name)
+            label.setToolTip(DESCRIPTIONS.get(name, ""))
+            editor = self._editor(name, field.default)
+            marker = QLabel()
+            marker.setObjectName(f"default_{name}")
+            grid.addWidget(label, row, 0)
+            grid.addWidget(editor, row, 1)
+            grid.addWidget(marker, row, 2)
+            self.editors[name] = editor
+            self.markers[name] = marker
+        grid.setColumnStretch(1, 1)
+
+        self.reset_button = QPushButton("Reset to spec")
+        self.reset_button.setObjectName("rules_reset")
+        self.reset_button.clicked.connect(self.reset)
+        load_button = QPushButton("Load…")
+        load_button.clicked.connect(self._load_dialog)
+        save_button = QPushButton("Save…")
+        save_button.clicked.connect(self._save_dialog)
+        buttons = QHBoxLayout()
+        for button in (self.reset_button, load_button, save_button):
+            buttons.addWidget(button)
+
+        self.compare = QComboBox()
+        self.compare.setObjectName("rules_compare")
+        self.compare.addItems([COMPARE_DEFAULTS, COMPARE_PREVIOUS])
+        self.compare.setToolTip("What the changes below are measured against")
+        self.compare.currentTextChanged.connect(self.compareModeChanged)
+        compare_row = QHBoxLayout()
+        compare_row.addWidget(QLabel("Changes against"))
+        compare_row.addWidget(self.compare, 1)
+
+        self.summary = QLabel("No change: the page is read with the spec's rules.")
+        self.summary.setObjectName("rules_summary")
+        self.summary.setWordWrap(True)
+        self.changes = QTreeWidget()
+        self.changes.setObjectName("rules_changes")
+        self.changes.setHeaderLabels(["change", "glyphs"])
+        self.changes.setColumnWidth(0, 230)
+        self.changes.itemClicked.connect(self._on_item)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(grid)
+        layout.addLayout(buttons)
+        layout.addLayout(compare_row)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.changes, 1)
+        self.set_rules(self.defaults)
+
+    # -- editors ----------------------------------------------------------------------------
+    def _editor(self, name: str, default: object) -> QWidget:
+        if isinstance(default, bool):
+            editor = QCheckBox()
+            editor.toggled.connect(self._edited)
+        elif isinstance(default, int):
+            editor = QSpinBox()
+            editor.setRange(0, INT_MAX)
+            editor.setGroupSeparatorShown(True)
+            editor.valueChanged.connect(self._edited)
+        else:
+            editor = QDoubleSpinBox()
+            editor.setDecimals(3)
+            editor.setRange(0.0, 1000.0)
+            editor.setSingleStep(STEPS.get(name, 0.01))
+            editor.valueChanged.connect(self._edited)
+        editor.setObjectName(f"rule_{name}")
+        editor.setToolTip(DESCRIPTIONS.get(name, ""))
+        return editor
+
+    def rules(self) -> Rules:
+        """The rules the editors show."""
+        values = {}
+        for name, editor in self.editors.items():
+            values[name] = editor.isChecked() if isinstance(editor, QCheckBox) else editor.value()
+        return Rules().with_values(**values)
+
+    def set_rules(self, rules: Rules) -> None:
+        """Show `rules` without emitting a change."""
+        self._quiet = True
+        try:
+            for name, editor in self.editors.items():
+                value = getattr(rules, name)
+                if isinstance(editor, QCheckBox):
+                    editor.setChecked(bool(value))
+                else:
+                    editor.setValue(value)
+        finally:
+            self._quiet = False
+        self._mark_defaults(rules)
+
+    def set_value(self, name: str, value: object) -> None:
+        """Set one rule as a user would (emits after the debounce)."""
+        editor = self.editors[name]
+        if isinstance(editor, QCheckBox):
+            editor.setChecked(bool(value))
+        else:
+            editor.setValue(value)
+
+    def _mark_defaults(self, rules: Rules) -> None:
+        for name, marker in self.markers.items():
+            default = getattr(self.defaults, name)
+            shown = _format(default)
+            if getattr(rules, name) == default:
+                marker.setText(f"◆ spec {shown}")
+                marker.setStyleSheet("color:#2e7d32; font-size:11px")
+                marker.setToolTip("the spec's default")
+            else:
+                marker.setText(f"◇ spec {shown}")
+                marker.setStyleSheet("color:#c62828; font-size:11px; font-weight:bold")
+                marker.setToolTip(f"changed from the spec's default {shown}")
+
+    def _edited(self, *_args) -> None:
+        if self._quiet:
+            return
+        self._mark_defaults(self.rules())
+        self._timer.start()
+
+    def apply_now(self) -> None:
+        self._timer.stop()
+        self.rulesChanged.emit(self.rules())
+
+    def reset(self) -> None:
+        self.set_rules(self.defaults)
+        self.apply_now()
+
+    # -- files ------------------------------------------------------------------------------
+    def save_to(self, path: str | Path) -> None:
+        """The `glyphscope-extract --rules FILE` format (Rules.to_json)."""
+        Path(path).write_text(self.rules().to_json() + "\n", encoding="utf-8")
+
+    def load_from(self, path: str | Path) -> Rules:
+        rules = Rules.load(path)
+        self.set_rules(rules)
+        self.apply_now()
+        return rules
+
+    def _save_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save rules", "rules.json", "JSON (*.json)")
+        if path:
+            self.save_to(path)
+
+    def _load_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Load rules", "", "JSON (*.json);;All (*)")
+        if not path:
+            return
+        try:
+            self.load_from(path)
+        except (RuleError, OSError) as exc:
+            QMessageBox.warning(self, "Rules not loaded", str(exc))
+
+    # -- changes ----------------------------------------------------------------------------
+    def show_changes(self, changes: RuleChanges | None, model=None, against: str = "") -> None:
+        """List what the rules changed on the page; `model` (widgets.page_model.PageModel of
+        the new analysis) names the glyphs."""
+        self.changes.clear()
+        if changes is None:
+            self.summary.setText("Waiting for the analysis…" if against else "No comparison.")
+            return
+        rules = ", ".join(f"{n} {_format(a)} → {_format(b)}" for n, a, b in changes.changed_rules)
+        head = f"Against {against}: " if against else ""
+        if not changes.changed_rules:
+            self.summary.setText(f"{head}same rules; nothing changed.")
+            return
+        self.summary.setText(f"{head}{rules}\n{changes.summary()}")
+        if not changes.comparable:
+            return
+        pairs = {
+            "spaces gained": changes.spaces_gained,
+            "spaces lost": changes.spaces_lost,
+            "lines split": changes.lines_split,
+            "lines joined": changes.lines_joined,
+        }
+        singles = {
+            "glyphs newly dropped": changes.newly_dropped,
+            "glyphs newly kept": changes.newly_kept,
+        }
+        for category, glyphs in changes.categories():
+            items = pairs.get(category) or singles.get(category) or ()
+            top = QTreeWidgetItem([f"{category}: {len(items)}", ""])
+            top.setData(0, Qt.ItemDataRole.UserRole, tuple(glyphs))
+            top.setForeground(0, QColor(CATEGORY_COLOURS[category]))
+            self.changes.addTopLevelItem(top)
+            for item in items[:500]:
+                indices = item if isinstance(item, tuple) else (item,)
+                label = " → ".join(_glyph_label(model, i) for i in indices)
+                child = QTreeWidgetItem([label, " ".join(f"#{i}" for i in indices)])
+                child.setData(0, Qt.ItemDataRole.UserRole, tuple(indices))
+                top.addChild(child)
+            top.setExpanded(0 < len(items) <= 20)
+
+    def _on_item(self, item: QTreeWidgetItem, _column: int) -> None:
+        glyphs = item.data(0, Qt.ItemDataRole.UserRole)
+        if glyphs:
+            self.glyphsChosen.emit(tuple(glyphs))
+
+
+def _format(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+def _glyph_label(model, index: int) -> str:
+    if model is None or not 0 <= index < model.count:
+        return f"#{index}"
+    return char_label(model.glyphs[index].text).split(" U+")[0]
