@@ -409,7 +409,7 @@ class MainWindow(QMainWindow):
         self.layers_panel.refresh_legend("glyphs", model)
         self.layers_panel.refresh_legend("gaps", model)
         if model is not None:
-            self.view.set_content_bounds(model.bounds)
+            self.view.set_content_bounds(model.bounds, model.text_bounds)
 
     def _done(self, what: str) -> None:
         if what not in self._waiting:

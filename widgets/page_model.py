@@ -92,6 +92,7 @@ class PageModel:
     crop_box: Rect
     visible_box: Rect
     bounds: Rect  # everything drawn: boxes and every quad
+    text_bounds: Rect  # the visible box and every quad (what "fit page" shows)
     fonts: tuple[str, ...]
     mcids: tuple[int, ...]
     reading_order: tuple[int, ...]  # visible glyphs in reading order (for the path layer)
@@ -151,6 +152,7 @@ def build_page_model(page_index: int, analysis, structure_reason: str = "") -> P
         crop_box=crop_box,
         visible_box=visible_box,
         bounds=_bounds(quads, (media_box, crop_box, visible_box)),
+        text_bounds=_bounds(quads, (visible_box,)),
         fonts=tuple(sorted({g.font_key for g in glyphs})),
         mcids=tuple(sorted({g.mcid for g in glyphs if g.mcid is not None})),
         reading_order=_reading_order(analysis, visible),

@@ -123,22 +123,43 @@ class PageView(QGraphicsView):
         self._page_item.setPixmap(QPixmap())
         self._page_shadow.setRect(QRectF())
 
-    def set_content_bounds(self, user_rect) -> None:
-        """Grow the scene to show overlays outside the visible box (slug lines, MediaBox)."""
+    def set_content_bounds(self, user_rect, fit_rect=None) -> None:
+        """Grow the scene to show overlays outside the visible box (slug lines, MediaBox);
+        `fit_rect` (user space) is what "fit page" shows: by default the page alone."""
         self._extra_user_rect = user_rect
+        self._fit_user_rect = fit_rect
         self._update_scene_rect()
+
+    def _mapped(self, user_rect) -> QRectF | None:
+        if user_rect is None or self.geometry is None:
+            return None
+        x0, y0, x1, y1 = user_rect
+        mapped = to_qtransform(self.geometry.matrix).mapRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+        width, height = self.geometry.size
+        # Wild coordinates (a glyph at 1e9) must not shrink the page to a dot.
+        if (
+            not mapped.isValid()
+            or mapped.width() > 20 * width + 1e4
+            or mapped.height() > 20 * height + 1e4
+        ):
+            return None
+        return mapped
+
+    def fit_area(self) -> QRectF:
+        """The scene rectangle "fit page" shows: the page and any glyphs beyond its edge."""
+        width, height = self.geometry.size
+        area = QRectF(0, 0, width, height)
+        extra = self._mapped(getattr(self, "_fit_user_rect", None))
+        return area.united(extra) if extra is not None else area
 
     def _update_scene_rect(self) -> None:
         if self.geometry is None:
             return
         width, height = self.geometry.size
         rect = QRectF(0, 0, width, height)
-        extra = getattr(self, "_extra_user_rect", None)
+        extra = self._mapped(getattr(self, "_extra_user_rect", None))
         if extra is not None:
-            x0, y0, x1, y1 = extra
-            mapped = to_qtransform(self.geometry.matrix).mapRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-            if mapped.isValid() and mapped.width() < 20 * width + 1e4:
-                rect = rect.united(mapped)
+            rect = rect.united(extra)
         margin = 12.0
         self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
         if self._fit_mode == "page":
@@ -196,8 +217,7 @@ class PageView(QGraphicsView):
         viewport = self.viewport().size()
         margin = 16
         if mode == "page":
-            # The whole scene: the page and whatever overlays lie outside its visible box.
-            area = self.sceneRect()
+            area = self.fit_area().adjusted(-8, -8, 8, 8)
         else:
             area = QRectF(0, 0, width, height)
         by_width = (viewport.width() - margin) / max(area.width() * PIXELS_PER_POINT, 1e-6)
