@@ -230,7 +230,7 @@ class TextExport(QObject):
 
     def _run(self, path, password, output, pages, mode, separator, bom, rules) -> None:
         try:
-            written = self._write(path, password, output, pages, mode, separator, bom, rules)
+            written = self.write(path, password, output, pages, mode, separator, bom, rules)
         except Exception as exc:  # shown to the user; the partial file is already removed
             self.failed.emit(f"{type(exc).__name__}: {exc}")
             return
@@ -239,7 +239,9 @@ class TextExport(QObject):
         else:
             self.finished.emit(written, output)
 
-    def _write(self, path, password, output, pages, mode, separator, bom, rules) -> int | None:
+    def write(self, path, password, output, pages, mode, separator, bom, rules) -> int | None:
+        """Write synchronously (the worker thread's job); None when cancelled, and then no
+        file is left behind."""
         from core.document import Document
         from core.output import UTF8_BOM, write_document_text
 
