@@ -25,7 +25,7 @@ __all__ = ["qa_window"]
 CHROMIUM = "/usr/bin/chromium"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 JSON_SCRIPT = re.compile(
-    r'<script type="application/json" id="%s">(.*?)</script>' % JSON_ELEMENT_ID, re.S
+    f'<script type="application/json" id="{JSON_ELEMENT_ID}">(.*?)</script>', re.S
 )
 
 
