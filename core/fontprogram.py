@@ -126,11 +126,10 @@ def _text_by_name(names: Mapping[int, str]) -> dict[int, str]:
 
 
 def _type1_unicode(data: bytes) -> tuple[dict[int, str], bool]:
-    """§9.6.6.2: a Type 1 program's built-in encoding, its /Encoding in the clear-text part
-    (Adobe Type 1 Font Format §2.3): `StandardEncoding`, or a 256-element array filled by
-    `dup <code> /<name> put` entries. Read by pattern, not by running PostScript: producers
-    (dvips, pdfTeX subsets) leave the array's other slots unset, which no PostScript
-    interpreter without the rest of the font accepts."""
+    """§9.6.6.2: a Type 1 program's built-in encoding, its /Encoding in the clear-text part:
+    `StandardEncoding`, or a 256-element array filled by `dup <code> /<name> put` entries.
+    Read by pattern rather than by running the PostScript: dvips and pdfTeX subsets leave
+    the array's other slots null, on which fontTools' interpreter fails."""
     if data[:2] == b"\x80\x01":
         data = data[6:]  # a PFB segment header some producers leave in /FontFile
     end = data.find(b"eexec")
@@ -143,9 +142,9 @@ def _type1_unicode(data: bytes) -> tuple[dict[int, str], bool]:
     names = {}
     for entry in _TYPE1_ENCODING_ENTRY.finditer(clear_text, start):
         code = _ps_integer(entry.group(1))
-        if code is not None and 0 <= code <= 255 and entry.group(2) != b".notdef":
-            names.setdefault(code, entry.group(2).decode("latin-1"))
-    return _text_by_name(names), False
+        if code is not None and 0 <= code <= 255:
+            names[code] = entry.group(2).decode("latin-1")  # a later put replaces, as in PostScript
+    return _text_by_name({code: name for code, name in names.items() if name != ".notdef"}), False
 
 
 _TYPE1_STANDARD = re.compile(rb"/Encoding\s+StandardEncoding\s+def")

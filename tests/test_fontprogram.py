@@ -161,3 +161,9 @@ def test_cff_standard_builtin_encoding_is_flagged_standard():
 def test_type1_custom_builtin_encoding_is_not_flagged_standard():
     result = font_program_unicode(descriptor("/FontFile", TYPE1_CLEARTEXT), "Type1")
     assert result.standard_encoding is False
+
+
+def test_type1_later_put_replaces_an_earlier_one():
+    program = b"/Encoding 256 array\ndup 65 /A put\ndup 65 /B put\nreadonly def\neexec\n"
+    result = font_program_unicode(descriptor("/FontFile", program), "Type1")
+    assert dict(result.by_code) == {65: "B"}
