@@ -9,7 +9,11 @@ For every corpus file whose `ref_ok` is "ok", all pages: our reading-order text 
 joined by form feeds, each compared with `refs/<file>.pdftotext.txt`.
 
 Normalisation, the same on every side: Unicode NFKC (this expands the presentation-form
-ligatures U+FB00–FB06 to their letters and folds full-width and compatibility forms), then
+ligatures U+FB00–FB06 to their letters and folds full-width and compatibility forms); the
+bidirectional format characters U+200E, U+200F, U+202A–U+202E and U+2066–U+2069 removed
+(pdftotext wraps right-to-left runs in them); every Han, kana and CJK-punctuation character made
+a word of its own (those scripts put no spaces between words, so where an extractor happens to
+break a run would otherwise decide the score; Hangul is spaced by words and left alone); then
 `str.split()` on any Unicode white space (form feeds included). Case and punctuation are kept;
 hyphenated line ends are not rejoined. Each side is a multiset of these tokens:
 precision = |ours ∩ ref| / |ours|, recall = |ours ∩ ref| / |ref| (multiset intersection),
@@ -19,13 +23,15 @@ Every tool runs per file in a child process with a time limit, so a crash, a han
 memory blow-up is reported in the table, never fatal. Peers are skipped on files over
 100 pages unless --all. Peer outputs (and peer failures) are cached in tests/bench/out/
 (gitignored) and reused until --refresh; our text is always recomputed and written to
-tests/bench/out/ours/<file>.txt for reading by eye.
+tests/bench/out/ours/<file>.txt for reading by eye (--reuse-ours scores those texts again
+without extracting, e.g. after a change to the normalisation).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import unicodedata
@@ -44,9 +50,20 @@ TOOLS = ("ours", "pdfminer", "pdfplumber")
 PEER_PAGE_LIMIT = 100
 
 
+BIDI_CONTROLS = dict.fromkeys(map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e"), None)
+BIDI_CONTROLS.update(dict.fromkeys(range(0x2066, 0x206A), None))
+# Han (with extensions and compatibility ideographs), kana, CJK symbols and punctuation, CJK
+# compatibility forms and what NFKC leaves of the half/full-width block.
+UNSPACED_SCRIPT = re.compile(
+    "([\u3000-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+    "\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff])"
+)
+
+
 def tokens(text: str) -> Counter:
-    """The multiset of NFKC-normalised, white-space-separated words."""
-    return Counter(unicodedata.normalize("NFKC", text).split())
+    """The multiset of normalised words (see the module docstring)."""
+    text = unicodedata.normalize("NFKC", text).translate(BIDI_CONTROLS)
+    return Counter(UNSPACED_SCRIPT.sub(r" \1 ", text).split())
 
 
 class Agreement(NamedTuple):
@@ -127,12 +144,12 @@ class Outcome(NamedTuple):
     error: str  # "" on success; else a one-line reason (crash, timeout, skipped)
 
 
-def run_tool(tool: str, entry, timeout: float, refresh: bool) -> Outcome:
+def run_tool(tool: str, entry, timeout: float, refresh: bool, reuse_ours: bool) -> Outcome:
     folder = OUT / tool
     folder.mkdir(parents=True, exist_ok=True)
     text_path = folder / f"{entry.name}.txt"
     error_path = folder / f"{entry.name}.error"
-    cached = tool != "ours" and not refresh
+    cached = (tool != "ours" or reuse_ours) and not refresh
     if cached and text_path.exists():
         return Outcome(text_path.read_text(encoding="utf-8"), "")
     if cached and error_path.exists():
@@ -167,7 +184,7 @@ def measure(entry, args) -> dict:
         if tool != "ours" and pages > PEER_PAGE_LIMIT and not args.all:
             row[tool] = {"error": f"skipped: {pages} pages > {PEER_PAGE_LIMIT} (use --all)"}
             continue
-        outcome = run_tool(tool, entry, args.timeout, args.refresh)
+        outcome = run_tool(tool, entry, args.timeout, args.refresh, args.reuse_ours)
         if outcome.text is None:
             row[tool] = {"error": outcome.error}
         else:
@@ -211,6 +228,9 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="run peers on files over 100 pages")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per tool per file")
     parser.add_argument("--refresh", action="store_true", help="ignore cached peer outputs")
+    parser.add_argument(
+        "--reuse-ours", action="store_true", help="score the texts of out/ours/ left by a last run"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="files measured at once")
     parser.add_argument("--json", type=Path, help="also write the per-file rows as JSON")
     parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
