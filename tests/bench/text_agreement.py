@@ -23,8 +23,9 @@ Every tool runs per file in a child process with a time limit, so a crash, a han
 memory blow-up is reported in the table, never fatal. Peers are skipped on files over
 100 pages unless --all. Peer outputs (and peer failures) are cached in tests/bench/out/
 (gitignored) and reused until --refresh; our text is always recomputed and written to
-tests/bench/out/ours/<file>.txt for reading by eye (--reuse-ours scores those texts again
-without extracting, e.g. after a change to the normalisation).
+tests/bench/out/ours/<file>.txt for reading by eye (out/ours+NAME=VALUE/ when --rule
+overrides a threshold of core.rules.Rules, as the CLI's option does; --reuse-ours scores
+those texts again without extracting, e.g. after a change to the normalisation).
 """
 
 from __future__ import annotations
@@ -94,25 +95,26 @@ def agreement(text: str, reference: Counter) -> Agreement:
 # -- tool runners (executed in a child process by --worker) ----------------------------------
 
 
-def _ours_text(path: str, password: str | None) -> str:
+def _ours_text(path: str, password: str | None, overrides: dict) -> str:
     import io
 
     from core.document import Document
     from core.output import write_document_text
+    from core.rules import Rules
 
     stream = io.BytesIO()
     with Document.open(path, password=password) as document:
-        write_document_text(document, stream)
+        write_document_text(document, stream, rules=Rules().with_values(**overrides))
     return stream.getvalue().decode("utf-8")
 
 
-def _pdfminer_text(path: str, password: str | None) -> str:
+def _pdfminer_text(path: str, password: str | None, overrides: dict) -> str:
     from pdfminer.high_level import extract_text
 
     return extract_text(path, password=password or "")
 
 
-def _pdfplumber_text(path: str, password: str | None) -> str:
+def _pdfplumber_text(path: str, password: str | None, overrides: dict) -> str:
     import pdfplumber
 
     pages = []
@@ -126,13 +128,13 @@ def _pdfplumber_text(path: str, password: str | None) -> str:
 RUNNERS = {"ours": _ours_text, "pdfminer": _pdfminer_text, "pdfplumber": _pdfplumber_text}
 
 
-def _worker(tool: str, path: str, password: str, out: str) -> None:
+def _worker(tool: str, path: str, password: str, overrides: str, out: str) -> None:
     import logging
     import warnings
 
     warnings.simplefilter("ignore")
     logging.disable(logging.CRITICAL)
-    text = RUNNERS[tool](path, password or None)
+    text = RUNNERS[tool](path, password or None, json.loads(overrides))
     Path(out).write_text(text, encoding="utf-8")
 
 
@@ -144,12 +146,14 @@ class Outcome(NamedTuple):
     error: str  # "" on success; else a one-line reason (crash, timeout, skipped)
 
 
-def run_tool(tool: str, entry, timeout: float, refresh: bool, reuse_ours: bool) -> Outcome:
-    folder = OUT / tool
+def run_tool(tool: str, entry, args) -> Outcome:
+    """One tool's text of one file; ours goes to out/ours (out/ours+NAME=VALUE,... under --rule)."""
+    overrides = dict(item.split("=", 1) for item in args.rule) if tool == "ours" else {}
+    folder = OUT / "+".join([tool, ",".join(sorted(args.rule))] if overrides else [tool])
     folder.mkdir(parents=True, exist_ok=True)
     text_path = folder / f"{entry.name}.txt"
     error_path = folder / f"{entry.name}.error"
-    cached = (tool != "ours" or reuse_ours) and not refresh
+    cached = (tool != "ours" or args.reuse_ours) and not args.refresh
     if cached and text_path.exists():
         return Outcome(text_path.read_text(encoding="utf-8"), "")
     if cached and error_path.exists():
@@ -157,13 +161,14 @@ def run_tool(tool: str, entry, timeout: float, refresh: bool, reuse_ours: bool) 
     text_path.unlink(missing_ok=True)
     error_path.unlink(missing_ok=True)
     command = [sys.executable, __file__, "--worker", tool, str(entry.path), entry.password or ""]
+    command.append(json.dumps(overrides))
     try:
         done = subprocess.run(
-            [*command, str(text_path)], capture_output=True, text=True, timeout=timeout
+            [*command, str(text_path)], capture_output=True, text=True, timeout=args.timeout
         )
         error = "" if done.returncode == 0 else _last_line(done.stderr, done.returncode)
     except subprocess.TimeoutExpired:
-        error = f"timeout after {timeout:.0f} s"
+        error = f"timeout after {args.timeout:.0f} s"
     if error or not text_path.exists():
         error = error or "no output"
         error_path.write_text(error, encoding="utf-8")
@@ -184,7 +189,7 @@ def measure(entry, args) -> dict:
         if tool != "ours" and pages > PEER_PAGE_LIMIT and not args.all:
             row[tool] = {"error": f"skipped: {pages} pages > {PEER_PAGE_LIMIT} (use --all)"}
             continue
-        outcome = run_tool(tool, entry, args.timeout, args.refresh, args.reuse_ours)
+        outcome = run_tool(tool, entry, args)
         if outcome.text is None:
             row[tool] = {"error": outcome.error}
         else:
@@ -233,7 +238,10 @@ def main() -> None:
     )
     parser.add_argument("--jobs", type=int, default=1, help="files measured at once")
     parser.add_argument("--json", type=Path, help="also write the per-file rows as JSON")
-    parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--rule", action="append", default=[], metavar="NAME=VALUE", help="override our rule"
+    )
+    parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         _worker(*args.worker)
