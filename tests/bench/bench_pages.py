@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import logging
 import signal
 import statistics
@@ -142,6 +143,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only files whose name contains NAME")
     parser.add_argument("--timeout", type=int, default=30, help="seconds per tool per page")
     parser.add_argument("--slowest", type=int, default=5, help="list our K slowest pages")
+    parser.add_argument("--json", type=Path, help="also write the per-page times as JSON")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     logging.disable(logging.CRITICAL)
@@ -173,6 +175,12 @@ def main() -> None:
     for row in sorted(rows, key=lambda row: -row["ours"])[: args.slowest]:
         peers = "  ".join(f"{tool} {row[tool] * 1e3:8.1f} ms" for tool in TOOLS)
         print(f"  {row['file']} p{row['page']}: {peers}")
+    print(f"\n{args.slowest} pages where pdfminer.six gains most on us (lowest pdfminer/ours):")
+    for row in sorted(rows, key=lambda row: row["pdfminer"] / row["ours"])[: args.slowest]:
+        peers = "  ".join(f"{tool} {row[tool] * 1e3:8.1f} ms" for tool in TOOLS)
+        print(f"  {row['file']} p{row['page']}: {peers}")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     if failures:
         print("\npages left out:")
         for reason, count in failures.most_common():
