@@ -4,6 +4,7 @@
                                        [--timeout 30]
 
 Per corpus page, in one process, one tool after the other:
+- every module is imported before the first page is timed;
 - ours: the Document is opened once per file (not timed); per page `Page.extract(rules)` +
   `visible_glyphs` + `reading_order`, i.e. what `glyphscope-extract --mode text` does. The
   first page of a file pays for loading its fonts, as it would in the CLI;
@@ -37,6 +38,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+import pdfplumber  # noqa: E402
+from pdfminer.high_level import extract_text  # noqa: E402
+
+import core.interpreter  # noqa: E402, F401 - Page.extract imports it lazily; keep that out of page 1
 from core.document import Document  # noqa: E402
 from core.errors import GlyphscopeError  # noqa: E402
 from core.reading import reading_order  # noqa: E402
@@ -65,8 +70,6 @@ def _ours(document: Document, index: int, rules: Rules) -> str:
 
 
 def _pdfminer(data: bytes, password: str | None, index: int) -> str:
-    from pdfminer.high_level import extract_text
-
     return extract_text(io.BytesIO(data), password=password or "", page_numbers=[index])
 
 
@@ -94,8 +97,6 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def measure_file(entry, pages_per_file: int, timeout: int, failures: Counter) -> list[dict]:
-    import pdfplumber
-
     data = entry.path.read_bytes()
     rules = Rules()
     try:
