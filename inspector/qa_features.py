@@ -210,7 +210,7 @@ class QaFeatures(QObject):
         self.thread.submit("details", self.core.page_details, index, analysis.rules)
         self._show_rule_changes()
         self.search_layer.set_groups(self._search_groups(index))
-        if self.docks["compare"].isVisible():
+        if _showing(self.docks["compare"]):
             self.compare_page()
         pending = self._pending_glyphs
         if pending is not None and pending[0] == index:
@@ -438,16 +438,16 @@ class QaFeatures(QObject):
         model = self.window.model
         if model is None or model.page_index not in texts:
             return
-        reading = model.analysis.reading
+        analysis = model.analysis
         self.thread.submit(
-            "compare-page", _tagged_compare, model.page_index, reading, texts[model.page_index]
+            "compare-page", _tagged_compare, model.page_index, analysis, texts[model.page_index]
         )
 
     def _on_page_diff(self, result) -> None:
-        index, diff = result
+        index, analysis, diff = result
         model = self.window.model
-        if model is None or model.page_index != index:
-            return
+        if model is None or model.page_index != index or model.analysis is not analysis:
+            return  # a comparison of a reading no longer shown (the rules or page changed)
         if isinstance(diff, JobFailure):
             self.compare_panel.show_page_diff(index + 1, None, f"pdfium: {diff.message}")
             self.pageCompared.emit(index, diff)
@@ -524,11 +524,16 @@ class QaFeatures(QObject):
         write_regression_case(self, request, result)
 
 
-def _tagged_compare(index: int, reading, theirs) -> tuple[int, WordDiff | JobFailure]:
+def _tagged_compare(index: int, analysis, theirs) -> tuple[int, object, WordDiff | JobFailure]:
     try:
-        return index, compare_one(reading, theirs)
+        return index, analysis, compare_one(analysis.reading, theirs)
     except Exception as exc:  # shown in the Compare panel
-        return index, JobFailure(str(exc))
+        return index, analysis, JobFailure(str(exc))
+
+
+def _showing(dock) -> bool:
+    """The dock is on screen: shown, and the current tab when tabbed with others."""
+    return dock.isVisible() and not dock.widget().visibleRegion().isEmpty()
 
 
 def _tagged_single_page(core: QaCore, index: int, rules: Rules):
