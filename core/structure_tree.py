@@ -25,69 +25,28 @@ from decimal import Decimal
 import pikepdf
 
 from core.rules import Rules
-
-ObjGen = tuple[int, int]
-# A marked-content sequence: (form XObject objgen when referenced through an MCR /Stm,
-# None for the page's own content stream; MCID). §14.7.4.3: a form's MCIDs are its own.
-McidKey = tuple["ObjGen | None", int]
-
-# §14.8.4 standard structure types (ISO 32000-1) and the PDF 2.0 additions a RoleMap may
-# legitimately target; role mapping stops at the first of these.
-STANDARD_TYPES = frozenset(
-    "Document Part Art Sect Div BlockQuote Caption TOC TOCI Index NonStruct Private "
-    "P H H1 H2 H3 H4 H5 H6 L LI Lbl LBody Table TR TH TD THead TBody TFoot "
-    "Span Quote Note Reference BibEntry Code Link Annot Ruby RB RT RP Warichu WT WP "
-    "Figure Formula Form DocumentFragment Aside Title FENote Sub Em Strong Artifact".split()
+from core.structure_records import McidKey, ObjectReference, ObjGen, StructureNode, StructureWalk
+from core.structure_root import (
+    is_integer,
+    name_or_none,
+    number_tree_lookup,
+    objgen_of,
+    page_parent_elements,
+    parent_tree_entries,
+    relevant_elements,
+    role_map,
 )
 
-
-@dataclass(frozen=True, slots=True)
-class ObjectReference:
-    """An OBJR kid (§14.7.4.3 Table 325): a whole annotation or XObject, no MCID."""
-
-    objgen: ObjGen | None
-    subtype: str
-
-
-@dataclass(frozen=True, slots=True)
-class StructureNode:
-    """One structure element that touches the page, for the inspector's Structure panel.
-
-    `raw` holds attributes as written in the file; `derived` holds what the walk worked
-    out (inherited /Pg, page from the /ParentTree, role-mapped type), labelled as such.
-    `mcids` are this page's MCIDs directly under the element, in kid order;
-    `form_mcids` the (form objgen, MCID) pairs of MCR kids with /Stm.
-    """
-
-    type: str
-    mapped_type: str | None
-    mcids: tuple[int, ...]
-    page_matches: bool
-    children: tuple[StructureNode, ...]
-    raw: tuple[tuple[str, str], ...]
-    derived: tuple[tuple[str, str], ...]
-    objgen: ObjGen | None
-    alt: str | None = None
-    actual_text: str | None = None
-    lang: str | None = None
-    form_mcids: tuple[tuple[ObjGen, int], ...] = ()
-    objects: tuple[ObjectReference, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class StructureWalk:
-    """The walk's answer for one page.
-
-    mcid_keys: the page's marked-content sequences in author order, each once (an MCID
-    referenced twice is replayed at its first reference). stm_forms: form XObjects whose
-    MCIDs the tree references through MCR /Stm.
-    """
-
-    root: StructureNode
-    mcid_keys: tuple[McidKey, ...]
-    stm_forms: frozenset[ObjGen]
-    elements_visited: int
-    warnings: tuple[str, ...]
+__all__ = [
+    "McidKey",
+    "ObjGen",
+    "ObjectReference",
+    "StructureNode",
+    "StructureWalk",
+    "number_tree_lookup",
+    "role_map",
+    "walk_structure",
+]
 
 
 @dataclass(slots=True)
@@ -109,15 +68,6 @@ class _Element:
     objects: list[ObjectReference] = field(default_factory=list)
     children: list[_Element] = field(default_factory=list)
     touches_page: bool = False
-
-
-def _objgen(obj: object) -> ObjGen | None:
-    """Identity of an indirect object; direct objects have none (and cannot form cycles)."""
-    if isinstance(obj, pikepdf.Object):
-        objgen = obj.objgen
-        if objgen != (0, 0):
-            return objgen
-    return None
 
 
 def _ref(objgen: ObjGen | None) -> str:
@@ -152,12 +102,6 @@ _KINDS = (
 )
 
 
-def _name(value: object) -> str | None:
-    if isinstance(value, pikepdf.Name):
-        return str(value)[1:]
-    return None
-
-
 def _text(value: object) -> str | None:
     """A text string (§7.9.2.2); pikepdf decodes PDFDocEncoding and UTF-16BE."""
     if isinstance(value, pikepdf.String):
@@ -167,128 +111,8 @@ def _text(value: object) -> str | None:
 
 def _page_objgen(value: object) -> ObjGen | None:
     if isinstance(value, pikepdf.Dictionary):
-        return _objgen(value)
+        return objgen_of(value)
     return None
-
-
-def _is_integer(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def number_tree_lookup(node: object, key: int, max_depth: int) -> object | None:
-    """The value for `key` in a number tree (§7.9.7): /Nums pairs, /Kids, /Limits.
-
-    /Limits only prunes when it is two integers; a node reached twice is read once; nodes
-    deeper than `max_depth` are ignored. /Nums is scanned in full because files with
-    unsorted arrays exist.
-    """
-    stack: list[tuple[object, int]] = [(node, 0)]
-    seen: set[ObjGen] = set()
-    while stack:
-        current, depth = stack.pop()
-        if not isinstance(current, pikepdf.Dictionary) or depth > max_depth:
-            continue
-        objgen = _objgen(current)
-        if objgen is not None:
-            if objgen in seen:
-                continue
-            seen.add(objgen)
-        limits = current.get("/Limits")
-        if (
-            isinstance(limits, pikepdf.Array)
-            and len(limits) == 2
-            and all(_is_integer(limit) for limit in limits)
-            and not limits[0] <= key <= limits[1]
-        ):
-            continue
-        nums = current.get("/Nums")
-        if isinstance(nums, pikepdf.Array):
-            for position in range(0, len(nums) - 1, 2):
-                if nums[position] == key and _is_integer(nums[position]):
-                    return nums[position + 1]
-        kids = current.get("/Kids")
-        if isinstance(kids, pikepdf.Array):
-            stack.extend((kid, depth + 1) for kid in reversed(list(kids)))
-    return None
-
-
-def role_map(type_name: str, mapping: object) -> tuple[str | None, str | None]:
-    """(type /RoleMap (§14.7.3) leads to, or None when unmapped; warning or None).
-
-    Chains are followed (Para → Normal → P) and stop at a standard type or at a type with no
-    mapping (returned: the inspector shows where the chain ends). A cycle reaches no type
-    (None, recorded). A standard type is never remapped (§14.8.4).
-    """
-    if type_name in STANDARD_TYPES or not isinstance(mapping, pikepdf.Dictionary):
-        return None, None
-    current = type_name
-    seen = {current}
-    while current not in STANDARD_TYPES:
-        target = _name(mapping.get("/" + current))
-        if target is None:
-            break
-        if target in seen:
-            return None, f"/RoleMap cycle at /{target} while mapping /{type_name}"
-        seen.add(target)
-        current = target
-    return (current if current != type_name else None), None
-
-
-def page_parent_elements(
-    struct_root: pikepdf.Dictionary, page: pikepdf.Dictionary, max_depth: int
-) -> list[object] | None:
-    """The /ParentTree array for the page's /StructParents (§14.7.4.4): element per MCID."""
-    key = page.get("/StructParents")
-    if not _is_integer(key):
-        return None
-    entry = number_tree_lookup(struct_root.get("/ParentTree"), key, max_depth)
-    if not isinstance(entry, pikepdf.Array):
-        return None
-    return list(entry)
-
-
-def _parent_tree_entries(
-    struct_root: pikepdf.Dictionary,
-    page: pikepdf.Dictionary,
-    mcid_parents: list[object],
-    max_depth: int,
-) -> list[object]:
-    """Every /ParentTree value belonging to the page: its MCIDs' parents (given), its
-    annotations' and its XObjects' (/StructParent of an OBJR target, /StructParents of a
-    form)."""
-    entries = list(mcid_parents)
-    parent_tree = struct_root.get("/ParentTree")
-    owners: list[object] = []
-    annotations = page.get("/Annots")
-    if isinstance(annotations, pikepdf.Array):
-        owners.extend(annotations)
-    resources = page.get("/Resources")
-    xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
-    if isinstance(xobjects, pikepdf.Dictionary):
-        owners.extend(xobjects.values())
-    for owner in owners:
-        if not isinstance(owner, (pikepdf.Dictionary, pikepdf.Stream)):
-            continue
-        for key_name in ("/StructParent", "/StructParents"):
-            key = owner.get(key_name)
-            if _is_integer(key):
-                value = number_tree_lookup(parent_tree, key, max_depth)
-                entries.extend(value if isinstance(value, pikepdf.Array) else [value])
-    return entries
-
-
-def _relevant_elements(entries: list[object], max_depth: int) -> set[ObjGen]:
-    """The listed elements and all their /P ancestors: every element worth entering."""
-    relevant: set[ObjGen] = set()
-    for entry in entries:
-        current, depth = entry, 0
-        while isinstance(current, pikepdf.Dictionary) and depth <= max_depth:
-            objgen = _objgen(current)
-            if objgen is None or objgen in relevant:
-                break
-            relevant.add(objgen)
-            current, depth = current.get("/P"), depth + 1
-    return relevant
 
 
 _END = object()
@@ -312,14 +136,14 @@ class _Walk:
         rules: Rules,
         single_page: bool,
     ) -> None:
-        self.page = _objgen(page)
+        self.page = objgen_of(page)
         self.depth_cap = rules.structure_depth
         self.single_page = single_page
         self.role_map = struct_root.get("/RoleMap")
         parents = page_parent_elements(struct_root, page, self.depth_cap) or []
-        self.mcid_parents = {mcid: _objgen(parent) for mcid, parent in enumerate(parents)}
-        entries = _parent_tree_entries(struct_root, page, parents, self.depth_cap)
-        self.relevant = _relevant_elements(entries, self.depth_cap) if entries else None
+        self.mcid_parents = {mcid: objgen_of(parent) for mcid, parent in enumerate(parents)}
+        entries = parent_tree_entries(struct_root, page, parents, self.depth_cap)
+        self.relevant = relevant_elements(entries, self.depth_cap) if entries else None
         self.keys: list[McidKey] = []
         self.seen_keys: set[McidKey] = set()
         self.stm_forms: set[ObjGen] = set()
@@ -335,7 +159,7 @@ class _Walk:
         self.warnings.setdefault(message, None)
 
     def run(self, struct_root: pikepdf.Dictionary) -> StructureWalk:
-        root_objgen = _objgen(struct_root)
+        root_objgen = objgen_of(struct_root)
         root = _Element("StructTreeRoot", None, None, False, root_objgen, [], [])
         stack = [_Frame(root, iter(_kids(struct_root)), 0, root_objgen)]
         if root_objgen is not None:
@@ -378,22 +202,22 @@ class _Walk:
     def visit_kid(self, frame: _Frame, kid: object, stack: list[_Frame]) -> None:
         """§14.7.2 Table 323 /K: an MCID, an MCR or OBJR dictionary, or a structure element."""
         element = frame.element
-        if _is_integer(kid):
+        if is_integer(kid):
             self.add_mcid(element, None, kid, element.page)
             return
         if not isinstance(kid, pikepdf.Dictionary):
             self.warn(f"a kid of /{element.type} is {_kind(kid)}, not a kid; skipped")
             return
-        kind = _name(kid.get("/Type"))
+        kind = name_or_none(kid.get("/Type"))
         untyped = kind is None and "/S" not in kid
         if kind == "MCR" or (untyped and "/MCID" in kid):
             mcid = kid.get("/MCID")
-            if not _is_integer(mcid):
+            if not is_integer(mcid):
                 self.warn(f"an MCR under /{element.type} has no integer /MCID; skipped")
                 return
             page = _page_objgen(kid.get("/Pg")) or element.page
             stream = kid.get("/Stm")
-            form = _objgen(stream) if isinstance(stream, pikepdf.Stream) else None
+            form = objgen_of(stream) if isinstance(stream, pikepdf.Stream) else None
             self.add_mcid(element, form, mcid, page)
             return
         if kind == "OBJR" or (untyped and "/Obj" in kid):
@@ -454,12 +278,12 @@ class _Walk:
             return
         subtype = ""
         if isinstance(target, (pikepdf.Dictionary, pikepdf.Stream)):
-            subtype = _name(target.get("/Subtype")) or ""
-        element.objects.append(ObjectReference(_objgen(target), subtype))
+            subtype = name_or_none(target.get("/Subtype")) or ""
+        element.objects.append(ObjectReference(objgen_of(target), subtype))
         element.touches_page = True
 
     def enter(self, frame: _Frame, kid: pikepdf.Dictionary, stack: list[_Frame]) -> None:
-        objgen = _objgen(kid)
+        objgen = objgen_of(kid)
         if objgen is not None and objgen in self.on_path:
             self.warn(f"cyclic /K: {_ref(objgen)} is its own ancestor; visited once")
             return
@@ -494,7 +318,7 @@ class _Walk:
         explicit_page: ObjGen | None,
         inherited_page: ObjGen | None,
     ) -> _Element:
-        type_name = _name(kid.get("/S"))
+        type_name = name_or_none(kid.get("/S"))
         if type_name is None:
             self.warn(f"structure element {_ref(objgen)} has no /S name")
             type_name = ""

@@ -1,0 +1,59 @@
+"""Records of the logical structure walk (ISO 32000-1 §14.7): what `walk_structure` returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ObjGen = tuple[int, int]
+# A marked-content sequence: (form XObject objgen when referenced through an MCR /Stm,
+# None for the page's own content stream; MCID). §14.7.4.3: a form's MCIDs are its own.
+McidKey = tuple["ObjGen | None", int]
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectReference:
+    """An OBJR kid (§14.7.4.3 Table 325): a whole annotation or XObject, no MCID."""
+
+    objgen: ObjGen | None
+    subtype: str
+
+
+@dataclass(frozen=True, slots=True)
+class StructureNode:
+    """One structure element that touches the page, for the inspector's Structure panel.
+
+    `raw` holds attributes as written in the file; `derived` holds what the walk worked
+    out (inherited /Pg, page from the /ParentTree, role-mapped type), labelled as such.
+    `mcids` are this page's MCIDs directly under the element, in kid order;
+    `form_mcids` the (form objgen, MCID) pairs of MCR kids with /Stm.
+    """
+
+    type: str
+    mapped_type: str | None
+    mcids: tuple[int, ...]
+    page_matches: bool
+    children: tuple[StructureNode, ...]
+    raw: tuple[tuple[str, str], ...]
+    derived: tuple[tuple[str, str], ...]
+    objgen: ObjGen | None
+    alt: str | None = None
+    actual_text: str | None = None
+    lang: str | None = None
+    form_mcids: tuple[tuple[ObjGen, int], ...] = ()
+    objects: tuple[ObjectReference, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StructureWalk:
+    """The walk's answer for one page.
+
+    mcid_keys: the page's marked-content sequences in author order, each once (an MCID
+    referenced twice is replayed at its first reference). stm_forms: form XObjects whose
+    MCIDs the tree references through MCR /Stm.
+    """
+
+    root: StructureNode
+    mcid_keys: tuple[McidKey, ...]
+    stm_forms: frozenset[ObjGen]
+    elements_visited: int
+    warnings: tuple[str, ...]
