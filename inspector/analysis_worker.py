@@ -40,7 +40,13 @@ class CoreOwner:
             raise AnalysisUnavailableError(f"the analysis engine is not available: {exc}") from None
         if self._document is None:
             raise AnalysisUnavailableError("the document could not be opened for analysis")
-        page = self._document.page(index)
+        from core.document import Page
+
+        self._document.page(index)  # raises the typed PageIndexError for a bad index
+        # A Page of our own, not the Document's cached one: a cached Page keeps every
+        # extraction it made, and a long document visited page by page would keep all its
+        # glyphs alive, making each garbage collection (which holds the GIL) slower.
+        page = Page(self._document, index)
         analysis = analyse_page(page, rules)
         # The arrays, spatial index and decision lookups are built here, off the GUI thread.
         return build_page_model(index, analysis, _no_structure_reason(page, analysis, rules))

@@ -10,11 +10,13 @@ time from asking for a page to its image and overlays painted (median, 95th perc
 from __future__ import annotations
 
 import argparse
+import collections
 import csv
 import fnmatch
 import os
 import statistics
 import sys
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -30,20 +32,26 @@ from inspector.main_window import MainWindow  # noqa: E402
 
 PAGE_TIMEOUT_MS = 120_000
 HEARTBEAT_MS = 5
+LATE_S = 0.2  # a beat this late makes the watchdog sample the GUI thread's stack
 
 
 class Heartbeat:
-    """Measures how long the GUI thread went without running its event loop."""
+    """Measures how long the GUI thread went without running its event loop, and samples
+    what the GUI thread was doing when a beat is late (a watchdog thread)."""
 
     def __init__(self) -> None:
         self.longest = 0.0
         self.where = ""
         self.label = ""
+        self.samples: collections.Counter[str] = collections.Counter()
         self._last = time.perf_counter()
+        self._gui_thread = threading.get_ident()
         self._timer = QTimer()
         self._timer.setInterval(HEARTBEAT_MS)
         self._timer.timeout.connect(self._beat)
         self._timer.start()
+        self._stop = threading.Event()
+        threading.Thread(target=self._watch, daemon=True).start()
 
     def _beat(self) -> None:
         now = time.perf_counter()
@@ -51,6 +59,19 @@ class Heartbeat:
         if gap > self.longest:
             self.longest, self.where = gap, self.label
         self._last = now
+
+    def _watch(self) -> None:
+        while not self._stop.wait(0.05):
+            if time.perf_counter() - self._last > LATE_S:
+                frame = sys._current_frames().get(self._gui_thread)
+                frames = traceback.extract_stack(frame)[-3:] if frame is not None else []
+                where = " < ".join(
+                    f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(frames)
+                )
+                self.samples[where or "(no Python frame: Qt or the GIL)"] += 1
+
+    def stop(self) -> None:
+        self._stop.set()
 
 
 def wait_for(window: MainWindow, signals, timeout_ms: int) -> str:
@@ -151,6 +172,7 @@ def main() -> int:
             crashes.append(f"{path.name}: {traceback.format_exc(limit=3)}")
         app.processEvents()
     window.shutdown()
+    heartbeat.stop()
 
     timings.sort()
     p95 = timings[int(0.95 * (len(timings) - 1))] if timings else 0.0
@@ -162,6 +184,8 @@ def main() -> int:
     for error in errors:
         print("  ", error)
     print(f"longest GUI-thread block {heartbeat.longest * 1000:.0f} ms ({heartbeat.where})")
+    for where, count in heartbeat.samples.most_common(6):
+        print(f"  GUI thread while late ({count} × 50 ms): {where}")
     if timings:
         print(
             f"time to rendered page + overlays: median {statistics.median(timings) * 1000:.0f} ms, "
