@@ -317,6 +317,8 @@ class MainWindow(QMainWindow):
             self._shown_generation = generation
             self.view.set_geometry(result.geometry)
             self.view.set_image(result.image)
+            if result.note:
+                self.show_error(result.note)
             self._done("render")
 
     def _on_pdfium_opened(self, page_count: int) -> None:

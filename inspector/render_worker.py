@@ -24,6 +24,7 @@ class RenderedPage:
     geometry: PageGeometry
     image: QImage
     scale: float  # image pixels per display point
+    note: str = ""  # something the user should know about how the page is shown
 
 
 class PdfiumOwner:
@@ -60,9 +61,10 @@ class PdfiumOwner:
             raise DamagedPdfError("no document is open")
         page = self._document[index]
         try:
+            media_box = tuple(page.get_mediabox())
             geometry = PageGeometry(
                 index=index,
-                media_box=tuple(page.get_mediabox()),
+                media_box=media_box,
                 crop_box=tuple(page.get_cropbox()),
                 # pdfium shows CropBox ∩ MediaBox, the visible box of §14.11.2.
                 visible_box=tuple(page.get_bbox()),
@@ -70,6 +72,8 @@ class PdfiumOwner:
                 user_unit=self._user_unit(index),
             )
             width, height = display_size(geometry.visible_box, geometry.rotate, geometry.user_unit)
+            if width <= 0 or height <= 0:
+                return _empty_visible_box(geometry, scale)
             scale = _capped_scale(scale, width, height)
             # pdfium lays pages out in points and ignores /UserUnit, so scale it in here.
             bitmap = page.render(
@@ -96,6 +100,32 @@ class PdfiumOwner:
             except (pikepdf.PdfError, OSError, ValueError, TypeError):
                 self._user_units = {}
         return self._user_units.get(index, 1.0)
+
+
+def _empty_visible_box(geometry: PageGeometry, scale: float) -> RenderedPage:
+    """A page whose CropBox misses its MediaBox shows nothing (§14.11.2); lay out the
+    MediaBox as blank paper instead, so the glyphs the engine dropped can still be drawn."""
+    shown = PageGeometry(
+        index=geometry.index,
+        media_box=geometry.media_box,
+        crop_box=geometry.crop_box,
+        visible_box=geometry.media_box,
+        rotate=geometry.rotate,
+        user_unit=geometry.user_unit,
+    )
+    width, height = display_size(shown.visible_box, shown.rotate, shown.user_unit)
+    scale = _capped_scale(scale, max(width, 1.0), max(height, 1.0))
+    image = QImage(
+        max(int(width * scale), 1), max(int(height * scale), 1), QImage.Format.Format_RGB32
+    )
+    image.fill(0xFFE8E8E8)
+    box = " ".join(f"{v:g}" for v in geometry.crop_box)
+    note = (
+        f"Page {geometry.index + 1} has an empty visible box: its CropBox [{box}] lies outside "
+        "its MediaBox, so a viewer shows nothing and the engine drops every glyph. "
+        "Showing the MediaBox instead."
+    )
+    return RenderedPage(index=geometry.index, geometry=shown, image=image, scale=scale, note=note)
 
 
 def _capped_scale(scale: float, width: float, height: float) -> float:

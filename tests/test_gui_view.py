@@ -95,3 +95,21 @@ def test_cursor_position_is_reported_in_user_space(qtbot, window, tmp_path):
         return len(words) > 3 and abs(float(words[1]) - 120) < 1 and abs(float(words[3]) - 110) < 1
 
     qtbot.waitUntil(near_the_point, timeout=5000)
+
+
+def test_crop_box_outside_the_media_box_shows_the_media_box_and_says_why(qtbot, window, tmp_path):
+    path = tmp_path / "empty.pdf"
+    b = PdfBuilder()
+    helv = b.standard_font("Helvetica")
+    b.add_page(
+        b"BT /F1 12 Tf 72 700 Td (Lost) Tj ET",
+        media_box=(0, 0, 600, 800),
+        crop_box=(600, 800, 1000, 1000),
+        fonts={"F1": helv},
+    )
+    b.save(path)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.open_file(str(path))
+    assert window.banner.text().startswith("Page 1 has an empty visible box")
+    assert window.rendered.geometry.size == (600.0, 800.0)
+    assert window.model.status == ("outside_visible_box",) * 4
