@@ -323,7 +323,8 @@ class MainWindow(QMainWindow):
 
     def _on_pdfium_opened(self, page_count: int) -> None:
         self.page_count = page_count
-        add_recent_file(self.settings, self.path)
+        if self.persist:
+            add_recent_file(self.settings, self.path)
         self._core_error = ""
         self.analysis_thread.submit("open", self._core.open, self.path, self.password)
         self.documentOpened.emit(self.path, page_count)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QImage, QPainter, QTextCursor
 from PySide6.QtWidgets import QToolTip
 
 from inspector.app import sample_path
@@ -16,6 +16,7 @@ from inspector.main_window import MainWindow
 from inspector.settings import open_settings, recent_files
 from tests.test_gui_pdfs import decisions_pdf, encrypted_pdf, text_pages_pdf
 from widgets.overlay_layers import LAYER_TYPES
+from widgets.text_panes import utf16_offsets
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT_MS = 30_000
@@ -541,3 +542,14 @@ def test_open_recent_lists_the_opened_file(qtbot, three_pages):
     win.recent_menu.aboutToShow.emit()
     texts = [a.text() for a in win.recent_menu.actions()]
     assert texts[0] == "&1 three.pdf"
+
+
+def test_clicking_a_character_in_a_pane_selects_its_glyph(qtbot, decisions):
+    win = decisions
+    pane = win.text_panes.panes["reading"]
+    position = pane.pane.text.index("Tagged") + 1
+    cursor = QTextCursor(pane.editor.document())
+    cursor.setPosition(int(utf16_offsets(pane.pane.text)[position]))
+    where = pane.editor.cursorRect(cursor).center() + QPoint(2, 0)
+    qtbot.mouseClick(pane.editor.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    assert win.selection.indices == (run_indices(win, "Tagged")[1],)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QLabel,
@@ -61,6 +61,7 @@ class TextPane(QWidget):
         self._offsets = np.zeros(1, dtype=np.int64)
         self._quiet = False
         self.editor.selectionChanged.connect(self._on_selection_changed)
+        self.editor.viewport().installEventFilter(self)
 
     @property
     def pane(self) -> PaneText | None:
@@ -115,6 +116,20 @@ class TextPane(QWidget):
         cursor.setPosition(int(self._offsets[start]))
         cursor.setPosition(int(self._offsets[end]), QTextCursor.MoveMode.KeepAnchor)
         self.editor.setTextCursor(cursor)
+
+    def eventFilter(self, watched, event) -> bool:
+        # A plain click on a character selects the glyph that wrote it (a drag selects text).
+        if (
+            event.type() == QEvent.Type.MouseButtonRelease
+            and event.button() == Qt.MouseButton.LeftButton
+            and self._pane is not None
+            and not self.editor.textCursor().hasSelection()
+        ):
+            position = self.editor.cursorForPosition(event.position().toPoint()).position()
+            index = int(np.searchsorted(self._offsets, position, side="right")) - 1
+            if 0 <= index < len(self._pane.char_glyphs) and self._pane.char_glyphs[index] >= 0:
+                self.glyphsSelected.emit([int(self._pane.char_glyphs[index])])
+        return super().eventFilter(watched, event)
 
     def _on_selection_changed(self) -> None:
         if self._quiet or self._pane is None:
