@@ -58,12 +58,16 @@ class GlyphTableModel(QAbstractTableModel):
         self.order = np.zeros(0, dtype=np.int64)
         self._keys: list[np.ndarray] = []
 
-    def set_page_model(self, model: PageModel | None) -> None:
+    def set_page_model(
+        self, model: PageModel | None, column: int = 0, order=Qt.SortOrder.AscendingOrder
+    ) -> None:
+        """Show another page's glyphs, already sorted by `column` (one reset, one filter)."""
+        keys = _sort_keys(model) if model is not None else []
+        permutation = _permutation(keys, column, order) if model is not None else None
         self.beginResetModel()
         self.model = model
-        count = model.count if model is not None else 0
-        self.order = np.arange(count, dtype=np.int64)
-        self._keys = _sort_keys(model) if model is not None else []
+        self._keys = keys
+        self.order = permutation if permutation is not None else np.zeros(0, dtype=np.int64)
         self.endResetModel()
 
     def glyph_at(self, row: int) -> int:
@@ -84,15 +88,9 @@ class GlyphTableModel(QAbstractTableModel):
         """A stable numpy sort on precomputed keys: no Python comparison per pair of rows."""
         if self.model is None or not 0 <= column < len(self._keys):
             return
-        keys = self._keys[column]
-        if order == Qt.SortOrder.DescendingOrder:
-            # Reverse the key order but keep ties in glyph order (stable both ways).
-            permutation = np.lexsort((np.arange(len(keys)), _descending(keys)))
-        else:
-            permutation = np.argsort(keys, kind="stable")
         # A reset, not a layout change: the filter proxy must re-read which rows pass.
         self.beginResetModel()
-        self.order = permutation.astype(np.int64)
+        self.order = _permutation(self._keys, column, order)
         self.endResetModel()
         self.sorted.emit()
 
@@ -135,31 +133,33 @@ def _display(model: PageModel, index: int, column: int) -> str:
     return model.status[index].replace("_", " ")
 
 
+def _permutation(keys: list[np.ndarray], column: int, order) -> np.ndarray:
+    if not 0 <= column < len(keys):
+        column = 0
+    values = keys[column]
+    if order == Qt.SortOrder.DescendingOrder:
+        # Reverse the key order but keep ties in glyph order (stable both ways).
+        return np.lexsort((np.arange(len(values)), -values)).astype(np.int64)
+    return np.argsort(values, kind="stable").astype(np.int64)
+
+
 def _sort_keys(model: PageModel) -> list[np.ndarray]:
-    """One sortable array per column, built once per page."""
-    glyphs = model.glyphs
+    """One sortable integer or float array per column (labels as their sorted codes)."""
+    a = model.arrays
     return [
-        np.arange(len(glyphs)),
-        np.asarray([g.text for g in glyphs], dtype=object),
-        np.asarray([g.code for g in glyphs], dtype=np.int64),
-        np.asarray([g.font_key for g in glyphs], dtype=object),
-        np.asarray([g.font_size for g in glyphs], dtype=np.float64),
-        np.asarray([g.origin[0] for g in glyphs], dtype=np.float64),
-        np.asarray([g.origin[1] for g in glyphs], dtype=np.float64),
-        np.asarray([g.decode_source for g in glyphs], dtype=object),
-        np.asarray([-1 if g.mcid is None else g.mcid for g in glyphs], dtype=np.int64),
-        np.asarray([g.form_depth for g in glyphs], dtype=np.int64),
-        np.asarray([g.token_index for g in glyphs], dtype=np.int64),
-        np.asarray(model.status, dtype=object),
+        np.arange(model.count),
+        a.text.codes,
+        a.code,
+        a.font_key.codes,
+        a.font_size,
+        a.origins[:, 0],
+        a.origins[:, 1],
+        a.decode_source.codes,
+        a.mcid,
+        a.form_depth,
+        a.token_index,
+        a.status.codes,
     ]
-
-
-def _descending(keys: np.ndarray) -> np.ndarray:
-    """A key whose ascending order is `keys`' descending order (numbers or strings)."""
-    if keys.dtype == object:
-        _unique, ranks = np.unique(keys.astype(str), return_inverse=True)
-        return -ranks
-    return -keys
 
 
 class GlyphFilterProxy(QSortFilterProxyModel):
@@ -170,39 +170,48 @@ class GlyphFilterProxy(QSortFilterProxyModel):
         self.unresolved_only = False
         self.font = ALL
         self.mcid = ALL
+        self._accepted = np.zeros(0, dtype=bool)
 
     def set_filter(self, **values) -> None:
         # Qt ≥ 6.10 replaces invalidateFilter() with a begin/end pair around the change.
         self.beginFilterChange()
         for name, value in values.items():
             setattr(self, name, value)
+        self.refresh_mask()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def refresh_mask(self, model: PageModel | None = None) -> None:
+        """Which glyphs pass the filters, for all rows at once (filterAcceptsRow reads it)."""
+        source = self.sourceModel()
+        if model is None and source is not None:
+            model = source.model
+        if model is None:
+            self._accepted = np.zeros(0, dtype=bool)
+            return
+        a = model.arrays
+        mask = np.ones(model.count, dtype=bool)
+        if self.scope == SCOPES[1]:
+            mask &= a.visible
+        elif self.scope == SCOPES[2]:
+            mask &= a.form_depth == 0
+        if self.dropped_only:
+            mask &= ~a.visible
+        if self.unresolved_only:
+            mask &= a.unresolved
+        if self.font != ALL:
+            labels = a.font_key.labels
+            mask &= a.font_key.codes == (labels.index(self.font) if self.font in labels else -1)
+        if self.mcid != ALL:
+            mask &= a.mcid == int(self.mcid)
+        self._accepted = mask
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
         # The source model sorts with numpy; the proxy only filters (keeps source order).
         self.sourceModel().sort(column, order)
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:
-        source = self.sourceModel()
-        model = source.model
-        if model is None:
-            return False
-        row = source.glyph_at(row)
-        glyph = model.glyphs[row]
-        status = model.status[row]
-        if self.scope == SCOPES[1] and status != VISIBLE:
-            return False
-        if self.scope == SCOPES[2] and glyph.form_depth > 0:
-            return False
-        if self.dropped_only and status == VISIBLE:
-            return False
-        if self.unresolved_only and not model.is_unresolved(row):
-            return False
-        if self.font != ALL and glyph.font_key != self.font:
-            return False
-        if self.mcid != ALL and str(glyph.mcid) != self.mcid:
-            return False
-        return True
+        glyph = self.sourceModel().glyph_at(row)
+        return glyph < len(self._accepted) and bool(self._accepted[glyph])
 
 
 class GlyphTable(QWidget):
@@ -259,7 +268,6 @@ class GlyphTable(QWidget):
     def set_page_model(self, model: PageModel | None) -> None:
         self._quiet = True
         try:
-            self.source.set_page_model(model)
             for combo, values in (
                 (self.font, model.fonts if model else ()),
                 (self.mcid, [str(m) for m in model.mcids] if model else ()),
@@ -269,9 +277,12 @@ class GlyphTable(QWidget):
                 combo.addItem(ALL)
                 combo.addItems(list(values))
                 combo.blockSignals(False)
-            self.proxy.set_filter(font=ALL, mcid=ALL)
+            self.proxy.font = self.proxy.mcid = ALL
+            self.proxy.refresh_mask(model)
             header = self.view.horizontalHeader()
-            self.source.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
+            self.source.set_page_model(
+                model, header.sortIndicatorSection(), header.sortIndicatorOrder()
+            )
         finally:
             self._quiet = False
         self._update_count()

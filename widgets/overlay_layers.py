@@ -6,11 +6,10 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import numpy as np
 
 from core.records import DecodeSource
+from widgets.glyph_arrays import group_bounds
 from widgets.overlay_base import (
     PALETTE,
     LegendEntry,
@@ -20,7 +19,7 @@ from widgets.overlay_base import (
     rect_path,
     segments_path,
 )
-from widgets.page_model import DUPLICATE, OUTSIDE_VISIBLE_BOX, PageModel
+from widgets.page_model import PageModel
 from widgets.qt_paths import path_from_polyline, path_from_rects
 
 DECODE_SOURCE_COLOURS = {
@@ -66,36 +65,33 @@ class GlyphQuadsLayer(OverlayLayer):
             self.colour_by = key
             self.invalidate()
 
-    def _categories(self, model: PageModel) -> tuple[list[str], dict[str, str]]:
-        glyphs = model.glyphs
+    def _categories(self, model: PageModel) -> tuple[np.ndarray, list[str], list[str]]:
+        """Per-glyph category codes, each category's label and colour."""
+        arrays = model.arrays
         if self.colour_by == "font":
-            keys = [f"{g.font_key} {g.font_name}".strip() for g in glyphs]
-            colours = {k: _palette(i) for i, k in enumerate(sorted(set(keys)))}
-        elif self.colour_by == "MCID":
-            keys = ["no MCID" if g.mcid is None else f"MCID {g.mcid}" for g in glyphs]
-            ordered = sorted(set(keys), key=lambda k: (k == "no MCID", len(k), k))
-            colours = {
-                k: ("#7f7f7f" if k == "no MCID" else _palette(i)) for i, k in enumerate(ordered)
-            }
-        elif self.colour_by == "form depth":
-            keys = [
-                "page stream" if g.form_depth == 0 else f"form depth {g.form_depth}" for g in glyphs
-            ]
-            colours = {k: _palette(i) for i, k in enumerate(sorted(set(keys)))}
-        else:
-            keys = [g.decode_source for g in glyphs]
-            colours = {k: DECODE_SOURCE_COLOURS.get(k, "#7f7f7f") for k in sorted(set(keys))}
-        return keys, colours
+            labels = list(arrays.font.labels)
+            return arrays.font.codes, labels, [_palette(i) for i in range(len(labels))]
+        if self.colour_by == "MCID":
+            values, codes = np.unique(arrays.mcid, return_inverse=True)
+            labels = ["no MCID" if v < 0 else f"MCID {v}" for v in values.tolist()]
+            colours = [("#7f7f7f" if v < 0 else _palette(int(v))) for v in values.tolist()]
+            return codes.reshape(-1), labels, colours
+        if self.colour_by == "form depth":
+            values, codes = np.unique(arrays.form_depth, return_inverse=True)
+            labels = ["page stream" if v == 0 else f"form depth {v}" for v in values.tolist()]
+            return codes.reshape(-1), labels, [_palette(i) for i in range(len(labels))]
+        labels = list(arrays.decode_source.labels)
+        colours = [DECODE_SOURCE_COLOURS.get(label, "#7f7f7f") for label in labels]
+        return arrays.decode_source.codes, labels, colours
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        keys, colours = self._categories(model)
-        groups: dict[str, list[int]] = defaultdict(list)
-        for index, key in enumerate(keys):
-            groups[key].append(index)
-        self._legend = [LegendEntry(key, colours[key]) for key in colours]
+        codes, labels, colours = self._categories(model)
+        self._legend = [
+            LegendEntry(label, colour) for label, colour in zip(labels, colours, strict=True)
+        ]
         return [
-            Stroke(quads_path(model.quads[indices]), colours[key], 1.0, fill_alpha=40)
-            for key, indices in groups.items()
+            Stroke(quads_path(model.quads[codes == code]), colours[code], 1.0, fill_alpha=40)
+            for code in range(len(labels))
         ]
 
     def legend(self) -> list[LegendEntry]:
@@ -106,8 +102,8 @@ class GlyphQuadsLayer(OverlayLayer):
     def legend_for(self, model: PageModel | None) -> list[LegendEntry]:
         if model is None:
             return self.legend()
-        _keys, colours = self._categories(model)
-        return [LegendEntry(key, colours[key]) for key in colours]
+        _codes, labels, colours = self._categories(model)
+        return [LegendEntry(label, colour) for label, colour in zip(labels, colours, strict=True)]
 
 
 class BaselinesLayer(OverlayLayer):
@@ -118,13 +114,13 @@ class BaselinesLayer(OverlayLayer):
     default_on = False
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        visible = [i for i, s in enumerate(model.status) if s == "visible"]
-        origins = np.asarray([model.glyphs[i].origin for i in visible]).reshape(-1, 2)
-        ends = np.asarray([model.glyphs[i].glyph_end for i in visible]).reshape(-1, 2)
-        order = [i for i in model.reading_order if 0 <= i < model.count]
+        visible = model.arrays.visible
+        order = np.asarray(model.reading_order, dtype=np.int64)
+        order = order[(order >= 0) & (order < model.count)]
         path = path_from_polyline(model.grid.centres[order])
+        ends = model.arrays.glyph_ends[visible]
         return [
-            Stroke(segments_path(origins, ends), "#0050d0", 1.0),
+            Stroke(segments_path(model.arrays.origins[visible], ends), "#0050d0", 1.0),
             Stroke(path, "#ff8c00", 1.0, line_alpha=150),
         ]
 
@@ -155,23 +151,26 @@ class WordGapsLayer(OverlayLayer):
         return self._reasons[reason]
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        groups: dict[str, list] = defaultdict(list)
-        for decision in model.gaps_before.values():
-            colour = self._reason_colour(bool(decision.space), str(decision.reason))
-            groups[colour].append(decision)
+        d = model.decisions
+        if not len(d.gap_current):
+            return []
+        # One colour per decision: green for a space, else the colour of the reason.
+        reason_colours = [self._reason_colour(False, r) for r in d.gap_reason.labels]
+        colour_of = np.where(d.gap_space, -1, d.gap_reason.codes)
+        quads = model.quads[d.gap_current]
         strokes = []
-        for colour, decisions in groups.items():
-            current = np.asarray([model.glyphs[d.current].quad for d in decisions]).reshape(
-                -1, 4, 2
-            )
+        for code in np.unique(colour_of).tolist():
+            chosen = colour_of == code
+            colour = SPACE_COLOUR if code < 0 else reason_colours[code]
             # A tick across the current glyph's box (quad edge 0→3) at its origin.
-            strokes.append(Stroke(segments_path(current[:, 0], current[:, 3]), colour, 1.0))
+            ticks = segments_path(quads[chosen][:, 0], quads[chosen][:, 3])
+            strokes.append(Stroke(ticks, colour, 1.0))
             # The gap itself, previous glyph end → current origin, where it is worth seeing:
             # inserted spaces and overlaps (negative gaps); the rest are hairline-short.
-            shown = [d for d in decisions if d.space or d.gap < 0]
-            if shown:
-                ends = [model.glyphs[d.previous].glyph_end for d in shown]
-                origins = [model.glyphs[d.current].origin for d in shown]
+            shown = chosen & (d.gap_space | (d.gap_value < 0))
+            if shown.any():
+                ends = model.arrays.glyph_ends[d.gap_previous[shown]]
+                origins = model.arrays.origins[d.gap_current[shown]]
                 strokes.append(Stroke(segments_path(ends, origins), colour, 3.0, line_alpha=170))
         return strokes
 
@@ -191,17 +190,18 @@ class LineBreaksLayer(OverlayLayer):
     default_on = False
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        broke = [d for d in model.breaks_before.values() if d.broke]
-        kept = [d for d in model.breaks_before.values() if not d.broke and abs(d.projection) > 1e-6]
+        d = model.decisions
+        kept = ~d.break_broke & (np.abs(d.break_projection) > 1e-6)
         return [
-            self._moves(model, broke, "#c2185b", True),
+            self._moves(model, d.break_broke, "#c2185b", True),
             self._moves(model, kept, "#00897b", False),
         ]
 
     @staticmethod
-    def _moves(model: PageModel, decisions, colour: str, dash: bool) -> Stroke:
-        starts = np.asarray([model.glyphs[d.previous].origin for d in decisions]).reshape(-1, 2)
-        ends = np.asarray([model.glyphs[d.current].origin for d in decisions]).reshape(-1, 2)
+    def _moves(model: PageModel, chosen: np.ndarray, colour: str, dash: bool) -> Stroke:
+        d = model.decisions
+        starts = model.arrays.origins[d.break_previous[chosen]]
+        ends = model.arrays.origins[d.break_current[chosen]]
         return Stroke(segments_path(starts, ends), colour, 1.0, dash=dash)
 
     def legend(self) -> list[LegendEntry]:
@@ -245,8 +245,7 @@ class DroppedOutsideLayer(OverlayLayer):
     z = 50.0
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        indices = [i for i, s in enumerate(model.status) if s == OUTSIDE_VISIBLE_BOX]
-        quads = model.quads[indices]
+        quads = model.quads[model.arrays.outside]
         cross = segments_path(quads[:, 0], quads[:, 2])
         return [
             Stroke(quads_path(quads), "#e00000", 1.0, fill_alpha=90),
@@ -264,14 +263,14 @@ class DuplicatesLayer(OverlayLayer):
     z = 55.0
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        dropped = [i for i, s in enumerate(model.status) if s == DUPLICATE]
-        kept = [model.dropped[i].kept for i in dropped if model.dropped[i].kept is not None]
-        links = [i for i in dropped if model.dropped[i].kept is not None]
+        arrays = model.arrays
+        links = np.flatnonzero(arrays.duplicate & (arrays.kept >= 0))
+        kept = arrays.kept[links]
         centres = model.grid.centres
         # Copies first, the kept glyphs' outlines over them, then the links on top.
         return [
-            Stroke(quads_path(model.quads[dropped]), "#ff6f00", 1.0, fill_alpha=90, dash=True),
-            Stroke(quads_path(model.quads[sorted(set(kept))]), "#1565c0", 1.0),
+            Stroke(quads_path(model.quads[arrays.duplicate]), "#ff6f00", 1.0, 90, dash=True),
+            Stroke(quads_path(model.quads[np.unique(kept)]), "#1565c0", 1.0),
             Stroke(segments_path(centres[links], centres[kept]), "#ff6f00", 2.0),
         ]
 
@@ -289,21 +288,21 @@ class FormGlyphsLayer(OverlayLayer):
     z = 35.0
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        depths: dict[int, list[int]] = defaultdict(list)
-        for index, glyph in enumerate(model.glyphs):
-            if glyph.form_depth > 0:
-                depths[glyph.form_depth].append(index)
+        depth = model.arrays.form_depth
         return [
-            Stroke(quads_path(model.quads[indices]), "#7b1fa2", 1.0, fill_alpha=45 * min(depth, 4))
-            for depth, indices in sorted(depths.items())
+            Stroke(quads_path(model.quads[depth == d]), "#7b1fa2", 1.0, fill_alpha=45 * min(d, 4))
+            for d in np.unique(depth[depth > 0]).tolist()
         ]
 
     def labels(self, model: PageModel):
-        first: dict[str, int] = {}
-        for index, glyph in enumerate(model.glyphs):
-            if glyph.form_depth > 0 and glyph.form_path not in first:
-                first[glyph.form_path] = index
-        return [(*model.glyphs[i].quad[3], path or "form", "#7b1fa2") for path, i in first.items()]
+        # The form's name at the first glyph each form path drew.
+        paths = model.arrays.form_path
+        in_form = np.flatnonzero(model.arrays.form_depth > 0)
+        _codes, first = np.unique(paths.codes[in_form], return_index=True)
+        return [
+            (*model.quads[i][3].tolist(), paths.labels[paths.codes[i]] or "form", "#7b1fa2")
+            for i in in_form[first].tolist()
+        ]
 
     def legend(self) -> list[LegendEntry]:
         return [LegendEntry("glyph drawn by a form XObject", "#7b1fa2")]
@@ -316,8 +315,7 @@ class UnresolvedLayer(OverlayLayer):
     z = 60.0
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        indices = [i for i in range(model.count) if model.is_unresolved(i)]
-        quads = model.quads[indices]
+        quads = model.quads[model.arrays.unresolved]
         cross = segments_path(
             np.concatenate([quads[:, 0], quads[:, 1]]), np.concatenate([quads[:, 2], quads[:, 3]])
         )
@@ -337,7 +335,7 @@ class VerticalColumnsLayer(OverlayLayer):
     z = 25.0
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        return [Stroke(path_from_rects(self._boxes(model)), "#00838f", 1.6, fill_alpha=25)]
+        return [Stroke(path_from_rects(self._boxes(model)), "#00838f", 1.0, fill_alpha=25)]
 
     def labels(self, model: PageModel):
         return [
@@ -387,30 +385,13 @@ class McidRegionsLayer(OverlayLayer):
     z = 8.0
     default_on = False
 
-    def _regions(self, model: PageModel):
-        members: dict[int, list[int]] = defaultdict(list)
-        for index, glyph in enumerate(model.glyphs):
-            if glyph.mcid is not None:
-                members[glyph.mcid].append(index)
-        regions = []
-        for mcid, indices in sorted(members.items()):
-            bounds = model.grid.bounds[indices]
-            regions.append(
-                (
-                    mcid,
-                    (
-                        float(bounds[:, 0].min()),
-                        float(bounds[:, 1].min()),
-                        float(bounds[:, 2].max()),
-                        float(bounds[:, 3].max()),
-                    ),
-                )
-            )
-        return regions
+    @staticmethod
+    def _regions(model: PageModel):
+        return group_bounds(model.arrays.mcid, model.grid.bounds)
 
     def strokes(self, model: PageModel) -> list[Stroke]:
         return [
-            Stroke(rect_path(rect), _palette(mcid), 1.4, fill_alpha=22, dash=True)
+            Stroke(rect_path(rect), _palette(mcid), 1.0, fill_alpha=22, dash=True)
             for mcid, rect in self._regions(model)
         ]
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core.records import DecodeSource, Glyph
+from core.records import Glyph
+from widgets.glyph_arrays import DecisionArrays, GlyphArrays, decision_arrays, glyph_arrays
 from widgets.spatial import GlyphGrid
 
 Rect = tuple[float, float, float, float]
@@ -36,6 +37,14 @@ NO_STRUCTURE_NOTE = (
 )
 
 
+def utf16_offsets(text: str) -> np.ndarray:
+    """Qt cursor position of each Python character, plus the end (non-BMP chars take two)."""
+    widths = np.fromiter(
+        (2 if ord(c) > 0xFFFF else 1 for c in text), dtype=np.int64, count=len(text)
+    )
+    return np.concatenate([[0], np.cumsum(widths)]).astype(np.int64)
+
+
 @dataclass(frozen=True, slots=True)
 class PaneText:
     """One text mode's output and the glyph behind each character (-1: inserted by a rule)."""
@@ -47,6 +56,8 @@ class PaneText:
     note: str = ""
     # Character positions sorted by glyph, for glyph → characters lookups.
     _order: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    # Qt (UTF-16) cursor position of each character and of the end: non-BMP chars take two.
+    offsets: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
 
     @classmethod
     def make(cls, name: str, text: str, char_glyphs, note: str = "") -> PaneText:
@@ -55,7 +66,9 @@ class PaneText:
             given = np.asarray(list(char_glyphs), dtype=np.int64)[: len(text)]
             mapping[: len(given)] = given
         order = np.argsort(mapping, kind="stable")
-        return cls(name, PANE_TITLES.get(name, name), text, mapping, note, order)
+        return cls(
+            name, PANE_TITLES.get(name, name), text, mapping, note, order, utf16_offsets(text)
+        )
 
     def chars_of(self, glyph_indices) -> np.ndarray:
         """Positions of the characters that came from any of the given glyphs, ascending."""
@@ -96,6 +109,8 @@ class PageModel:
     fonts: tuple[str, ...]
     mcids: tuple[int, ...]
     reading_order: tuple[int, ...]  # visible glyphs in reading order (for the path layer)
+    arrays: GlyphArrays
+    decisions: DecisionArrays
     truncated: bool = False
     warnings: tuple[str, ...] = ()
 
@@ -104,8 +119,7 @@ class PageModel:
         return len(self.glyphs)
 
     def is_unresolved(self, index: int) -> bool:
-        glyph = self.glyphs[index]
-        return glyph.decode_source == DecodeSource.UNRESOLVED.value or glyph.text == ""
+        return bool(self.arrays.unresolved[index])
 
 
 def build_page_model(page_index: int, analysis, structure_reason: str = "") -> PageModel:
@@ -156,6 +170,10 @@ def build_page_model(page_index: int, analysis, structure_reason: str = "") -> P
         fonts=tuple(sorted({g.font_key for g in glyphs})),
         mcids=tuple(sorted({g.mcid for g in glyphs if g.mcid is not None})),
         reading_order=_reading_order(analysis, visible),
+        arrays=glyph_arrays(glyphs, status, dropped),
+        decisions=decision_arrays(
+            getattr(analysis, "gaps", ()), getattr(analysis, "line_breaks", ())
+        ),
         truncated=bool(getattr(analysis, "truncated", False)),
         warnings=tuple(getattr(analysis, "warnings", ())),
     )

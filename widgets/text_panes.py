@@ -14,17 +14,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from widgets.page_model import PANE_TITLES, PaneText
+from widgets.page_model import PANE_TITLES, PaneText, utf16_offsets
 
 HIGHLIGHT = QColor("#ffd400")
-
-
-def utf16_offsets(text: str) -> np.ndarray:
-    """Qt cursor position of each Python character, plus the end (non-BMP chars take two)."""
-    widths = np.fromiter(
-        (2 if ord(c) > 0xFFFF else 1 for c in text), dtype=np.int64, count=len(text)
-    )
-    return np.concatenate([[0], np.cumsum(widths)])
 
 
 class TextPane(QWidget):
@@ -72,7 +64,7 @@ class TextPane(QWidget):
         try:
             self._pane = pane
             text = pane.text if pane is not None else ""
-            self._offsets = utf16_offsets(text)
+            self._offsets = pane.offsets if pane is not None else utf16_offsets("")
             self.editor.setPlainText(text)
             self.editor.setExtraSelections([])
             note = pane.note if pane is not None else ""

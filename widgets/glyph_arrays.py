@@ -1,0 +1,133 @@
+"""Per-glyph and per-decision columns as numpy arrays, built once per page off the GUI thread.
+
+The overlay layers and the glyph table draw and sort from these; nothing on the GUI thread
+walks the glyph records one by one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.records import DecodeSource
+
+
+@dataclass(frozen=True, slots=True)
+class Categories:
+    """A column of labels as integer codes into `labels` (sorted)."""
+
+    codes: np.ndarray
+    labels: tuple[str, ...]
+
+    @classmethod
+    def of(cls, values) -> Categories:
+        values = list(values)
+        if not values:
+            return cls(np.zeros(0, dtype=np.int64), ())
+        labels, codes = np.unique(np.asarray(values, dtype=object).astype(str), return_inverse=True)
+        return cls(codes.astype(np.int64).reshape(-1), tuple(str(v) for v in labels))
+
+
+@dataclass(frozen=True, slots=True)
+class GlyphArrays:
+    origins: np.ndarray  # (N, 2)
+    glyph_ends: np.ndarray  # (N, 2)
+    font_size: np.ndarray
+    code: np.ndarray
+    token_index: np.ndarray
+    form_depth: np.ndarray
+    mcid: np.ndarray  # -1: none
+    visible: np.ndarray  # bool
+    outside: np.ndarray  # bool: dropped outside the visible box
+    duplicate: np.ndarray  # bool: dropped as a copy
+    kept: np.ndarray  # the glyph a duplicate repeats, -1 otherwise
+    unresolved: np.ndarray  # bool
+    decode_source: Categories
+    font: Categories  # "key name"
+    font_key: Categories
+    text: Categories
+    status: Categories
+    form_path: Categories
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionArrays:
+    gap_previous: np.ndarray
+    gap_current: np.ndarray
+    gap_value: np.ndarray
+    gap_space: np.ndarray  # bool
+    gap_reason: Categories
+    break_previous: np.ndarray
+    break_current: np.ndarray
+    break_projection: np.ndarray
+    break_broke: np.ndarray  # bool
+
+
+def glyph_arrays(glyphs, status, dropped) -> GlyphArrays:
+    count = len(glyphs)
+    kept = np.full(count, -1, dtype=np.int64)
+    for index, record in dropped.items():
+        if record.kept is not None:
+            kept[index] = record.kept
+    status_array = np.asarray(status, dtype=object) if count else np.zeros(0, dtype=object)
+    unresolved_value = DecodeSource.UNRESOLVED.value
+    return GlyphArrays(
+        origins=_points([g.origin for g in glyphs]),
+        glyph_ends=_points([g.glyph_end for g in glyphs]),
+        font_size=np.asarray([g.font_size for g in glyphs], dtype=np.float64),
+        code=np.asarray([g.code for g in glyphs], dtype=np.int64),
+        token_index=np.asarray([g.token_index for g in glyphs], dtype=np.int64),
+        form_depth=np.asarray([g.form_depth for g in glyphs], dtype=np.int64),
+        mcid=np.asarray([-1 if g.mcid is None else g.mcid for g in glyphs], dtype=np.int64),
+        visible=status_array == "visible",
+        outside=status_array == "outside_visible_box",
+        duplicate=status_array == "duplicate",
+        kept=kept,
+        unresolved=np.asarray(
+            [g.decode_source == unresolved_value or g.text == "" for g in glyphs], dtype=bool
+        ),
+        decode_source=Categories.of(g.decode_source for g in glyphs),
+        font=Categories.of(f"{g.font_key} {g.font_name}".strip() for g in glyphs),
+        font_key=Categories.of(g.font_key for g in glyphs),
+        text=Categories.of(g.text for g in glyphs),
+        status=Categories.of(status),
+        form_path=Categories.of(g.form_path for g in glyphs),
+    )
+
+
+def decision_arrays(gaps, line_breaks) -> DecisionArrays:
+    gaps = list(gaps)
+    line_breaks = list(line_breaks)
+    return DecisionArrays(
+        gap_previous=np.asarray([d.previous for d in gaps], dtype=np.int64),
+        gap_current=np.asarray([d.current for d in gaps], dtype=np.int64),
+        gap_value=np.asarray([d.gap for d in gaps], dtype=np.float64),
+        gap_space=np.asarray([d.space for d in gaps], dtype=bool),
+        gap_reason=Categories.of(str(d.reason) for d in gaps),
+        break_previous=np.asarray([d.previous for d in line_breaks], dtype=np.int64),
+        break_current=np.asarray([d.current for d in line_breaks], dtype=np.int64),
+        break_projection=np.asarray([d.projection for d in line_breaks], dtype=np.float64),
+        break_broke=np.asarray([d.broke for d in line_breaks], dtype=bool),
+    )
+
+
+def _points(points) -> np.ndarray:
+    return np.asarray(points, dtype=np.float64).reshape(-1, 2)
+
+
+def group_bounds(keys: np.ndarray, bounds: np.ndarray) -> list[tuple[int, tuple[float, ...]]]:
+    """For each distinct key ≥ 0, the union of the (x0, y0, x1, y1) rows carrying it."""
+    chosen = np.flatnonzero(keys >= 0)
+    if not len(chosen):
+        return []
+    order = chosen[np.argsort(keys[chosen], kind="stable")]
+    sorted_keys = keys[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    rows = bounds[order]
+    low = np.minimum.reduceat(rows[:, :2], starts, axis=0)
+    high = np.maximum.reduceat(rows[:, 2:], starts, axis=0)
+    return [
+        (int(sorted_keys[s]), (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
+        for s, lo, hi in zip(starts, low, high, strict=True)
+    ]
