@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 
 from inspector.main_window import MainWindow
 from tests.pdfbuilder import PdfBuilder
@@ -113,3 +113,75 @@ def test_crop_box_outside_the_media_box_shows_the_media_box_and_says_why(qtbot, 
     assert window.banner.text().startswith("Page 1 has an empty visible box")
     assert window.rendered.geometry.size == (600.0, 800.0)
     assert window.model.status == ("outside_visible_box",) * 4
+
+
+@pytest.fixture
+def square_window(qtbot, window, tmp_path):
+    path = tmp_path / "square.pdf"
+    square_pdf(path, 0)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.open_file(str(path))
+    return window
+
+
+def wheel(view, steps: int, modifiers) -> None:
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    centre = QPointF(view.viewport().rect().center())
+    event = QWheelEvent(
+        centre,
+        QPointF(view.viewport().mapToGlobal(centre.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, 120 * steps),
+        Qt.MouseButton.NoButton,
+        modifiers,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(view.viewport(), event)
+
+
+def test_ctrl_wheel_zooms_in_by_15_percent_a_step(qtbot, square_window):
+    view = square_window.view
+    view.set_zoom(1.0)
+    wheel(view, 2, Qt.KeyboardModifier.ControlModifier)
+    assert round(view.zoom, 4) == round(1.15**2, 4)
+
+
+def test_zoom_stops_at_800_percent(qtbot, square_window):
+    view = square_window.view
+    view.set_zoom(7.0)
+    wheel(view, 10, Qt.KeyboardModifier.ControlModifier)
+    assert view.zoom == 8.0
+
+
+def test_zoom_change_asks_for_a_sharper_render(qtbot, square_window):
+    win = square_window
+    before = win.rendered.scale
+    with qtbot.waitSignal(win.render_thread.jobFinished, timeout=TIMEOUT_MS):
+        win.view.set_zoom(4.0)
+    qtbot.waitUntil(lambda: win.rendered.scale > before * 1.5, timeout=TIMEOUT_MS)
+
+
+def test_middle_drag_pans_the_page(qtbot, square_window):
+    view = square_window.view
+    view.set_zoom(6.0)
+    bar = view.horizontalScrollBar()
+    bar.setValue(bar.maximum() // 2)
+    start = bar.value()
+    viewport = view.viewport()
+    centre = viewport.rect().center()
+    qtbot.mousePress(viewport, Qt.MouseButton.MiddleButton, pos=centre)
+    qtbot.mouseMove(viewport, centre + QPoint(-120, 0))
+    qtbot.mouseRelease(viewport, Qt.MouseButton.MiddleButton, pos=centre + QPoint(-120, 0))
+    assert bar.value() > start
+
+
+def test_fit_page_shows_the_whole_page(qtbot, square_window):
+    view = square_window.view
+    view.fit_page()
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    width, height = view.geometry.size
+    assert shown.contains(QRectF(0, 0, width, height))
