@@ -134,6 +134,11 @@ def build_actions(window) -> dict[str, QAction]:
         actions[f"toggle_{layer_id}"] = toggle
     view_menu.addAction(actions["clear_selection"])
     window.panels_menu = view_menu.addMenu("&Panels")
+    help_menu = menu_bar.addMenu("&Help")
+    actions["shortcuts"] = _action(
+        window, "shortcuts", "&Keyboard shortcuts", lambda: show_shortcuts(window), "F1"
+    )
+    help_menu.addAction(actions["shortcuts"])
 
     toolbar = QToolBar("Navigation")
     toolbar.setObjectName("toolbar_navigation")
@@ -168,3 +173,42 @@ def _fill_recent(window) -> None:
         action = menu.addAction(f"&{number % 10} {Path(path).name}")
         action.setToolTip(path)
         action.triggered.connect(lambda _checked=False, p=path: window.open_file(p))
+
+
+def shortcut_rows(window) -> list[tuple[str, str]]:
+    """(keys, what) for every action of the window that has a shortcut, menu order."""
+    rows = []
+    for action in window.actions():
+        keys = ", ".join(
+            k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts()
+        )
+        if keys:
+            rows.append((keys, action.text().replace("&", "").rstrip("…")))
+    for dock in window.panels.values():
+        toggle = dock.toggleViewAction()
+        if not toggle.shortcut().isEmpty():
+            rows.append((toggle.shortcut().toString(), f"Show or hide {dock.windowTitle()}"))
+    rows.append(("Ctrl+wheel", "Zoom at the pointer"))
+    rows.append(("Middle drag", "Pan"))
+    rows.append(("Left drag", "Select the glyphs in a rectangle"))
+    return rows
+
+
+def show_shortcuts(window) -> None:
+    from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
+
+    dialog = QDialog(window)
+    dialog.setWindowTitle("Keyboard shortcuts")
+    text = QTextBrowser()
+    text.setHtml(
+        "<table cellpadding='3'>"
+        + "".join(f"<tr><td><b>{k}</b></td><td>{w}</td></tr>" for k, w in shortcut_rows(window))
+        + "</table>"
+    )
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(text)
+    layout.addWidget(buttons)
+    dialog.resize(460, 560)
+    dialog.open()

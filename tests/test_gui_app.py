@@ -553,3 +553,12 @@ def test_clicking_a_character_in_a_pane_selects_its_glyph(qtbot, decisions):
     where = pane.editor.cursorRect(cursor).center() + QPoint(2, 0)
     qtbot.mouseClick(pane.editor.viewport(), Qt.MouseButton.LeftButton, pos=where)
     assert win.selection.indices == (run_indices(win, "Tagged")[1],)
+
+
+def test_shortcut_list_names_page_and_layer_keys(qtbot, window):
+    from inspector.actions import shortcut_rows
+
+    rows = dict(shortcut_rows(window))
+    assert rows["PgDown"] == "Next page"
+    assert rows["Alt+1"] == "Glyph quads"
+    assert rows["F4"] == "Show or hide Text"
