@@ -362,10 +362,11 @@ class MainWindow(QMainWindow):
             return
         if not isinstance(result, PageModel):
             return
-        self._models[(result.page_index, self.rules)] = result
+        rules = getattr(result.analysis, "rules", self.rules)
+        self._models[(result.page_index, rules)] = result
         while len(self._models) > MODEL_CACHE_PAGES:
             self._models.popitem(last=False)
-        if result.page_index == self.page_index:
+        if result.page_index == self.page_index and rules == self.rules:
             self._apply_model(result)
 
     @Slot(str, int, object)

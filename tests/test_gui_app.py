@@ -562,3 +562,15 @@ def test_shortcut_list_names_page_and_layer_keys(qtbot, window):
     assert rows["PgDown"] == "Next page"
     assert rows["Alt+1"] == "Glyph quads"
     assert rows["F4"] == "Show or hide Text"
+
+
+def test_set_rules_reanalyses_the_page_with_the_new_thresholds(qtbot, decisions):
+    win = decisions
+    spaced = run_indices(win, "spaced")[0]
+    assert win.model.gaps_before[spaced].space
+    with qtbot.waitSignal(win.analysisReady, timeout=TIMEOUT_MS) as ready:
+        win.set_rules(win.rules.with_values(space_gap_ratio=1.0))
+    model = ready.args[1]
+    assert model is win.model
+    assert not model.gaps_before[spaced].space
+    assert "TJspaced" in reading_text(win)
