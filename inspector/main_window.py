@@ -20,26 +20,23 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QDockWidget,
-    QInputDialog,
     QLabel,
-    QLineEdit,
     QMainWindow,
     QVBoxLayout,
     QWidget,
 )
 
-from core.errors import PasswordRequiredError, WrongPasswordError
 from core.rules import Rules
 from inspector.actions import build_actions
 from inspector.analysis_worker import CoreOwner
 from inspector.owner_thread import OwnerThread
+from inspector.page_session import PageSession
 from inspector.render_worker import PdfiumOwner, RenderedPage
-from inspector.settings import add_recent_file, open_settings, read_bool, recent_files
+from inspector.settings import open_settings, read_bool, recent_files
 from widgets.details_panel import DetailsPanel
 from widgets.explain import glyph_tooltip
 from widgets.glyph_table import GlyphTable
@@ -51,10 +48,8 @@ from widgets.page_view import PageView
 from widgets.selection import GlyphSelection
 from widgets.text_panes import TextPanes
 
-MODEL_CACHE_PAGES = 8
 
-
-class MainWindow(QMainWindow):
+class MainWindow(PageSession, QMainWindow):
     documentOpened = Signal(str, int)
     pageChanged = Signal(int)
     analysisReady = Signal(int, object)
@@ -214,222 +209,6 @@ class MainWindow(QMainWindow):
         if self.path is not None and self.page_count:
             self._request_analysis(self.page_index)
 
-    # -- documents ----------------------------------------------------------------------------
-    def open_file(self, path: str, password: str | None = None, page: int = 0) -> None:
-        """Open `path` (asynchronously); the page shows first, its analysis follows."""
-        self._close_document()
-        self.path = str(path)
-        self.password = password
-        self._pending_page = page
-        self.setWindowTitle(f"{Path(path).name} — Glyphscope")
-        self.state_label.setText("opening…")
-        self.render_thread.submit("open", self._pdfium.open, self.path, password)
-
-    def _close_document(self) -> None:
-        self.path = None
-        self.page_count = 0
-        self.model = None
-        self.rendered = None
-        self._models.clear()
-        self._waiting.clear()
-        self.hide_error()
-        self.view.clear_page()
-        self._show_model(None)
-        self._update_page_controls()
-
-    @Slot()
-    def close_document(self) -> None:
-        self._close_document()
-        self.render_thread.submit("open", self._pdfium.close)
-        self.analysis_thread.submit("open", self._core.close)
-        self.setWindowTitle("Glyphscope")
-
-    def _ask_password(self, path: str, wrong: bool) -> str | None:
-        prompt = (
-            f"The password for {Path(path).name} is wrong. Try again:"
-            if wrong
-            else f"{Path(path).name} is encrypted. Password:"
-        )
-        text, ok = QInputDialog.getText(self, "Password", prompt, QLineEdit.EchoMode.Password)
-        return text if ok else None
-
-    # -- pages --------------------------------------------------------------------------------
-    def go_to_page(self, index: int) -> None:
-        if not self.page_count:
-            return
-        index = max(0, min(index, self.page_count - 1))
-        self.page_index = index
-        self.selection.clear("page-change")
-        self.hide_error()
-        self._waiting = {"render", "analysis"}
-        self._update_page_controls()
-        self._render_generation = self.render_thread.submit(
-            "render", self._pdfium.render, index, self.view.render_scale()
-        )
-        cached = self._models.get((index, self.rules))
-        if cached is not None:
-            self._models.move_to_end((index, self.rules))
-            self._apply_model(cached)
-        else:
-            self._show_model(None)
-            self._request_analysis(index)
-        self.pageChanged.emit(index)
-
-    def _request_analysis(self, index: int) -> None:
-        self._waiting.add("analysis")
-        self.state_label.setText(f"analysing page {index + 1}…")
-        self.analysis_thread.submit("analyse", self._core.analyse, index, self.rules)
-
-    def next_page(self) -> None:
-        self.go_to_page(self.page_index + 1)
-
-    def previous_page(self) -> None:
-        self.go_to_page(self.page_index - 1)
-
-    def first_page(self) -> None:
-        self.go_to_page(0)
-
-    def last_page(self) -> None:
-        self.go_to_page(self.page_count - 1)
-
-    def _rerender(self, scale: float) -> None:
-        if self.page_count and self.path:
-            self._render_generation = self.render_thread.submit(
-                "render", self._pdfium.render, self.page_index, scale
-            )
-
-    @property
-    def render_idle(self) -> bool:
-        """No render is queued or running, and the view has no zoom re-render pending."""
-        return self._render_generation == self._shown_generation and not self.view.render_pending
-
-    # -- worker results -------------------------------------------------------------------------
-    @Slot(str, int, object)
-    def _on_render_job(self, kind: str, generation: int, result: object) -> None:
-        if not self.render_thread.is_latest(kind, generation):
-            return
-        if kind == "open" and isinstance(result, int):
-            self._on_pdfium_opened(result)
-        elif kind == "render" and isinstance(result, RenderedPage):
-            if result.index != self.page_index:
-                return
-            self.rendered = result
-            self._shown_generation = generation
-            self.view.set_geometry(result.geometry)
-            self.view.set_image(result.image)
-            if result.note:
-                self.show_error(result.note)
-            self._done("render")
-
-    def _on_pdfium_opened(self, page_count: int) -> None:
-        self.page_count = page_count
-        if self.persist:
-            add_recent_file(self.settings, self.path)
-        self._core_error = ""
-        self.analysis_thread.submit("open", self._core.open, self.path, self.password)
-        self.documentOpened.emit(self.path, page_count)
-        self.go_to_page(self._pending_page)
-
-    @Slot(str, int, object)
-    def _on_render_failed(self, kind: str, generation: int, error: object) -> None:
-        if not self.render_thread.is_latest(kind, generation):
-            return
-        if kind == "open":
-            if isinstance(error, PasswordRequiredError):
-                wrong = isinstance(error, WrongPasswordError)
-                path = self.path
-                password = self.password_provider(path, wrong)
-                if password is not None:
-                    self.open_file(path, password, self._pending_page)
-                    return
-                self.show_error(f"{Path(path).name} is encrypted and was not opened.")
-            else:
-                self.show_error(f"Could not open {Path(self.path or '').name}: {_message(error)}")
-            self.path = None
-            self.state_label.setText("")
-            self.setWindowTitle("Glyphscope")
-            self.documentFailed.emit(self.banner.text())
-            return
-        if kind != "render":
-            return  # another panel's job on this thread: its submitter reports it
-        self._shown_generation = generation
-        self.show_error(f"Page {self.page_index + 1} could not be rendered: {_message(error)}")
-        self._done("render")
-
-    @Slot(str, int, object)
-    def _on_analysis_job(self, kind: str, generation: int, result: object) -> None:
-        if kind != "analyse" or not self.analysis_thread.is_latest(kind, generation):
-            return
-        if not isinstance(result, PageModel):
-            return
-        rules = getattr(result.analysis, "rules", self.rules)
-        self._models[(result.page_index, rules)] = result
-        while len(self._models) > MODEL_CACHE_PAGES:
-            self._models.popitem(last=False)
-        if result.page_index == self.page_index and rules == self.rules:
-            self._apply_model(result)
-
-    @Slot(str, int, object)
-    def _on_analysis_failed(self, kind: str, generation: int, error: object) -> None:
-        if not self.analysis_thread.is_latest(kind, generation):
-            return
-        if kind == "open":
-            self._core_error = f"Text analysis is unavailable for this file: {_message(error)}"
-            self.show_error(self._core_error)
-            return
-        if kind != "analyse":
-            return  # another panel's job on this thread: its submitter reports it
-        if self._core_error:
-            self.show_error(self._core_error)
-        else:
-            self.show_error(
-                f"Page {self.page_index + 1} could not be analysed: {_message(error)}. "
-                "The rest of the document is still usable."
-            )
-        self.state_label.setText("analysis failed")
-        self._done("analysis")
-
-    def _apply_model(self, model: PageModel) -> None:
-        self._show_model(model)
-        warnings = "; ".join(model.warnings[:3])
-        state = f"{model.count} glyphs, {sum(s == 'visible' for s in model.status)} visible"
-        if model.truncated:
-            state += " (truncated)"
-        self.state_label.setText(state)
-        if warnings:
-            self.statusBar().showMessage(warnings, 8000)
-        self.analysisReady.emit(model.page_index, model)
-        self._done("analysis")
-
-    def _show_model(self, model: PageModel | None) -> None:
-        self.model = model
-        for layer in self.layers.values():
-            layer.set_model(model)
-        self.selection_layer.set_model(model)
-        self.selection_layer.set_selected(())
-        self.text_panes.set_panes(model.panes if model else None)
-        self.glyph_table.set_page_model(model)
-        self.details.show_selection(model, ())
-        self.layers_panel.refresh_legend("glyphs", model)
-        self.layers_panel.refresh_legend("gaps", model)
-        if model is not None:
-            self.view.set_content_bounds(model.bounds, model.text_bounds)
-
-    def _done(self, what: str) -> None:
-        if what not in self._waiting:
-            return  # a zoom re-render or a re-analysis of a page already shown
-        self._waiting.discard(what)
-        if not self._waiting:
-            self.pageReady.emit(self.page_index)
-
-    @property
-    def model_or_error_shown(self) -> bool:
-        return self.model is not None or self.banner.isVisible()
-
-    @property
-    def page_is_ready(self) -> bool:
-        return self.page_count > 0 and not self._waiting
-
     # -- errors -------------------------------------------------------------------------------
     def show_error(self, message: str) -> None:
         self.banner.setText(message)
@@ -561,8 +340,3 @@ class MainWindow(QMainWindow):
         self.save_settings()
         self.shutdown()
         super().closeEvent(event)
-
-
-def _message(error: object) -> str:
-    text = str(error).strip()
-    return text or type(error).__name__
