@@ -119,13 +119,6 @@ class LayersPanel(QWidget):
         old.deleteLater()
         self._legends[layer_id] = new
 
-    def refresh_legends(self, model=None) -> None:
-        for layer_id in self._layers:
-            self.refresh_legend(layer_id, model)
-
     def set_all(self, on: bool) -> None:
         for check in self.checks.values():
             check.setChecked(on)
-
-    def checked_ids(self) -> list[str]:
-        return [layer_id for layer_id, check in self.checks.items() if check.isChecked()]

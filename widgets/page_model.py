@@ -118,9 +118,6 @@ class PageModel:
     def count(self) -> int:
         return len(self.glyphs)
 
-    def is_unresolved(self, index: int) -> bool:
-        return bool(self.arrays.unresolved[index])
-
 
 def build_page_model(page_index: int, analysis, structure_reason: str = "") -> PageModel:
     """Everything the widgets need from one `core.analysis.PageAnalysis`; `structure_reason`
