@@ -12,7 +12,9 @@ from typing import NamedTuple
 
 from core.reading import TextResult
 
-CONTEXT_CHARS = 30
+# Characters of context shown before and after a hit (short before, so a narrow list shows it).
+CONTEXT_BEFORE = 16
+CONTEXT_AFTER = 40
 
 
 class SearchHit(NamedTuple):
@@ -35,8 +37,8 @@ def search_text(
     hits = []
     for match in pattern.finditer(text.text):
         start, end = match.span()
-        before = text.text[max(0, start - CONTEXT_CHARS) : start]
-        after = text.text[end : end + CONTEXT_CHARS]
+        before = text.text[max(0, start - CONTEXT_BEFORE) : start]
+        after = text.text[end : end + CONTEXT_AFTER]
         context = " ".join(f"{before}[{match.group()}]{after}".split())
         glyphs = tuple(dict.fromkeys(i for i in text.char_glyphs[start:end] if i >= 0))
         hits.append(SearchHit(page_index, start, end, context, glyphs))

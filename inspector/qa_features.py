@@ -14,29 +14,21 @@ tree, other pages' text, the single-page PDF) runs on a QA thread with its own D
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QColor, QTextCharFormat, QTextCursor, QTextFormat
-from PySide6.QtWidgets import QTextEdit
+from PySide6.QtGui import QAction
 
-from core.diffing import RuleChanges, WordDiff, rule_changes
+from core.diffing import RuleChanges, rule_changes
 from core.rules import Rules
-from core.search import search_pages
 from inspector.owner_thread import OwnerThread
-from inspector.qa_worker import (
-    JobFailure,
-    PageComparison,
-    PageDetails,
-    QaCore,
-    compare_one,
-    pdfium_texts,
-)
+from inspector.pane_marks import mark_panes
+from inspector.qa_compare import CompareController
+from inspector.qa_search import SearchController
+from inspector.qa_worker import JobFailure, PageDetails, QaCore
 from widgets.compare_panel import ComparePanel
 from widgets.content_stream_pane import ContentStreamPane
 from widgets.fonts_panel import FontsPanel
 from widgets.provenance_panel import ProvenancePanel, operator_lookup
 from widgets.qa_layers import (
-    DIFF_COLOURS,
     RULE_CHANGE_COLOURS,
-    SEARCH_COLOURS,
     MarkedGroup,
     pdfium_diff_layer,
     rule_changes_layer,
@@ -45,11 +37,7 @@ from widgets.qa_layers import (
 from widgets.rules_panel import COMPARE_DEFAULTS, RulesPanel
 from widgets.search_panel import SearchPanel
 from widgets.structure_panel import StructurePanel
-from widgets.text_panes import utf16_offsets
 
-BATCH_PAGES = 10
-# Marks our pane highlights so they can be replaced without touching the selection's.
-MARK_PROPERTY = QTextFormat.Property.UserProperty + 51
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
 BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
@@ -79,13 +67,8 @@ class QaFeatures(QObject):
         self._previous: dict[int, object] = {}  # page → the analysis before the last change
         self._defaults: dict[int, object] = {}  # page → analysis under the spec's rules
         self.changes: RuleChanges | None = None
-        self._texts: dict[int, object] = {}  # page → reading TextResult under _texts_rules
-        self._texts_rules: Rules | None = None
-        self._search: tuple[str, bool] | None = None
-        self._pending_glyphs: tuple[int, tuple[int, ...]] | None = None
-        self._compare_queue: list[int] = []
-        self._compare_total = 0
-        self._compare_done = 0
+        self.searching = SearchController(self)
+        self.comparing = CompareController(self)
         self._regression_request: tuple[str, str] | None = None
         self.interactive = True  # False: report in the status bar only (tests, scripts)
         self.text_export = None  # the running inspector.exporters.TextExport
@@ -163,12 +146,12 @@ class QaFeatures(QObject):
         self.content_stream.operatorChosen.connect(self.select_operator)
         self.compare_panel.pageChosen.connect(window.go_to_page)
         self.compare_panel.documentRequested.connect(self.compare_document)
-        self.compare_panel.cancelRequested.connect(self.cancel_document_compare)
+        self.compare_panel.cancelRequested.connect(self.comparing.cancel)
         self.docks["compare"].visibilityChanged.connect(
             lambda visible: visible and self.compare_page()
         )
         self.search_panel.searchRequested.connect(self.search)
-        self.search_panel.hitChosen.connect(self.show_hit)
+        self.search_panel.hitChosen.connect(self.searching.show_hit)
 
     def eventFilter(self, watched, event) -> bool:
         if watched is self.window and event.type() == QEvent.Type.Close:
@@ -184,10 +167,8 @@ class QaFeatures(QObject):
         self._analyses.clear()
         self._previous.clear()
         self._defaults.clear()
-        self._texts.clear()
-        self._texts_rules = None
-        self.compare_panel.clear_document()
-        self._compare_queue = []
+        self.searching.reset()
+        self.comparing.reset()
         self.search_layer.set_groups(())
         self.diff_layer.set_groups(())
         self.thread.submit("open", self.core.open, path, self.window.password)
@@ -209,14 +190,10 @@ class QaFeatures(QObject):
             self._defaults[index] = analysis
         self.thread.submit("details", self.core.page_details, index, analysis.rules)
         self._show_rule_changes()
-        self.search_layer.set_groups(self._search_groups(index))
+        self.searching.on_analysis(index)
         if _showing(self.docks["compare"]):
             self.compare_page()
-        pending = self._pending_glyphs
-        if pending is not None and pending[0] == index:
-            self._pending_glyphs = None
-            self.select(pending[1], "search")
-        self._mark_panes()
+        self.mark_panes()
 
     def _on_selection(self, indices: tuple, source: str) -> None:
         model = self.window.model
@@ -226,7 +203,7 @@ class QaFeatures(QObject):
         if model is not None and source != "content-stream":
             glyphs = [model.glyphs[i] for i in indices if 0 <= i < model.count]
             self.content_stream.show_glyphs(glyphs, glyphs[0] if glyphs else None)
-        self._mark_panes()
+        self.mark_panes()
 
     def select(self, glyphs, source: str) -> None:
         self.window.selection.set(tuple(glyphs), source)
@@ -253,9 +230,9 @@ class QaFeatures(QObject):
         handler = {
             "details": self._on_details,
             "defaults": self._on_default_analysis,
-            "search": self._on_search_texts,
-            "compare-page": self._on_page_diff,
-            "compare-document": self._on_document_batch,
+            "search": self.searching.on_texts,
+            "compare-page": self.comparing.on_page_diff,
+            "compare-document": self.comparing.on_document_batch,
             "single-page": self._on_single_page,
         }.get(kind)
         if handler is not None:
@@ -265,11 +242,9 @@ class QaFeatures(QObject):
         if not kind.startswith("qa-") or not self.window.render_thread.is_latest(kind, generation):
             return
         if kind == "qa-pdfium-page":
-            self._on_pdfium_page(result)
+            self.comparing.on_pdfium_page(result)
         elif kind == "qa-pdfium-batch":
-            self.thread.submit(
-                "compare-document", self.core.compare_pages, result, self.window.rules
-            )
+            self.comparing.on_pdfium_batch(result)
 
     def _on_details(self, details: PageDetails | JobFailure) -> None:
         model = self.window.model
@@ -322,7 +297,7 @@ class QaFeatures(QObject):
                 if glyphs
             ]
         self.rule_layer.set_groups(groups)
-        self._mark_panes()
+        self.mark_panes()
         if self.changes is not None:
             self.ruleChangesShown.emit(self.changes)
 
@@ -342,80 +317,13 @@ class QaFeatures(QObject):
         self._defaults[index] = analysis
         self._show_rule_changes()
 
-    # -- panes ------------------------------------------------------------------------------
-    def _mark_panes(self) -> None:
-        """Mark in every text pane the characters of the glyphs our layers mark on the page,
-        beside (not instead of) the selection's highlight."""
-        panes = getattr(self.window.text_panes, "panes", {})
-        groups = [
-            group
-            for layer in (self.rule_layer, self.diff_layer, self.search_layer)
-            if layer.isVisible()
-            for group in layer.groups
-        ]
-        for widget in panes.values():
-            pane = widget.pane
-            editor = widget.editor
-            kept = [s for s in editor.extraSelections() if not s.format.hasProperty(MARK_PROPERTY)]
-            if pane is None:
-                continue
-            offsets = utf16_offsets(pane.text) if groups else None
-            marks = []
-            for group in groups:
-                colour = QColor(group.color)
-                colour.setAlpha(70)
-                for start, end in _runs(pane.chars_of(group.glyphs)):
-                    marks.append(_mark(editor, int(offsets[start]), int(offsets[end]), colour))
-            editor.setExtraSelections(marks + kept)
+    def mark_panes(self) -> None:
+        mark_panes(self.window.text_panes, (self.rule_layer, self.diff_layer, self.search_layer))
 
-    # -- search -----------------------------------------------------------------------------
+    # -- search and compare (inspector/qa_search.py, inspector/qa_compare.py) ---------------
     def search(self, query: str, case_sensitive: bool = False) -> None:
-        """Search every page's reading-order text; texts are computed off the GUI thread
-        in batches (and kept while the rules stay the same)."""
-        self._search = (query, case_sensitive)
-        if self._texts_rules != self.window.rules:
-            self._texts.clear()
-            self._texts_rules = self.window.rules
-        self._next_search_batch()
-
-    def _next_search_batch(self) -> None:
-        missing = [i for i in range(self.window.page_count) if i not in self._texts]
-        if missing:
-            self.search_panel.status.setText(
-                f"Reading text… {len(self._texts)} of {self.window.page_count} pages"
-            )
-            batch = missing[: BATCH_PAGES * 5]
-            self.thread.submit("search", self.core.reading_texts, batch, self._texts_rules)
-            return
-        self._finish_search()
-
-    def _on_search_texts(self, results) -> None:
-        for index, text in results:
-            self._texts[index] = text
-        if self._search is not None:
-            self._next_search_batch()
-
-    def _finish_search(self) -> None:
-        query, case_sensitive = self._search
-        texts = [(i, t) for i, t in sorted(self._texts.items()) if not isinstance(t, JobFailure)]
-        hits = search_pages(texts, query, case_sensitive)
-        self.search_panel.show_hits(query, hits, self.window.page_count)
-        model = self.window.model
-        if model is not None:
-            self.search_layer.set_groups(self._search_groups(model.page_index))
-        self._mark_panes()
-        self.searchFinished.emit(query, len(hits))
-
-    def _search_groups(self, index: int) -> list[MarkedGroup]:
-        glyphs = self.search_panel.page_hits(index)
-        return [MarkedGroup(SEARCH_COLOURS[0][0], SEARCH_COLOURS[0][1], glyphs)] if glyphs else []
-
-    def show_hit(self, page_index: int, glyphs: tuple) -> None:
-        if page_index == self.window.page_index and self.window.model is not None:
-            self.select(glyphs, "search")
-        else:
-            self._pending_glyphs = (page_index, tuple(glyphs))
-            self.window.go_to_page(page_index)
+        """Search every page's reading-order text (off the GUI thread)."""
+        self.searching.search(query, case_sensitive)
 
     def focus_search(self) -> None:
         dock = self.docks["search"]
@@ -423,85 +331,13 @@ class QaFeatures(QObject):
         dock.raise_()
         self.search_panel.focus_query()
 
-    # -- compare with pdfium ----------------------------------------------------------------
     def compare_page(self) -> None:
         """pdfium's text of the current page (render thread), then the word diff (QA thread)."""
-        window = self.window
-        if window.model is None or not window.path:
-            return
-        self.compare_panel.show_page_diff(window.page_index + 1, None, "Comparing with pdfium…")
-        window.render_thread.submit(
-            "qa-pdfium-page", pdfium_texts, window.path, window.password, [window.page_index]
-        )
-
-    def _on_pdfium_page(self, texts: dict) -> None:
-        model = self.window.model
-        if model is None or model.page_index not in texts:
-            return
-        analysis = model.analysis
-        self.thread.submit(
-            "compare-page", _tagged_compare, model.page_index, analysis, texts[model.page_index]
-        )
-
-    def _on_page_diff(self, result) -> None:
-        index, analysis, diff = result
-        model = self.window.model
-        if model is None or model.page_index != index or model.analysis is not analysis:
-            return  # a comparison of a reading no longer shown (the rules or page changed)
-        if isinstance(diff, JobFailure):
-            self.compare_panel.show_page_diff(index + 1, None, f"pdfium: {diff.message}")
-            self.pageCompared.emit(index, diff)
-            return
-        self.compare_panel.show_page_diff(index + 1, diff)
-        self.diff_layer.set_groups(_diff_groups(diff))
-        self._mark_panes()
-        self.pageCompared.emit(index, diff)
+        self.comparing.compare_page()
 
     def compare_document(self) -> None:
-        window = self.window
-        if not window.path or not window.page_count:
-            return
-        self.compare_panel.clear_document()
-        self.compare_panel.set_running(True)
-        self._compare_queue = list(range(window.page_count))
-        self._compare_total = window.page_count
-        self._compare_done = 0
-        self._next_compare_batch()
-
-    def cancel_document_compare(self) -> None:
-        self._compare_queue = []
-        self.compare_panel.set_running(False)
-        self.compare_panel.progress.setText(
-            f"cancelled after {self._compare_done} of {self._compare_total} pages"
-        )
-
-    def _next_compare_batch(self) -> None:
-        if not self._compare_queue:
-            self.compare_panel.set_running(False)
-            self.documentCompared.emit(self._compare_done)
-            return
-        batch, self._compare_queue = (
-            self._compare_queue[:BATCH_PAGES],
-            self._compare_queue[BATCH_PAGES:],
-        )
-        # One batch at a time, so page renders queued meanwhile are not kept waiting.
-        self.window.render_thread.submit(
-            "qa-pdfium-batch", pdfium_texts, self.window.path, self.window.password, batch
-        )
-
-    def _on_document_batch(self, results) -> None:
-        if not self.compare_panel._running:
-            return
-        rows = []
-        for result in results:
-            if isinstance(result, PageComparison):
-                rows.append((result.page_index, result.diff))
-            else:
-                rows.append((result[0], result[1].message))
-        self.compare_panel.add_page_results(rows)
-        self._compare_done += len(rows)
-        self.compare_panel.set_progress(self._compare_done, self._compare_total)
-        self._next_compare_batch()
+        """Rank every page by how much our reading order and pdfium's text disagree."""
+        self.comparing.compare_document()
 
     # -- regression cases -------------------------------------------------------------------
     def save_regression_case(self, root: str, name: str) -> None:
@@ -524,13 +360,6 @@ class QaFeatures(QObject):
         write_regression_case(self, request, result)
 
 
-def _tagged_compare(index: int, analysis, theirs) -> tuple[int, object, WordDiff | JobFailure]:
-    try:
-        return index, analysis, compare_one(analysis.reading, theirs)
-    except Exception as exc:  # shown in the Compare panel
-        return index, analysis, JobFailure(str(exc))
-
-
 def _showing(dock) -> bool:
     """The dock is on screen: shown, and the current tab when tabbed with others."""
     return dock.isVisible() and not dock.widget().visibleRegion().isEmpty()
@@ -538,43 +367,6 @@ def _showing(dock) -> bool:
 
 def _tagged_single_page(core: QaCore, index: int, rules: Rules):
     return index, rules, core.single_page(index, rules)
-
-
-def _diff_groups(diff: WordDiff) -> list[MarkedGroup]:
-    colours = dict(DIFF_COLOURS)
-    replaced = [g for d in diff.differences if d.kind == "replace" for g in d.glyphs]
-    extra = [g for d in diff.differences if d.kind == "extra" for g in d.glyphs]
-    groups = [
-        MarkedGroup("replaced", colours["replaced"], tuple(dict.fromkeys(replaced))),
-        MarkedGroup("only ours", colours["only ours"], tuple(dict.fromkeys(extra))),
-    ]
-    return [g for g in groups if g.glyphs]
-
-
-def _runs(positions) -> list[tuple[int, int]]:
-    """Ascending character positions → half-open runs of consecutive ones."""
-    runs: list[tuple[int, int]] = []
-    for position in positions:
-        position = int(position)
-        if runs and runs[-1][1] == position:
-            runs[-1] = (runs[-1][0], position + 1)
-        else:
-            runs.append((position, position + 1))
-    return runs
-
-
-def _mark(editor, start: int, end: int, colour: QColor) -> QTextEdit.ExtraSelection:
-    """A pane highlight from Qt cursor position `start` to `end`, tagged as ours."""
-    cursor = QTextCursor(editor.document())
-    cursor.setPosition(start)
-    cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
-    fmt = QTextCharFormat()
-    fmt.setBackground(colour)
-    fmt.setProperty(MARK_PROPERTY, True)
-    selection = QTextEdit.ExtraSelection()
-    selection.cursor = cursor
-    selection.format = fmt
-    return selection
 
 
 def install_qa_features(window) -> None:

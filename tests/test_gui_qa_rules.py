@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QSpinBox
 
 from core.cli import main as extract_main
 from core.rules import Rules
-from inspector.qa_features import MARK_PROPERTY
+from inspector.pane_marks import MARK_PROPERTY
 from tests.qa_support import TIMEOUT_MS, glyph_indices, open_and_wait, qa_window, tj_pdf
 
 __all__ = ["qa_window"]

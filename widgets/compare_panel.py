@@ -69,7 +69,7 @@ class ComparePanel(QWidget):
         self.pages.setSortingEnabled(True)
         self.pages.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.pages.itemClicked.connect(self._on_page)
-        self._running = False
+        self.running = False
 
         top = QWidget()
         top_layout = QVBoxLayout(top)
@@ -128,7 +128,7 @@ class ComparePanel(QWidget):
         self.set_running(False)
 
     def set_running(self, running: bool) -> None:
-        self._running = running
+        self.running = running
         self.run_button.setText("Cancel" if running else "Compare every page")
 
     def set_progress(self, done: int, total: int) -> None:
@@ -166,7 +166,7 @@ class ComparePanel(QWidget):
         ]
 
     def _on_run(self) -> None:
-        if self._running:
+        if self.running:
             self.cancelRequested.emit()
         else:
             self.documentRequested.emit()

@@ -103,7 +103,7 @@ class ContentStreamPane(QWidget):
             f"{len(self.model.records)} operators"
             + (f" (page stream and {forms} form XObjects)" if forms else "")
         )
-        for column, width in enumerate((90, 50, 70)):
+        for column, width in enumerate((120, 50, 70)):
             self.table.setColumnWidth(column, width)
 
     def row_of(self, form_path: str, index: int) -> int | None:

@@ -98,6 +98,5 @@ RULE_CHANGE_COLOURS = (
 DIFF_COLOURS = (
     ("replaced", "#d62728"),
     ("only ours", "#ff7f0e"),
-    ("missing next to", "#9467bd"),
 )
 SEARCH_COLOURS = (("search hit", "#ff00ff"),)

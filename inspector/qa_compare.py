@@ -1,0 +1,133 @@
+"""Compare with pdfium: this page's word diff, and a ranking of every page by disagreement.
+
+pdfium's text is read on the window's render thread (the one thread that calls pdfium), one
+batch of pages at a time so page renders queued meanwhile are not kept waiting; our text and
+the diff are made on the QA thread.
+"""
+
+from __future__ import annotations
+
+from core.diffing import WordDiff
+from inspector.qa_worker import JobFailure, PageComparison, compare_one, pdfium_texts
+from widgets.qa_layers import DIFF_COLOURS, MarkedGroup
+
+COMPARE_BATCH_PAGES = 10
+
+
+class CompareController:
+    """The comparison half of inspector.qa_features.QaFeatures (`features`)."""
+
+    def __init__(self, features) -> None:
+        self.features = features
+        self.queue: list[int] = []
+        self.total = 0
+        self.done = 0
+
+    def reset(self) -> None:
+        self.queue = []
+        self.features.compare_panel.clear_document()
+
+    # -- this page ----------------------------------------------------------------------------
+    def compare_page(self) -> None:
+        window = self.features.window
+        if window.model is None or not window.path:
+            return
+        self.features.compare_panel.show_page_diff(
+            window.page_index + 1, None, "Comparing with pdfium…"
+        )
+        window.render_thread.submit(
+            "qa-pdfium-page", pdfium_texts, window.path, window.password, [window.page_index]
+        )
+
+    def on_pdfium_page(self, texts: dict) -> None:
+        model = self.features.window.model
+        if model is None or model.page_index not in texts:
+            return
+        self.features.thread.submit(
+            "compare-page", _compare, model.page_index, model.analysis, texts[model.page_index]
+        )
+
+    def on_page_diff(self, result) -> None:
+        index, analysis, diff = result
+        features = self.features
+        model = features.window.model
+        if model is None or model.page_index != index or model.analysis is not analysis:
+            return  # a comparison of a reading no longer shown (the rules or page changed)
+        if isinstance(diff, JobFailure):
+            features.compare_panel.show_page_diff(index + 1, None, f"pdfium: {diff.message}")
+        else:
+            features.compare_panel.show_page_diff(index + 1, diff)
+            features.diff_layer.set_groups(diff_groups(diff))
+            features.mark_panes()
+        features.pageCompared.emit(index, diff)
+
+    # -- every page ---------------------------------------------------------------------------
+    def compare_document(self) -> None:
+        window = self.features.window
+        if not window.path or not window.page_count:
+            return
+        panel = self.features.compare_panel
+        panel.clear_document()
+        panel.set_running(True)
+        self.queue = list(range(window.page_count))
+        self.total, self.done = window.page_count, 0
+        self._next_batch()
+
+    def cancel(self) -> None:
+        self.queue = []
+        panel = self.features.compare_panel
+        panel.set_running(False)
+        panel.progress.setText(f"cancelled after {self.done} of {self.total} pages")
+
+    def _next_batch(self) -> None:
+        features = self.features
+        if not self.queue:
+            features.compare_panel.set_running(False)
+            features.documentCompared.emit(self.done)
+            return
+        batch, self.queue = self.queue[:COMPARE_BATCH_PAGES], self.queue[COMPARE_BATCH_PAGES:]
+        window = features.window
+        window.render_thread.submit(
+            "qa-pdfium-batch", pdfium_texts, window.path, window.password, batch
+        )
+
+    def on_pdfium_batch(self, texts: dict) -> None:
+        features = self.features
+        features.thread.submit(
+            "compare-document", features.core.compare_pages, texts, features.window.rules
+        )
+
+    def on_document_batch(self, results) -> None:
+        panel = self.features.compare_panel
+        if not panel.running:
+            return  # cancelled meanwhile
+        rows = []
+        for result in results:
+            if isinstance(result, PageComparison):
+                rows.append((result.page_index, result.diff))
+            else:
+                rows.append((result[0], result[1].message))
+        panel.add_page_results(rows)
+        self.done += len(rows)
+        panel.set_progress(self.done, self.total)
+        self._next_batch()
+
+
+def _compare(index: int, analysis, theirs) -> tuple[int, object, WordDiff | JobFailure]:
+    """QA-thread job: the word diff of one analysis' reading order, tagged with what it
+    compared so a result for a reading no longer shown can be dropped."""
+    try:
+        return index, analysis, compare_one(analysis.reading, theirs)
+    except Exception as exc:  # shown in the Compare panel
+        return index, analysis, JobFailure(str(exc))
+
+
+def diff_groups(diff: WordDiff) -> list[MarkedGroup]:
+    colours = dict(DIFF_COLOURS)
+    replaced = [g for d in diff.differences if d.kind == "replace" for g in d.glyphs]
+    extra = [g for d in diff.differences if d.kind == "extra" for g in d.glyphs]
+    groups = [
+        MarkedGroup("replaced", colours["replaced"], tuple(dict.fromkeys(replaced))),
+        MarkedGroup("only ours", colours["only ours"], tuple(dict.fromkeys(extra))),
+    ]
+    return [g for g in groups if g.glyphs]
