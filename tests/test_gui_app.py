@@ -574,3 +574,26 @@ def test_set_rules_reanalyses_the_page_with_the_new_thresholds(qtbot, decisions)
     assert model is win.model
     assert not model.gaps_before[spaced].space
     assert "TJspaced" in reading_text(win)
+
+
+def test_dock_state_persists(qtbot, window):
+    window.panels["details"].hide()
+    window.save_settings()
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.show()
+    try:
+        assert not again.panels["details"].isVisible()
+        assert again.panels["layers"].isVisible()
+    finally:
+        again.shutdown()
+
+
+def test_colour_by_choice_persists(qtbot, window):
+    window.layers_panel.colour_by.setCurrentText("MCID")
+    again = MainWindow()
+    qtbot.addWidget(again)
+    try:
+        assert again.layers["glyphs"].colour_by == "MCID"
+    finally:
+        again.shutdown()
