@@ -13,7 +13,7 @@ tree, other pages' text, the single-page PDF) runs on a QA thread with its own D
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction
 
 from core.diffing import RuleChanges, rule_changes
@@ -101,6 +101,7 @@ class QaFeatures(QObject):
         for panel_id, title, widget, area, key in panels:
             self.docks[panel_id] = window.add_panel(panel_id, title, widget, area, key)
         self._tabify()
+        self._restore_dock_state()
         self.actions = self._build_menu()
         self._connect()
         window.installEventFilter(self)
@@ -126,6 +127,13 @@ class QaFeatures(QObject):
             for panel_id in ("content_stream", "fonts"):
                 window.tabifyDockWidget(panels["text"], self.docks[panel_id])
             panels["text"].raise_()
+
+    def _restore_dock_state(self) -> None:
+        """The window restored its saved state before these docks existed; restore it again
+        so they come back where the user left them."""
+        state = self.window.settings.value("window/state")
+        if isinstance(state, QByteArray):
+            self.window.restoreState(state)
 
     def _build_menu(self) -> dict[str, QAction]:
         from inspector import qa_actions

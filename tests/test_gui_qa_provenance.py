@@ -208,6 +208,7 @@ def test_structure_panel_shows_the_tree_with_the_role_mapped_type(qtbot, qa_wind
         "    Heading → H1",
         "    P",
         "Untagged glyphs (1)",
+        f"  #{glyph_indices(window, '7')[0]}",
     ]
 
 
@@ -244,3 +245,12 @@ def test_structure_details_label_raw_and_derived_entries(qtbot, qa_window, tmp_p
     assert "Raw (as written in the file)" in details
     assert "Derived (worked out by the engine)" in details
     assert "standard type (RoleMap)\nH1" in details
+
+
+def test_each_untagged_glyph_is_listed_and_selectable(qtbot, qa_window, tmp_path):
+    window, features = qa_window
+    open_and_wait(qtbot, window, tagged_pdf(tmp_path / "t.pdf"))
+    (seven,) = glyph_indices(window, "7")
+    (item,) = features.structure_panel.find_items(f"#{seven}")
+    features.structure_panel.tree.setCurrentItem(item)
+    assert window.selection.indices == (seven,)

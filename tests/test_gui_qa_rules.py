@@ -10,7 +10,15 @@ from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QSpinBox
 from core.cli import main as extract_main
 from core.rules import Rules
 from inspector.pane_marks import MARK_PROPERTY
-from tests.qa_support import TIMEOUT_MS, glyph_indices, open_and_wait, qa_window, tj_pdf
+from tests.pdfbuilder import PdfBuilder
+from tests.qa_support import (
+    TIMEOUT_MS,
+    TJ_CONTENT,
+    glyph_indices,
+    open_and_wait,
+    qa_window,
+    tj_pdf,
+)
 
 __all__ = ["qa_window"]
 
@@ -165,3 +173,22 @@ def test_loading_a_rules_file_reanalyses_the_page(qtbot, qa_window, tmp_path):
         features.rules_panel.load_from(rules_file)
     assert features.rules_panel.editors["space_gap_ratio"].value() == 0.7
     assert window.rules.space_gap_ratio == 0.7
+
+
+def test_changes_on_another_page_are_measured_against_its_spec_reading(qtbot, qa_window, tmp_path):
+    window, features = qa_window
+    b = PdfBuilder()
+    helv = b.standard_font("Helvetica")
+    for _ in range(2):
+        b.add_page(TJ_CONTENT, media_box=(0, 0, 200, 160), fonts={"F1": helv})
+    b.save(tmp_path / "two.pdf")
+    open_and_wait(qtbot, window, tmp_path / "two.pdf")
+    change_rule(qtbot, features, space_gap_ratio=0.7)
+    with qtbot.waitSignal(
+        features.ruleChangesShown,
+        timeout=TIMEOUT_MS,
+        check_params_cb=lambda changes: bool(changes.changed_rules),
+    ) as blocker:
+        window.go_to_page(1)
+    assert window.page_index == 1
+    assert blocker.args[0].spaces_lost == (tuple(glyph_indices(window, "Js")),)

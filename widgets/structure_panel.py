@@ -24,6 +24,7 @@ from core.structure_tree import StructureNode
 
 TEXT_PREVIEW = 60
 UNTAGGED = "untagged"
+UNTAGGED_LISTED = 1000  # untagged glyphs listed one by one under their node
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +181,11 @@ class StructurePanel(QWidget):
         tail.setData(0, Qt.ItemDataRole.UserRole, UNTAGGED)
         tail.setText(3, _preview("".join(glyphs[i].text for i in self.untagged)))
         tail.setForeground(0, QColor("#c62828"))
+        for index in self.untagged[:UNTAGGED_LISTED]:
+            glyph = glyphs[index]
+            child = QTreeWidgetItem([f"#{index}", "—", "1", glyph.text or "∅ unresolved"])
+            child.setData(0, Qt.ItemDataRole.UserRole, (UNTAGGED, index))
+            tail.addChild(child)
         self.tree.addTopLevelItem(tail)
 
     def _item(self, node: StructureNode) -> QTreeWidgetItem:
@@ -212,6 +218,9 @@ class StructurePanel(QWidget):
         if not items:
             return
         key = items[0].data(0, Qt.ItemDataRole.UserRole)
+        if isinstance(key, tuple):  # one untagged glyph
+            self.glyphsChosen.emit((key[1],))
+            return
         if key == UNTAGGED:
             self.details.setHtml(
                 f"<p>{len(self.untagged)} glyphs outside every referenced MCID (§9).</p>"

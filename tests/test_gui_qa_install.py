@@ -1,0 +1,97 @@
+"""install_qa_features: what it adds to a main window, and the export dialogs."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from inspector.export_dialogs import LayersDialog, TextExportDialog
+from inspector.main_window import MainWindow
+from inspector.qa_features import install_qa_features, qa_features_of
+from tests.qa_support import qa_window
+
+__all__ = ["qa_window"]
+
+
+def test_install_adds_the_qa_panels(qa_window):
+    window, _features = qa_window
+    assert {"rules", "provenance", "content_stream", "fonts", "structure", "compare", "search"} <= (
+        set(window.panels)
+    )
+
+
+def test_install_adds_three_marking_layers(qa_window):
+    window, _features = qa_window
+    assert list(window.layers)[-3:] == ["rule_changes", "pdfium_diff", "search_hits"]
+    assert "rule_changes" in window.layers_panel.checks
+
+
+def test_the_qa_menu_lists_every_tool_with_its_shortcut(qa_window):
+    _window, features = qa_window
+    shortcuts = {name: action.shortcut().toString() for name, action in features.actions.items()}
+    assert shortcuts == {
+        "find": "Ctrl+F",
+        "compare_page": "Ctrl+D",
+        "compare_document": "Ctrl+Shift+D",
+        "reset_rules": "Ctrl+Shift+0",
+        "export_png": "Ctrl+E",
+        "export_svg": "Ctrl+Shift+E",
+        "export_bundle": "Ctrl+B",
+        "export_text": "Ctrl+Shift+T",
+        "regression_case": "Ctrl+Shift+R",
+    }
+
+
+def test_no_qa_shortcut_clashes_with_the_windows_own(qa_window):
+    window, features = qa_window
+    ours = {action for action in features.actions.values()}
+    theirs = [
+        action.shortcut().toString()
+        for action in window.actions()
+        if action not in ours and not action.shortcut().isEmpty()
+    ]
+    assert not {a.shortcut().toString() for a in ours} & set(theirs)
+
+
+def test_the_qa_docks_come_back_where_they_were_left(qtbot):
+    first = MainWindow()
+    qtbot.addWidget(first)
+    install_qa_features(first)
+    first.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, qa_features_of(first).docks["rules"])
+    first.save_settings()
+    qa_features_of(first).shutdown()
+    first.shutdown()
+    second = MainWindow()
+    qtbot.addWidget(second)
+    install_qa_features(second)
+    try:
+        area = second.dockWidgetArea(qa_features_of(second).docks["rules"])
+        assert area == Qt.DockWidgetArea.RightDockWidgetArea
+    finally:
+        qa_features_of(second).shutdown()
+        second.shutdown()
+
+
+def test_the_layers_dialog_starts_from_the_visible_layers(qa_window):
+    window, _features = qa_window
+    window.set_layers(["glyphs", "boxes"])
+    dialog = LayersDialog(window, "Export")
+    assert dialog.chosen() == ["glyphs", "boxes"]
+
+
+def test_the_text_dialog_refuses_a_page_range_outside_the_document(qa_window, tmp_path):
+    window, _features = qa_window
+    dialog = TextExportDialog(window, 3, str(tmp_path / "out.txt"))
+    dialog.pages.setText("2-5")
+    dialog._accept()
+    assert dialog.result() == 0
+    assert dialog.error.text() == "page range '2-5' is outside 1-3"
+
+
+def test_the_text_dialog_reads_pages_and_a_custom_separator(qa_window, tmp_path):
+    window, _features = qa_window
+    dialog = TextExportDialog(window, 3, str(tmp_path / "out.txt"))
+    dialog.pages.setText("3,1")
+    dialog.separator.setCurrentText("custom")
+    dialog.custom.setText("\\n=====\\n")
+    assert dialog.page_indices() == [2, 0]
+    assert dialog.separator_text() == "\n=====\n"
