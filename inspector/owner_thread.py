@@ -41,6 +41,11 @@ class OwnerThread(QThread):
             self.start()
         return generation
 
+    def invalidate(self, kind: str) -> None:
+        """Make every job of `kind` already submitted stale (e.g. the document changed)."""
+        with self._lock:
+            self._latest[kind] = next(self._counter)
+
     def is_latest(self, kind: str, generation: int) -> bool:
         with self._lock:
             return self._latest.get(kind) == generation

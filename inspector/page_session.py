@@ -34,6 +34,9 @@ class PageSession:
         self.render_thread.submit("open", self._pdfium.open, self.path, password)
 
     def _close_document(self) -> None:
+        # Results still on their way belong to the previous document: drop them.
+        self.render_thread.invalidate("render")
+        self.analysis_thread.invalidate("analyse")
         self.path = None
         self.page_count = 0
         self.model = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -597,3 +598,27 @@ def test_colour_by_choice_persists(qtbot, window):
         assert again.layers["glyphs"].colour_by == "MCID"
     finally:
         again.shutdown()
+
+
+def test_an_analysis_of_the_previous_file_never_lands_on_the_next(qtbot, window, tmp_path):
+    first, second = tmp_path / "first.pdf", tmp_path / "second.pdf"
+    decisions_pdf(first)
+    text_pages_pdf(second, 2)
+    open_and_wait(qtbot, window, first)
+    release = threading.Event()
+    analyse = window._core.analyse
+
+    def slow(index, rules):
+        release.wait(10)
+        return analyse(index, rules)
+
+    window._core.analyse = slow
+    window.set_rules(window.rules.with_values(space_gap_ratio=0.2))  # still running when…
+    window._core.analyse = analyse
+    # …the next file opens. The analysis thread delivers in order, so the stale result has
+    # been handled by the time the new page is ready.
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.open_file(str(second))
+        release.set()
+    assert reading_text(window) == "Page 1"
+    assert window.model.count == len("Page 1")
