@@ -7,7 +7,7 @@ Extension points (used by the second inspector issue):
   `current`, and `changed(indices, source)`.
 - signals: `documentOpened(path, page_count)`, `pageChanged(index)`,
   `analysisReady(index, PageModel)`, `pageReady(index)` (image, overlays and panes drawn),
-  `errorShown(message)`.
+  `errorShown(message)`, `documentFailed(message)`.
 - `add_layer(layer)` adds an overlay layer (a widgets.overlay_base.OverlayLayer).
 - `set_rules(rules)` re-analyses the current page with other thresholds.
 - `render_thread` / `analysis_thread` (inspector.owner_thread.OwnerThread) own pdfium and the
