@@ -154,8 +154,13 @@ class Page:
 
     @cached_property
     def visible_box(self) -> Rect:
-        """CropBox clipped to MediaBox (§14.11.2.1): the region a viewer shows."""
-        return intersect_rect(self.crop_box, self.media_box)
+        """CropBox clipped to MediaBox (§14.11.2.1): the region a viewer shows.
+
+        A CropBox that misses the MediaBox entirely is unusable, and viewers then show the
+        MediaBox; so do we, rather than dropping every glyph of the page.
+        """
+        x0, y0, x1, y1 = intersect_rect(self.crop_box, self.media_box)
+        return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else self.media_box
 
     @cached_property
     def rotate(self) -> int:

@@ -23,17 +23,17 @@ LIGATURES = {
 
 # Ranges whose characters are set without word spaces; justification stretches the gaps
 # between them without making word boundaries (spec §6). Inclusive code point ranges.
+# Hangul is not among them: Korean separates words with spaces, so a gap between two
+# syllables is a word boundary like any other.
 CJK_RANGES = (
-    (0x1100, 0x11FF),  # Hangul Jamo
     (0x2E80, 0x2FDF),  # CJK Radicals Supplement, Kangxi Radicals
     (0x3000, 0x303F),  # CJK Symbols and Punctuation
     (0x3040, 0x30FF),  # Hiragana, Katakana
-    (0x3100, 0x31FF),  # Bopomofo, Hangul Compatibility Jamo, Kanbun, Katakana Phonetic Ext.
+    (0x3100, 0x312F),  # Bopomofo
+    (0x3190, 0x31FF),  # Kanbun, Bopomofo Extended, CJK Strokes, Katakana Phonetic Ext.
     (0x3200, 0x33FF),  # Enclosed CJK Letters and Months, CJK Compatibility
     (0x3400, 0x4DBF),  # CJK Unified Ideographs Extension A
     (0x4E00, 0x9FFF),  # CJK Unified Ideographs
-    (0xA960, 0xA97F),  # Hangul Jamo Extended-A
-    (0xAC00, 0xD7FF),  # Hangul Syllables, Hangul Jamo Extended-B
     (0xF900, 0xFAFF),  # CJK Compatibility Ideographs
     (0xFE30, 0xFE4F),  # CJK Compatibility Forms (vertical punctuation)
     (0xFF00, 0xFFEF),  # Halfwidth and Fullwidth Forms

@@ -24,7 +24,7 @@ _FILTER_ALIASES = {
     "/A85": "/ASCII85Decode",
     "/LZW": "/LZWDecode",
 }
-_ZLIB_CHUNK = 1 << 16
+_ZLIB_CHUNK = 1 << 12
 
 
 class DecodedStream(NamedTuple):
@@ -42,8 +42,15 @@ def _as_list(value: object) -> list:
 
 
 def _inflate(data: bytes, budget: int) -> tuple[bytes, bool, str]:
-    """zlib inflate with an output budget; a corrupt tail keeps what was inflated before it."""
-    inflater = zlib.decompressobj()
+    """zlib inflate with an output budget; a corrupt tail keeps what was inflated before it.
+
+    The zlib wrapper's header and Adler-32 checksum are skipped (raw deflate), as qpdf and
+    pdf.js do in effect: a stream whose checksum is wrong still holds good content.
+    """
+    has_header = len(data) >= 2 and data[0] & 0x0F == 8 and (data[0] << 8 | data[1]) % 31 == 0
+    inflater = zlib.decompressobj(-zlib.MAX_WBITS if has_header else zlib.MAX_WBITS)
+    if has_header:
+        data = data[2:]
     out = bytearray()
     for start in range(0, len(data), _ZLIB_CHUNK):
         try:

@@ -117,3 +117,8 @@ def test_opening_does_not_interpret_any_page():
     document = Document.open(builder.to_bytes())
     assert document.page_count == 1000
     assert document._pages == {} and document.font_cache == {}
+
+
+def test_crop_box_missing_the_media_box_leaves_the_media_box_visible():
+    page = Document.open(_one_page(media_box=(0, 0, 600, 800), crop_box=(700, 900, 800, 1000)))
+    assert page.page(0).visible_box == (0, 0, 600, 800)

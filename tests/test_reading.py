@@ -124,6 +124,10 @@ def test_justified_cjk_gets_no_spaces():
     assert {gap.reason for gap in result.gaps} == {"cjk_pair"}
 
 
+def test_korean_words_apart_get_a_space_because_hangul_is_spaced_text():
+    assert read(words("흐린 품이", 72.0, 700.0, gap=3.0)).text.text == "흐린 품이"
+
+
 def test_latin_next_to_cjk_gets_a_space_when_the_gap_is_wide():
     assert read(words("PDF 文書", 72.0, 700.0, gap=3.0)).text.text == "PDF 文書"
 
