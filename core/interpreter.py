@@ -133,7 +133,9 @@ class _Interpreter:
                 return None
         for warning in caught[:3]:
             self.warnings.append(f"{label}: {warning.message}")
-        return [(list(i.operands), _operator_name(i.operator)) for i in instructions]
+        # Operands are read lazily (instruction.operands): most operators paint paths and
+        # colours, and converting their operands to Python would be wasted work.
+        return [(i, _operator_name(i.operator)) for i in instructions]
 
     # -- main loop ---------------------------------------------------------------------
 
@@ -150,10 +152,13 @@ class _Interpreter:
         stack: list[_State] = []
         mcid_floor = len(self.mcid_stack)
         budget = self.rules.max_page_operators
-        for index, (operands, operator) in enumerate(instructions):
+        for index, (instruction, operator) in enumerate(instructions):
             self.operators_run += 1
             if self.operators_run > budget:
                 raise _Budget(f"more than {budget} operators")
+            if operator not in _INTERPRETED:
+                continue
+            operands = instruction.operands
             try:
                 if operator in _SHOWING:
                     text_matrix, line_matrix = self.show(
@@ -326,6 +331,9 @@ class _Interpreter:
         descent, ascent = font.descent * size, font.ascent * size
         glyphs = self.glyphs
         append = glyphs.append
+        # Building the record tuple directly skips NamedTuple's keyword-handling __new__ on
+        # the hottest line of the engine.
+        new_glyph = tuple.__new__
         mcid = self.mcid_stack[-1] if self.mcid_stack else None
         token_index = index if form_depth == 0 else -1
         font_key, font_name, render_mode = state.font_key, font.name, state.render_mode
@@ -377,27 +385,30 @@ class _Interpreter:
                         (ox + c * ascent, oy + d * ascent),
                     )
                 append(
-                    Glyph(
-                        fg.text,
-                        fg.code,
-                        fg.code_length,
-                        font_key,
-                        font_name,
-                        drawn_size,
-                        origin,
-                        glyph_end,
-                        baseline_end,
-                        quad,
-                        writing_mode,
-                        render_mode,
-                        mcid,
-                        token_index,
-                        form_depth,
-                        fg.decode_source,
-                        len(glyphs),
-                        index,
-                        element_index,
-                        form_path,
+                    new_glyph(
+                        Glyph,
+                        (
+                            fg.text,
+                            fg.code,
+                            fg.code_length,
+                            font_key,
+                            font_name,
+                            drawn_size,
+                            origin,
+                            glyph_end,
+                            baseline_end,
+                            quad,
+                            writing_mode,
+                            render_mode,
+                            mcid,
+                            token_index,
+                            form_depth,
+                            fg.decode_source,
+                            len(glyphs),
+                            index,
+                            element_index,
+                            form_path,
+                        ),
                     )
                 )
                 pen += displacement
@@ -407,6 +418,22 @@ class _Interpreter:
 _SHOWING = frozenset(("Tj", "TJ", "'", '"'))
 _TEXT_POSITIONING = frozenset(("Td", "TD", "Tm", "T*"))
 _TEXT_STATE = frozenset(("Tc", "Tw", "Tz", "TL", "Ts", "Tr"))
+_INTERPRETED = (
+    _SHOWING
+    | _TEXT_POSITIONING
+    | _TEXT_STATE
+    | {
+        "Tf",
+        "BT",
+        "q",
+        "Q",
+        "cm",
+        "Do",
+        "BDC",
+        "BMC",
+        "EMC",
+    }
+)
 
 _FALLBACK_FONT = pikepdf.Dictionary(
     Type=pikepdf.Name.Font,
@@ -506,7 +533,8 @@ def list_operators(page: Page, rules: Rules) -> tuple[OperatorRecord, ...]:
     seen: set[tuple[int, int]] = set()
 
     def visit(instructions: list, resources: object, form_path: str, depth: int) -> None:
-        for index, (operands, operator) in enumerate(instructions):
+        for index, (instruction, operator) in enumerate(instructions):
+            operands = instruction.operands
             text = " ".join(_preview(o) for o in operands)
             if len(text) > _OPERAND_PREVIEW:
                 text = text[: _OPERAND_PREVIEW - 1] + "…"
