@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -39,6 +40,9 @@ class LayersDialog(QDialog):
             check.setChecked(layer.isVisible())
             self.checks[layer_id] = check
             layout.addWidget(check)
+        rule = QFrame()
+        rule.setFrameShape(QFrame.Shape.HLine)
+        layout.addWidget(rule)
         self.legend = QCheckBox("Legend beside the page")
         self.legend.setChecked(True)
         layout.addWidget(self.legend)

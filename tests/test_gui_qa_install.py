@@ -95,3 +95,41 @@ def test_the_text_dialog_reads_pages_and_a_custom_separator(qa_window, tmp_path)
     dialog.custom.setText("\\n=====\\n")
     assert dialog.page_indices() == [2, 0]
     assert dialog.separator_text() == "\n=====\n"
+
+
+SCREENSHOT_WITH_QA = """
+import sys
+import inspector.app as app
+import inspector.main_window as main_window
+from inspector.qa_features import install_qa_features
+
+class Window(main_window.MainWindow):
+    def __init__(self, **options):
+        super().__init__(**options)
+        install_qa_features(self)
+
+main_window.MainWindow = Window
+sys.exit(app.main(["--screenshot", sys.argv[1], sys.argv[2]]))
+"""
+
+
+def test_screenshot_mode_with_the_qa_features_exits_cleanly(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.qa_support import tj_pdf
+
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "shot.png"
+    completed = subprocess.run(
+        [sys.executable, "-c", SCREENSHOT_WITH_QA, str(out), str(tj_pdf(tmp_path / "tj.pdf"))],
+        cwd=root,
+        env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    assert out.stat().st_size > 0

@@ -21,7 +21,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSpinBox,
+    QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -123,13 +125,30 @@ class RulesPanel(QWidget):
         self.changes.setColumnWidth(0, 230)
         self.changes.itemClicked.connect(self._on_item)
 
+        # The editors scroll, so the panel asks for little height and never makes the window
+        # taller than the screen; the changes get the room a splitter gives them.
+        editors = QWidget()
+        editors_layout = QVBoxLayout(editors)
+        editors_layout.setContentsMargins(0, 0, 0, 0)
+        editors_layout.addLayout(grid)
+        editors_layout.addLayout(buttons)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(editors)
+        changes = QWidget()
+        changes_layout = QVBoxLayout(changes)
+        changes_layout.setContentsMargins(0, 0, 0, 0)
+        changes_layout.addLayout(compare_row)
+        changes_layout.addWidget(self.summary)
+        changes_layout.addWidget(self.changes, 1)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(scroll)
+        splitter.addWidget(changes)
+        splitter.setSizes([380, 300])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(grid)
-        layout.addLayout(buttons)
-        layout.addLayout(compare_row)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.changes, 1)
+        layout.addWidget(splitter)
         self.set_rules(self.defaults)
 
     # -- editors ----------------------------------------------------------------------------
