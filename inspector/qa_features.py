@@ -13,11 +13,14 @@ tree, other pages' text, the single-page PDF) runs on a QA thread with its own D
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction
 
 from core.diffing import RuleChanges, rule_changes
 from core.rules import Rules
+from inspector import qa_actions
 from inspector.owner_thread import OwnerThread
 from inspector.pane_marks import mark_panes
 from inspector.qa_compare import CompareController
@@ -38,9 +41,20 @@ from widgets.rules_panel import COMPARE_DEFAULTS, RulesPanel
 from widgets.search_panel import SearchPanel
 from widgets.structure_panel import StructurePanel
 
+CACHED_PAGES = 8
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
 BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
+
+
+class PageCache(OrderedDict):
+    """The analyses of the last few pages touched, oldest dropped first."""
+
+    def put(self, index: int, analysis) -> None:
+        self[index] = analysis
+        self.move_to_end(index)
+        while len(self) > CACHED_PAGES:
+            self.popitem(last=False)
 
 
 class QaFeatures(QObject):
@@ -63,9 +77,10 @@ class QaFeatures(QObject):
         window.render_thread.jobFinished.connect(self._on_render_job)
         self.details: PageDetails | None = None
         self._operators: dict = {}
-        self._analyses: dict[int, object] = {}  # page → last analysis shown (any rules)
-        self._previous: dict[int, object] = {}  # page → the analysis before the last change
-        self._defaults: dict[int, object] = {}  # page → analysis under the spec's rules
+        # Analyses kept for rule comparisons, a few pages each (a page's glyphs can be large).
+        self._analyses = PageCache()  # page → last analysis shown (any rules)
+        self._previous = PageCache()  # page → the analysis before the last change
+        self._defaults = PageCache()  # page → analysis under the spec's rules
         self.changes: RuleChanges | None = None
         self.searching = SearchController(self)
         self.comparing = CompareController(self)
@@ -136,8 +151,6 @@ class QaFeatures(QObject):
             self.window.restoreState(state)
 
     def _build_menu(self) -> dict[str, QAction]:
-        from inspector import qa_actions
-
         return qa_actions.build(self)
 
     def _connect(self) -> None:
@@ -192,10 +205,10 @@ class QaFeatures(QObject):
         analysis = model.analysis
         shown = self._analyses.get(index)
         if shown is not None and shown.rules != analysis.rules:
-            self._previous[index] = shown
-        self._analyses[index] = analysis
+            self._previous.put(index, shown)
+        self._analyses.put(index, analysis)
         if analysis.rules == Rules():
-            self._defaults[index] = analysis
+            self._defaults.put(index, analysis)
         self.thread.submit("details", self.core.page_details, index, analysis.rules)
         self._show_rule_changes()
         self.searching.on_analysis(index)
@@ -322,7 +335,7 @@ class QaFeatures(QObject):
         if isinstance(analysis, JobFailure):
             self.rules_panel.summary.setText(f"No comparison: {analysis.message}")
             return
-        self._defaults[index] = analysis
+        self._defaults.put(index, analysis)
         self._show_rule_changes()
 
     def mark_panes(self) -> None:
