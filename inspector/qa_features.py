@@ -109,7 +109,7 @@ class QaFeatures(QObject):
             ("content_stream", "Content stream", self.content_stream, BOTTOM, "F8"),
             ("fonts", "Fonts", self.fonts_panel, BOTTOM, "F9"),
             ("structure", "Structure", self.structure_panel, RIGHT, "F10"),
-            ("compare", "Compare with pdfium", self.compare_panel, RIGHT, "F11"),
+            ("compare", "Compare", self.compare_panel, RIGHT, "F11"),
             ("search", "Search", self.search_panel, LEFT, None),
         )
         self.docks = {}
@@ -203,6 +203,8 @@ class QaFeatures(QObject):
 
     def _on_analysis(self, index: int, model) -> None:
         analysis = model.analysis
+        if analysis.rules != self.rules_panel.rules() and not self.rules_panel.editing:
+            self.rules_panel.set_rules(analysis.rules)  # the rules were set from elsewhere
         shown = self._analyses.get(index)
         if shown is not None and shown.rules != analysis.rules:
             self._previous.put(index, shown)

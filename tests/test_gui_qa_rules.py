@@ -192,3 +192,11 @@ def test_changes_on_another_page_are_measured_against_its_spec_reading(qtbot, qa
         window.go_to_page(1)
     assert window.page_index == 1
     assert blocker.args[0].spaces_lost == (tuple(glyph_indices(window, "Js")),)
+
+
+def test_rules_set_on_the_window_from_elsewhere_show_in_the_panel(qtbot, qa_window, tmp_path):
+    window, features = qa_window
+    open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
+    with qtbot.waitSignal(window.analysisReady, timeout=TIMEOUT_MS):
+        window.set_rules(Rules().with_values(line_break_ratio=0.9))
+    assert features.rules_panel.editors["line_break_ratio"].value() == 0.9

@@ -213,6 +213,11 @@ class RulesPanel(QWidget):
                 marker.setStyleSheet("color:#c62828; font-size:11px; font-weight:bold")
                 marker.setToolTip(f"changed from the spec's default {shown}")
 
+    @property
+    def editing(self) -> bool:
+        """An edit is waiting for the debounce to pass."""
+        return self._timer.isActive()
+
     def _edited(self, *_args) -> None:
         if self._quiet:
             return
