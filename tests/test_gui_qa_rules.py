@@ -200,3 +200,19 @@ def test_rules_set_on_the_window_from_elsewhere_show_in_the_panel(qtbot, qa_wind
     with qtbot.waitSignal(window.analysisReady, timeout=TIMEOUT_MS):
         window.set_rules(Rules().with_values(line_break_ratio=0.9))
     assert features.rules_panel.editors["line_break_ratio"].value() == 0.9
+
+
+def test_a_tighter_duplicate_offset_keeps_the_fake_bold_copies(qtbot, qa_window, tmp_path):
+    from tests.test_gui_pdfs import decisions_pdf
+
+    window, features = qa_window
+    decisions_pdf(tmp_path / "decisions.pdf")
+    open_and_wait(qtbot, window, tmp_path / "decisions.pdf")
+    copies = tuple(sorted(i for i, s in enumerate(window.model.status) if s == "duplicate"))
+    # "Bold words" is drawn twice 0.3 pt apart at 14 pt: 0.1 × 14 = 1.4 pt drops the copy,
+    # 0.01 × 14 = 0.14 pt keeps it.
+    changes = change_rule(qtbot, features, duplicate_along=0.01)
+    assert changes.newly_kept == copies
+    assert len(copies) == len("Boldwords")
+    drawn = [(g.label, g.glyphs) for g in features.rule_layer.groups]
+    assert ("glyphs newly kept", copies) in drawn
