@@ -181,3 +181,23 @@ def test_ctrl_f_shows_the_search_panel_with_the_query_focused(qtbot, qa_window, 
     qtbot.keyClick(window.view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
     assert features.docks["search"].isVisible()
     assert QApplication.focusWidget() is features.search_panel.query
+
+
+def test_a_cancelled_document_comparison_adds_no_more_pages(qtbot, qa_window, tmp_path):
+    window, features = qa_window
+    b = PdfBuilder()
+    helv = b.standard_font("Helvetica")
+    for number in range(25):
+        b.add_page(b"BT /F1 20 Tf 20 100 Td (Page %d) Tj ET" % number, fonts={"F1": helv})
+    b.save(tmp_path / "many.pdf")
+    open_and_wait(qtbot, window, tmp_path / "many.pdf")
+    with qtbot.waitSignal(
+        features.thread.jobFinished,
+        timeout=TIMEOUT_MS,
+        check_params_cb=lambda kind, _generation, _result: kind == "compare-document",
+    ):
+        features.compare_document()
+        features.compare_panel.run_button.click()  # the button reads "Cancel" while running
+    assert features.compare_panel.pages.topLevelItemCount() == 0
+    assert features.compare_panel.progress.text() == "cancelled after 0 of 25 pages"
+    assert features.compare_panel.run_button.text() == "Compare every page"
