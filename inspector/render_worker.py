@@ -103,8 +103,8 @@ class PdfiumOwner:
 
 
 def _empty_visible_box(geometry: PageGeometry, scale: float) -> RenderedPage:
-    """A page whose CropBox misses its MediaBox shows nothing (§14.11.2); lay out the
-    MediaBox as blank paper instead, so the glyphs the engine dropped can still be drawn."""
+    """A page whose CropBox misses its MediaBox has nothing for pdfium to show (§14.11.2);
+    lay out the MediaBox as blank paper instead, so the glyphs can still be drawn over it."""
     shown = PageGeometry(
         index=geometry.index,
         media_box=geometry.media_box,
@@ -121,9 +121,9 @@ def _empty_visible_box(geometry: PageGeometry, scale: float) -> RenderedPage:
     image.fill(0xFFE8E8E8)
     box = " ".join(f"{v:g}" for v in geometry.crop_box)
     note = (
-        f"Page {geometry.index + 1} has an empty visible box: its CropBox [{box}] lies outside "
-        "its MediaBox, so a viewer shows nothing and the engine drops every glyph. "
-        "Showing the MediaBox instead."
+        f"Page {geometry.index + 1}: its CropBox [{box}] lies outside its MediaBox, so pdfium "
+        "renders nothing. Showing the MediaBox as blank paper; the engine reads that case as "
+        "a MediaBox-sized visible box too (see the boxes layer)."
     )
     return RenderedPage(index=geometry.index, geometry=shown, image=image, scale=scale, note=note)
 

@@ -110,9 +110,9 @@ def test_crop_box_outside_the_media_box_shows_the_media_box_and_says_why(qtbot, 
     b.save(path)
     with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
         window.open_file(str(path))
-    assert window.banner.text().startswith("Page 1 has an empty visible box")
+    assert window.banner.text().startswith("Page 1: its CropBox [600 800 1000 1000] lies outside")
     assert window.rendered.geometry.size == (600.0, 800.0)
-    assert window.model.status == ("outside_visible_box",) * 4
+    assert window.model.visible_box == (0.0, 0.0, 600.0, 800.0)
 
 
 @pytest.fixture

@@ -43,6 +43,9 @@ class GlyphArrays:
     duplicate: np.ndarray  # bool: dropped as a copy
     kept: np.ndarray  # the glyph a duplicate repeats, -1 otherwise
     unresolved: np.ndarray  # bool
+    # Quads larger than the page itself (broken widths or matrices): drawn as outlines only,
+    # since filling thousands of page-sized translucent polygons stalls the raster engine.
+    oversized: np.ndarray  # bool
     decode_source: Categories
     font: Categories  # "key name"
     font_key: Categories
@@ -64,7 +67,8 @@ class DecisionArrays:
     break_broke: np.ndarray  # bool
 
 
-def glyph_arrays(glyphs, status, dropped) -> GlyphArrays:
+def glyph_arrays(glyphs, status, dropped, bounds: np.ndarray, page_size: float) -> GlyphArrays:
+    """`bounds`: (N, 4) quad bounding boxes; `page_size`: the page's larger side."""
     count = len(glyphs)
     kept = np.full(count, -1, dtype=np.int64)
     for index, record in dropped.items():
@@ -87,6 +91,8 @@ def glyph_arrays(glyphs, status, dropped) -> GlyphArrays:
         unresolved=np.asarray(
             [g.decode_source == unresolved_value or g.text == "" for g in glyphs], dtype=bool
         ),
+        oversized=np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
+        > max(page_size, 1.0),
         decode_source=Categories.of(g.decode_source for g in glyphs),
         font=Categories.of(f"{g.font_key} {g.font_name}".strip() for g in glyphs),
         font_key=Categories.of(g.font_key for g in glyphs),

@@ -72,6 +72,20 @@ def quads_path(quads: np.ndarray) -> QPainterPath:
     return path_from_polylines(quads, closed=True)
 
 
+def filled_quads(
+    model: PageModel, chosen: np.ndarray, color: str, fill_alpha: int, dash: bool = False
+) -> list[Stroke]:
+    """Translucent quads for the chosen glyphs (a mask or indices); oversized quads (larger
+    than the page) get their outline only."""
+    mask = np.zeros(model.count, dtype=bool)
+    mask[chosen] = True
+    oversized = mask & model.arrays.oversized
+    return [
+        Stroke(quads_path(model.quads[mask & ~oversized]), color, 1.0, fill_alpha, dash),
+        Stroke(quads_path(model.quads[oversized]), color, 1.0, 0, dash),
+    ]
+
+
 def segments_path(starts: np.ndarray, ends: np.ndarray) -> QPainterPath:
     return path_from_segments(starts, ends)
 

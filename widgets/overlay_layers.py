@@ -15,6 +15,7 @@ from widgets.overlay_base import (
     LegendEntry,
     OverlayLayer,
     Stroke,
+    filled_quads,
     quads_path,
     rect_path,
     segments_path,
@@ -90,8 +91,9 @@ class GlyphQuadsLayer(OverlayLayer):
             LegendEntry(label, colour) for label, colour in zip(labels, colours, strict=True)
         ]
         return [
-            Stroke(quads_path(model.quads[codes == code]), colours[code], 1.0, fill_alpha=40)
+            stroke
             for code in range(len(labels))
+            for stroke in filled_quads(model, codes == code, colours[code], 40)
         ]
 
     def legend(self) -> list[LegendEntry]:
@@ -248,7 +250,7 @@ class DroppedOutsideLayer(OverlayLayer):
         quads = model.quads[model.arrays.outside]
         cross = segments_path(quads[:, 0], quads[:, 2])
         return [
-            Stroke(quads_path(quads), "#e00000", 1.0, fill_alpha=90),
+            *filled_quads(model, model.arrays.outside, "#e00000", 90),
             Stroke(cross, "#e00000", 1.0),
         ]
 
@@ -269,7 +271,7 @@ class DuplicatesLayer(OverlayLayer):
         centres = model.grid.centres
         # Copies first, the kept glyphs' outlines over them, then the links on top.
         return [
-            Stroke(quads_path(model.quads[arrays.duplicate]), "#ff6f00", 1.0, 90, dash=True),
+            *filled_quads(model, arrays.duplicate, "#ff6f00", 90, dash=True),
             Stroke(quads_path(model.quads[np.unique(kept)]), "#1565c0", 1.0),
             Stroke(segments_path(centres[links], centres[kept]), "#ff6f00", 2.0),
         ]
@@ -290,8 +292,9 @@ class FormGlyphsLayer(OverlayLayer):
     def strokes(self, model: PageModel) -> list[Stroke]:
         depth = model.arrays.form_depth
         return [
-            Stroke(quads_path(model.quads[depth == d]), "#7b1fa2", 1.0, fill_alpha=45 * min(d, 4))
+            stroke
             for d in np.unique(depth[depth > 0]).tolist()
+            for stroke in filled_quads(model, depth == d, "#7b1fa2", 45 * min(d, 4))
         ]
 
     def labels(self, model: PageModel):
@@ -320,7 +323,7 @@ class UnresolvedLayer(OverlayLayer):
             np.concatenate([quads[:, 0], quads[:, 1]]), np.concatenate([quads[:, 2], quads[:, 3]])
         )
         return [
-            Stroke(quads_path(quads), "#ff0033", 1.0, fill_alpha=130),
+            *filled_quads(model, model.arrays.unresolved, "#ff0033", 130),
             Stroke(cross, "#ff0033", 1.0),
         ]
 
@@ -419,7 +422,7 @@ class SelectionLayer(OverlayLayer):
 
     def strokes(self, model: PageModel) -> list[Stroke]:
         indices = [i for i in self.selected if 0 <= i < model.count]
-        return [Stroke(quads_path(model.quads[indices]), "#e6a800", 1.0, fill_alpha=140)]
+        return filled_quads(model, indices, "#e6a800", 140)
 
 
 LAYER_TYPES: list[type[OverlayLayer]] = [

@@ -145,13 +145,14 @@ def build_page_model(page_index: int, analysis, structure_reason: str = "") -> P
     breaks_before = {d.current: d for d in getattr(analysis, "line_breaks", ())}
     media_box = tuple(analysis.media_box)
     crop_box = tuple(analysis.crop_box)
+    grid = GlyphGrid(quads)
     visible_box = tuple(analysis.visible_box)
     return PageModel(
         page_index=page_index,
         analysis=analysis,
         glyphs=glyphs,
         quads=quads,
-        grid=GlyphGrid(quads),
+        grid=grid,
         status=tuple(status),
         dropped=dropped,
         kept_copies=dict(kept_copies),
@@ -167,7 +168,7 @@ def build_page_model(page_index: int, analysis, structure_reason: str = "") -> P
         fonts=tuple(sorted({g.font_key for g in glyphs})),
         mcids=tuple(sorted({g.mcid for g in glyphs if g.mcid is not None})),
         reading_order=_reading_order(analysis, visible),
-        arrays=glyph_arrays(glyphs, status, dropped),
+        arrays=glyph_arrays(glyphs, status, dropped, grid.bounds, _larger_side(media_box)),
         decisions=decision_arrays(
             getattr(analysis, "gaps", ()), getattr(analysis, "line_breaks", ())
         ),
@@ -217,6 +218,10 @@ def _reading_order(analysis, visible: set[int]) -> tuple[int, ...]:
     if mapping is None:
         return tuple(sorted(visible))
     return tuple(dict.fromkeys(int(i) for i in mapping if i is not None and i >= 0))
+
+
+def _larger_side(box: Rect) -> float:
+    return max(abs(box[2] - box[0]), abs(box[3] - box[1]))
 
 
 def _bounds(quads: np.ndarray, boxes) -> Rect:
