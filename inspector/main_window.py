@@ -42,7 +42,7 @@ from widgets.explain import glyph_tooltip
 from widgets.glyph_table import GlyphTable
 from widgets.layers_panel import LayersPanel
 from widgets.overlay_base import OverlayLayer
-from widgets.overlay_layers import LAYER_TYPES, GlyphQuadsLayer, SelectionLayer
+from widgets.overlay_layers import LAYER_TYPES, GlyphQuadsLayer, HoverLayer, SelectionLayer
 from widgets.page_model import PageModel
 from widgets.page_view import PageView
 from widgets.selection import GlyphSelection
@@ -112,6 +112,8 @@ class MainWindow(PageSession, QMainWindow):
         self.layers: dict[str, OverlayLayer] = {}
         self.selection_layer = SelectionLayer()
         self.selection_layer.setParentItem(self.view.overlay_root)
+        self.hover_layer = HoverLayer()
+        self.hover_layer.setParentItem(self.view.overlay_root)
         self.layers_panel = LayersPanel()
         self.details = DetailsPanel()
         self.text_panes = TextPanes()
@@ -139,6 +141,9 @@ class MainWindow(PageSession, QMainWindow):
         self.view.hit_test = self.glyph_at
         self.view.tooltip_for = self.tooltip_for
         self.view.cursorMoved.connect(self._on_cursor)
+        self.view.glyphHovered.connect(
+            lambda index: self.hover_layer.set_selected(() if index < 0 else (index,))
+        )
         self.view.clickedAt.connect(self._on_click)
         self.view.rubberBandSelected.connect(self._on_band)
         self.view.zoomChanged.connect(self._on_zoom)

@@ -216,8 +216,9 @@ class PageSession:
         self.model = model
         for layer in self.layers.values():
             layer.set_model(model)
-        self.selection_layer.set_model(model)
-        self.selection_layer.set_selected(())
+        for overlay in (self.selection_layer, self.hover_layer):
+            overlay.set_model(model)
+            overlay.set_selected(())
         self.text_panes.set_panes(model.panes if model else None)
         self.glyph_table.set_page_model(model)
         self.details.show_selection(model, ())

@@ -60,6 +60,14 @@ def centre_of(win: MainWindow, index: int) -> tuple[float, float]:
     return ((quad[0][0] + quad[2][0]) / 2, (quad[0][1] + quad[2][1]) / 2)
 
 
+def move_onto(qtbot, win: MainWindow, point: tuple[float, float]) -> None:
+    """Move the pointer off and back onto a user-space point: a move to where the pointer
+    already is sends no event, and the docks may still be settling after the first paint."""
+    viewport = win.view.viewport()
+    qtbot.mouseMove(viewport, viewport.rect().topLeft() + QPoint(2, 2))
+    qtbot.mouseMove(viewport, win.view.view_point(*point))
+
+
 def reading_text(win: MainWindow) -> str:
     return win.text_panes.panes["reading"].editor.toPlainText()
 
@@ -278,9 +286,12 @@ def test_hover_tooltip_shows_the_glyph_and_its_gap_decision(qtbot, decisions):
 def test_moving_the_mouse_over_a_glyph_shows_its_tooltip(qtbot, decisions):
     win = decisions
     s = run_indices(win, "Second")[0]
-    pos = win.view.view_point(*centre_of(win, s))
-    qtbot.mouseMove(win.view.viewport(), pos)
-    qtbot.waitUntil(lambda: "U+0053" in QToolTip.text(), timeout=5000)
+
+    def shown() -> bool:
+        move_onto(qtbot, win, centre_of(win, s))
+        return "U+0053" in QToolTip.text()
+
+    qtbot.waitUntil(shown, timeout=5000)
 
 
 def test_hover_tooltip_of_a_dropped_copy_names_the_kept_glyph(qtbot, decisions):
@@ -622,3 +633,14 @@ def test_an_analysis_of_the_previous_file_never_lands_on_the_next(qtbot, window,
         release.set()
     assert reading_text(window) == "Page 1"
     assert window.model.count == len("Page 1")
+
+
+def test_the_glyph_under_the_pointer_is_outlined(qtbot, decisions):
+    win = decisions
+    s = run_indices(win, "Second")[0]
+
+    def hovered() -> bool:
+        move_onto(qtbot, win, centre_of(win, s))
+        return win.hover_layer.selected == (s,)
+
+    qtbot.waitUntil(hovered, timeout=5000)

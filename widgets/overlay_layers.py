@@ -425,6 +425,23 @@ class SelectionLayer(OverlayLayer):
         return filled_quads(model, indices, "#e6a800", 140)
 
 
+class HoverLayer(SelectionLayer):
+    """The glyph under the pointer (the one the tooltip describes): an outline only."""
+
+    layer_id = "hover"
+    title = "Hover"
+    z = 110.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        # One quad that changes with every pointer move: caching it would cost more.
+        self.setCacheMode(self.CacheMode.NoCache)
+
+    def strokes(self, model: PageModel) -> list[Stroke]:
+        indices = [i for i in self.selected if 0 <= i < model.count]
+        return [Stroke(quads_path(model.quads[indices]), "#0066ff", 1.0, 0)]
+
+
 LAYER_TYPES: list[type[OverlayLayer]] = [
     GlyphQuadsLayer,
     BaselinesLayer,

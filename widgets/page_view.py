@@ -55,6 +55,8 @@ class PageView(QGraphicsView):
     # a rubber band released: user-space rectangle x0, y0, x1, y1
     rubberBandSelected = Signal(float, float, float, float)
     zoomChanged = Signal(float)
+    # the glyph under the pointer changed (-1: none)
+    glyphHovered = Signal(int)
     # the image should be re-rendered at this many pixels per display point
     renderScaleWanted = Signal(float)
 
@@ -88,6 +90,7 @@ class PageView(QGraphicsView):
         # Callbacks set by the owner: user point → glyph index (or None), index → tooltip HTML.
         self.hit_test = None
         self.tooltip_for = None
+        self._hovered = -1
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(120)
@@ -310,18 +313,30 @@ class PageView(QGraphicsView):
             self.show_tooltip_at(point, self.viewport().mapToGlobal(pos))
 
     def tooltip_text_at(self, x: float, y: float) -> str:
-        if self.hit_test is None or self.tooltip_for is None:
-            return ""
+        index = self._glyph_at(x, y)
+        return "" if index < 0 or self.tooltip_for is None else self.tooltip_for(index)
+
+    def _glyph_at(self, x: float, y: float) -> int:
+        if self.hit_test is None:
+            return -1
         index = self.hit_test(x, y)
-        return "" if index is None else self.tooltip_for(index)
+        return -1 if index is None else index
 
     def show_tooltip_at(self, point: QPointF, global_pos: QPoint) -> None:
-        text = self.tooltip_text_at(point.x(), point.y())
+        index = self._glyph_at(point.x(), point.y())
+        self._set_hovered(index)
+        text = "" if index < 0 or self.tooltip_for is None else self.tooltip_for(index)
         if text:
             QToolTip.showText(global_pos, text, self.viewport())
         else:
             QToolTip.hideText()
 
+    def _set_hovered(self, index: int) -> None:
+        if index != self._hovered:
+            self._hovered = index
+            self.glyphHovered.emit(index)
+
     def leaveEvent(self, event) -> None:
         super().leaveEvent(event)
+        self._set_hovered(-1)
         self.cursorMoved.emit(float("nan"), float("nan"))
