@@ -208,7 +208,7 @@ class Page:
 
     def operators(self, rules: Rules | None = None) -> tuple[OperatorRecord, ...]:
         """The page stream's operators, then each form's, formatted for display."""
-        from core.interpreter import list_operators
+        from core.content import list_operators
 
         return list_operators(self, rules or Rules())
 

@@ -9,21 +9,20 @@ stream data comes through `core.streams.decode_stream`, which bounds decompressi
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field
 
 import pikepdf
 
-from core.document import OperatorRecord, Page, inherited_attribute
+from core.content import form_xobject, get_entry, page_resources, page_streams, parse_content
+from core.document import Page
 from core.fonts import Font, FontInfo, load_font
 from core.geometry import IDENTITY, Matrix, multiply
 from core.records import Glyph
 from core.rules import Rules
-from core.streams import decode_stream
+from core.textstate import GraphicsState, matrix_operand, position_text, set_text_state
 
 # Recoverable failures of one operator: wrong operand count or type, a broken object.
 _OPERATOR_ERRORS = (ValueError, TypeError, IndexError, KeyError, ArithmeticError, pikepdf.PdfError)
-_OPERAND_PREVIEW = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,41 +43,6 @@ class PageExtraction:
     @property
     def unresolved_count(self) -> int:
         return sum(1 for g in self.glyphs if not g.text)
-
-
-class _State:
-    """Graphics state entries that text extraction needs (§8.4.1 Table 52, §9.3.1 Table 104)."""
-
-    __slots__ = (
-        "ctm",
-        "font",
-        "font_key",
-        "font_size",
-        "character_spacing",
-        "word_spacing",
-        "horizontal_scaling",
-        "leading",
-        "render_mode",
-        "text_rise",
-    )
-
-    def __init__(self, ctm: Matrix) -> None:
-        self.ctm = ctm
-        self.font: Font | None = None
-        self.font_key = ""
-        self.font_size = 0.0
-        self.character_spacing = 0.0
-        self.word_spacing = 0.0
-        self.horizontal_scaling = 1.0
-        self.leading = 0.0
-        self.render_mode = 0
-        self.text_rise = 0.0
-
-    def copy(self) -> _State:
-        clone = _State.__new__(_State)
-        for name in _State.__slots__:
-            setattr(clone, name, getattr(self, name))
-        return clone
 
 
 class _Budget(Exception):
@@ -103,39 +67,11 @@ class _Interpreter:
     # -- streams -------------------------------------------------------------------------
 
     def parse(self, streams: list[pikepdf.Stream], label: str) -> list | None:
-        """Decode and tokenise streams joined as one (§7.8.2), or None when nothing is readable."""
-        chunks, readable = [], False
-        for stream in streams:
-            if not isinstance(stream, pikepdf.Stream):
-                continue
-            decoded = decode_stream(self.pdf, stream, self.rules.max_stream_bytes)
-            if decoded.problem:
-                self.warnings.append(f"{label}: {decoded.problem}")
-            if decoded.truncated:
-                self.truncated = True
-                self.warnings.append(
-                    f"{label}: stream cut at {self.rules.max_stream_bytes} decoded bytes"
-                )
-            if decoded.data or not decoded.problem:
-                readable = True
-                chunks.append(decoded.data)
-        if not readable:
-            return None
-        return self._tokenise(b"\n".join(chunks), label)
-
-    def _tokenise(self, data: bytes, label: str) -> list | None:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                instructions = pikepdf.parse_content_stream(pikepdf.Stream(self.pdf, data))
-            except (pikepdf.PdfError, RuntimeError, ValueError, TypeError) as exc:
-                self.warnings.append(f"{label}: content stream unreadable: {exc}")
-                return None
-        for warning in caught[:3]:
-            self.warnings.append(f"{label}: {warning.message}")
-        # Operands are read lazily (instruction.operands): most operators paint paths and
-        # colours, and converting their operands to Python would be wasted work.
-        return [(i, _operator_name(i.operator)) for i in instructions]
+        """Decode and tokenise streams joined as one, noting what went wrong."""
+        parsed = parse_content(self.pdf, streams, label, self.rules.max_stream_bytes)
+        self.warnings.extend(parsed.warnings)
+        self.truncated = self.truncated or parsed.truncated
+        return parsed.instructions
 
     # -- main loop ---------------------------------------------------------------------
 
@@ -143,13 +79,13 @@ class _Interpreter:
         self,
         instructions: list,
         resources: pikepdf.Dictionary | None,
-        state: _State,
+        state: GraphicsState,
         form_depth: int,
         form_path: str,
     ) -> None:
         text_matrix: Matrix = IDENTITY
         line_matrix: Matrix = IDENTITY
-        stack: list[_State] = []
+        stack: list[GraphicsState] = []
         mcid_floor = len(self.mcid_stack)
         budget = self.rules.max_page_operators
         for index, (instruction, operator) in enumerate(instructions):
@@ -172,9 +108,9 @@ class _Interpreter:
                         form_path,
                     )
                 elif operator in _TEXT_POSITIONING:
-                    text_matrix, line_matrix = _position(operator, operands, state, line_matrix)
+                    text_matrix, line_matrix = position_text(operator, operands, state, line_matrix)
                 elif operator in _TEXT_STATE:
-                    _set_text_state(operator, operands, state)
+                    set_text_state(operator, operands, state)
                 elif operator == "Tf":
                     self.set_font(operands, state, resources, form_path)
                 elif operator == "BT":
@@ -185,7 +121,7 @@ class _Interpreter:
                     if stack:
                         state = stack.pop()
                 elif operator == "cm":
-                    state.ctm = multiply(_matrix(operands), state.ctm)
+                    state.ctm = multiply(matrix_operand(operands), state.ctm)
                 elif operator == "Do":
                     self.draw_xobject(operands[0], resources, state, form_depth, form_path)
                 elif operator == "BDC":
@@ -205,11 +141,15 @@ class _Interpreter:
     # -- operators ---------------------------------------------------------------------
 
     def set_font(
-        self, operands: list, state: _State, resources: pikepdf.Dictionary | None, form_path: str
+        self,
+        operands: list,
+        state: GraphicsState,
+        resources: pikepdf.Dictionary | None,
+        form_path: str,
     ) -> None:
         key, size = str(operands[0]), float(operands[1])
         state.font_key, state.font_size = key.lstrip("/"), size
-        fonts = _get(resources, "/Font")
+        fonts = get_entry(resources, "/Font")
         font_dict = fonts.get(key) if isinstance(fonts, pikepdf.Dictionary) else None
         if not isinstance(font_dict, pikepdf.Dictionary):
             self.warnings.append(f"{form_path or 'page'}: font {key} missing; Helvetica used")
@@ -225,7 +165,7 @@ class _Interpreter:
         """§14.6.2: the property list is inline or a name in the /Properties resource."""
         properties = operands[1] if len(operands) > 1 else None
         if isinstance(properties, pikepdf.Name):
-            properties = _get(_get(resources, "/Properties"), str(properties))
+            properties = get_entry(get_entry(resources, "/Properties"), str(properties))
         mcid = None
         if isinstance(properties, pikepdf.Dictionary) and "/MCID" in properties:
             try:
@@ -239,12 +179,12 @@ class _Interpreter:
         self,
         name: object,
         resources: pikepdf.Dictionary | None,
-        state: _State,
+        state: GraphicsState,
         form_depth: int,
         form_path: str,
     ) -> None:
-        xobject = _get(_get(resources, "/XObject"), str(name))
-        if not isinstance(xobject, pikepdf.Stream) or xobject.get("/Subtype") != "/Form":
+        xobject = form_xobject(resources, name)
+        if xobject is None:
             return
         path = f"{form_path}{name}"
         if form_depth + 1 > self.rules.form_depth:
@@ -262,7 +202,7 @@ class _Interpreter:
             return
         # §8.10.1: the form's /Matrix maps form space into the user space current at Do.
         form_state = state.copy()
-        form_state.ctm = multiply(_matrix(xobject.get("/Matrix", IDENTITY)), state.ctm)
+        form_state.ctm = multiply(matrix_operand(xobject.get("/Matrix", IDENTITY)), state.ctm)
         # §7.8.3: a form without /Resources uses those of the stream that paints it.
         form_resources = xobject.get("/Resources")
         if not isinstance(form_resources, pikepdf.Dictionary):
@@ -277,7 +217,7 @@ class _Interpreter:
         self,
         operator: str,
         operands: list,
-        state: _State,
+        state: GraphicsState,
         text_matrix: Matrix,
         line_matrix: Matrix,
         index: int,
@@ -313,7 +253,7 @@ class _Interpreter:
         self,
         elements: list,
         font: Font,
-        state: _State,
+        state: GraphicsState,
         text_matrix: Matrix,
         index: int,
         form_depth: int,
@@ -443,77 +383,17 @@ _FALLBACK_FONT = pikepdf.Dictionary(
 )
 
 
-def _matrix(operands: object) -> Matrix:
-    values = [float(v) for v in operands]  # type: ignore[union-attr]
-    if len(values) != 6:
-        raise ValueError(f"a matrix takes 6 numbers, not {len(values)}")
-    return (values[0], values[1], values[2], values[3], values[4], values[5])
-
-
-def _get(dictionary: object, key: str) -> object | None:
-    if isinstance(dictionary, pikepdf.Dictionary):
-        return dictionary.get(key)
-    return None
-
-
-def _set_text_state(operator: str, operands: list, state: _State) -> None:
-    value = float(operands[0])
-    if operator == "Tc":
-        state.character_spacing = value
-    elif operator == "Tw":
-        state.word_spacing = value
-    elif operator == "Tz":
-        state.horizontal_scaling = value / 100.0  # §9.3.4: Tz is a percentage
-    elif operator == "TL":
-        state.leading = value
-    elif operator == "Ts":
-        state.text_rise = value
-    else:
-        state.render_mode = int(value)
-
-
-def _position(
-    operator: str, operands: list, state: _State, line_matrix: Matrix
-) -> tuple[Matrix, Matrix]:
-    """§9.4.2 Table 108: Td, TD, Tm and T* set both the text and the text line matrix."""
-    if operator == "Tm":
-        matrix = _matrix(operands)
-        return matrix, matrix
-    if operator == "T*":
-        tx, ty = 0.0, -state.leading
-    else:
-        tx, ty = float(operands[0]), float(operands[1])
-        if operator == "TD":
-            state.leading = -ty
-    matrix = multiply((1.0, 0.0, 0.0, 1.0, tx, ty), line_matrix)
-    return matrix, matrix
-
-
-def _page_streams(page: Page) -> list[pikepdf.Stream] | None:
-    contents = page.pdf_page.obj.get("/Contents")
-    if isinstance(contents, pikepdf.Stream):
-        return [contents]
-    if isinstance(contents, pikepdf.Array):
-        return [s for s in contents if isinstance(s, pikepdf.Stream)] or None
-    return None
-
-
-def _page_resources(page: Page) -> pikepdf.Dictionary | None:
-    resources = inherited_attribute(page.pdf_page, "/Resources")
-    return resources if isinstance(resources, pikepdf.Dictionary) else None
-
-
 def extract_page(page: Page, rules: Rules) -> PageExtraction:
     """Interpret a page's content stream and every form it draws."""
     interpreter = _Interpreter(page, rules)
-    streams = _page_streams(page)
+    streams = page_streams(page)
     instructions = interpreter.parse(streams, "page") if streams else None
     if instructions is None:
         if streams is None:
             interpreter.warnings.append("page has no content stream")
         return PageExtraction((), False, interpreter.truncated, tuple(interpreter.warnings))
     try:
-        interpreter.run(instructions, _page_resources(page), _State(IDENTITY), 0, "")
+        interpreter.run(instructions, page_resources(page), GraphicsState(IDENTITY), 0, "")
     except _Budget as exc:
         interpreter.truncated = True
         interpreter.warnings.append(f"page truncated: {exc}")
@@ -524,60 +404,3 @@ def extract_page(page: Page, rules: Rules) -> PageExtraction:
         tuple(interpreter.warnings),
         interpreter.fonts,
     )
-
-
-def list_operators(page: Page, rules: Rules) -> tuple[OperatorRecord, ...]:
-    """Every operator of the page stream and of each form it draws, in stream order."""
-    interpreter = _Interpreter(page, rules)
-    records: list[OperatorRecord] = []
-    seen: set[tuple[int, int]] = set()
-
-    def visit(instructions: list, resources: object, form_path: str, depth: int) -> None:
-        for index, (instruction, operator) in enumerate(instructions):
-            operands = instruction.operands
-            text = " ".join(_preview(o) for o in operands)
-            if len(text) > _OPERAND_PREVIEW:
-                text = text[: _OPERAND_PREVIEW - 1] + "…"
-            records.append(OperatorRecord(form_path, index, operator, text))
-            if operator != "Do" or not operands or depth >= rules.form_depth:
-                continue
-            xobject = _get(_get(resources, "/XObject"), str(operands[0]))
-            if not isinstance(xobject, pikepdf.Stream) or xobject.get("/Subtype") != "/Form":
-                continue
-            if xobject.objgen in seen:
-                continue
-            seen.add(xobject.objgen)
-            form = interpreter.parse([xobject], f"{form_path}{operands[0]}")
-            if form:
-                inner = xobject.get("/Resources")
-                visit(
-                    form,
-                    inner if isinstance(inner, pikepdf.Dictionary) else resources,
-                    f"{form_path}{operands[0]}",
-                    depth + 1,
-                )
-
-    streams = _page_streams(page)
-    instructions = interpreter.parse(streams, "page") if streams else None
-    if instructions:
-        visit(instructions, _page_resources(page), "", 0)
-    return tuple(records)
-
-
-def _operator_name(operator: pikepdf.Operator) -> str:
-    """The operator's name; garbage bytes (not UTF-8) become an unknown Latin-1 name."""
-    try:
-        return str(operator)
-    except UnicodeDecodeError:
-        return operator.unparse().decode("latin-1")
-
-
-def _preview(operand: object) -> str:
-    if isinstance(operand, pikepdf.Object):
-        try:
-            return operand.unparse().decode("latin-1")
-        except (pikepdf.PdfError, AttributeError):
-            return repr(operand)
-    if hasattr(operand, "as_integer_ratio"):
-        return format(float(operand), "g")
-    return str(operand)
