@@ -107,7 +107,7 @@ class OverlayLayer(QGraphicsItem):
         super().__init__()
         self._model: PageModel | None = None
         self._strokes: list[Stroke] | None = None
-        self._labels: list[tuple[float, float, str, str]] | None = None
+        self._labels: list[tuple] | None = None
         self.setZValue(self.z)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, False)
         # Painting thousands of antialiased quads is slow; Qt keeps a device-resolution
@@ -133,8 +133,10 @@ class OverlayLayer(QGraphicsItem):
     def strokes(self, model: PageModel) -> list[Stroke]:
         raise NotImplementedError
 
-    def labels(self, model: PageModel) -> list[tuple[float, float, str, str]]:
-        """Text drawn upright at user-space points: (x, y, text, colour)."""
+    def labels(self, model: PageModel) -> list[tuple]:
+        """Text drawn upright at user-space points: (x, y, text, colour[, placement]), where
+        placement "above" (default) puts it above and right of the point and "left" ends it
+        just left of the point, centred on it."""
         return []
 
     def legend(self) -> list[LegendEntry]:
@@ -192,10 +194,14 @@ class OverlayLayer(QGraphicsItem):
         font.setPixelSize(11)
         painter.setFont(font)
         metrics = painter.fontMetrics()
-        for x, y, text, color in self._labels:
+        for x, y, text, color, *placement in self._labels:
             anchor = to_device.map(QPointF(x, y))
             box = QRectF(metrics.boundingRect(text)).adjusted(-2, -1, 2, 1)
-            box.moveTopLeft(anchor + QPointF(1, -box.height() - 1))
+            if placement and placement[0] == "left":
+                box.moveCenter(anchor)
+                box.moveRight(anchor.x() - 2)
+            else:
+                box.moveTopLeft(anchor + QPointF(1, -box.height() - 1))
             background = QColor("#ffffff")
             background.setAlpha(210)
             painter.fillRect(box, background)

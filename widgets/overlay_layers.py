@@ -399,10 +399,14 @@ class McidRegionsLayer(OverlayLayer):
         ]
 
     def labels(self, model: PageModel):
-        return [(r[0], r[3], f"MCID {mcid}", _palette(mcid)) for mcid, r in self._regions(model)]
+        # The number just left of each region, where a line's start leaves it readable.
+        return [
+            (r[0], (r[1] + r[3]) / 2, str(mcid), _palette(mcid), "left")
+            for mcid, r in self._regions(model)
+        ]
 
     def legend(self) -> list[LegendEntry]:
-        return [LegendEntry("one colour per MCID", PALETTE[0], "dash")]
+        return [LegendEntry("region per MCID, numbered at its left", PALETTE[0], "dash")]
 
 
 class SelectionLayer(OverlayLayer):
