@@ -1,13 +1,13 @@
 """One page analysed end to end, every decision kept: the record the inspector draws and
-`glyphscope-extract --mode explain` prints (shape documented in core/ANALYSIS_JSON.md).
+`glyphscope-extract --mode explain` prints (shape documented in the README).
 
 painted glyphs (core.interpreter) → visible glyphs (§4 box, §5 duplicates) → reading order
-(§6), layout (§7), columns (§8), structure order (§9, core.structure, when importable).
+(§6), layout (§7), columns (§8), structure order (§9, core.structure).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -22,16 +22,13 @@ from core.reading import (
 )
 from core.records import Glyph, glyph_to_json
 from core.rules import Rules
+from core.structure import NoStructure, StructureResult, structure_outcome
 from core.visible import DroppedGlyph, visible_glyphs
 
 if TYPE_CHECKING:
     from core.document import Page
-    from core.structure import StructureResult
 
 Rect = tuple[float, float, float, float]
-StructureFunction = Callable[
-    ["Page", Sequence[Glyph], Sequence[int], Rules], "StructureResult | None"
-]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +52,8 @@ class PageAnalysis:
     warnings: tuple[str, ...]
     rules: Rules
     layout_grid: LayoutResult | None = None
+    # Why `structure` is None (spec §9 "no result"): "" when there is a structure order.
+    structure_reason: str = ""
 
     def to_json(self) -> dict:
         number = self.page_number
@@ -94,23 +93,23 @@ class PageAnalysis:
                 "gaps": [list(gap) for gap in self.columns.gaps],
             },
             "structure": None if self.structure is None else _structure_json(self.structure),
+            "structure_reason": self.structure_reason,
         }
 
 
-def analyse_page(
-    page: Page, rules: Rules, structure: StructureFunction | None = None
-) -> PageAnalysis:
-    """Analyse a core.document.Page. `structure(page, glyphs, visible, rules)` gives the
-    structure-order result; by default core.structure.structure_order when importable."""
+def analyse_page(page: Page, rules: Rules) -> PageAnalysis:
+    """Analyse a core.document.Page with the given rules."""
     extraction = page.extract(rules)
     glyphs = tuple(extraction.glyphs) if extraction.readable else ()
     warnings = list(extraction.warnings)
     visible = visible_glyphs(glyphs, page.visible_box, rules)
     reading = reading_order(glyphs, visible.visible, rules)
     grid = layout(glyphs, visible.visible, rules)
-    structure_result = None
+    structure_result, structure_reason = None, "the page has no readable content stream"
     if extraction.readable:
-        structure_result = _structure(page, glyphs, visible.visible, rules, structure, warnings)
+        structure_result, structure_reason = _structure(
+            page, glyphs, visible.visible, rules, warnings
+        )
     return PageAnalysis(
         page_number=page.number,
         glyphs=glyphs,
@@ -123,6 +122,7 @@ def analyse_page(
         layout=grid.text,
         columns=columns_text(glyphs, visible.visible, rules),
         structure=structure_result,
+        structure_reason=structure_reason,
         media_box=tuple(page.media_box),
         crop_box=tuple(page.crop_box),
         visible_box=tuple(page.visible_box),
@@ -139,24 +139,17 @@ def text_json(text: TextResult) -> dict:
 
 
 def _structure(
-    page: Page,
-    glyphs: Sequence[Glyph],
-    visible: Sequence[int],
-    rules: Rules,
-    structure: StructureFunction | None,
-    warnings: list[str],
-) -> StructureResult | None:
-    if structure is None:
-        try:
-            from core.structure import structure_order as structure
-        except ImportError as exc:
-            warnings.append(f"structure order unavailable: {exc}")
-            return None
+    page: Page, glyphs: Sequence[Glyph], visible: Sequence[int], rules: Rules, warnings: list[str]
+) -> tuple[StructureResult | None, str]:
+    """The structure order and "", or None and why there is none (spec §9)."""
     try:
-        return structure(page, glyphs, visible, rules)
+        outcome = structure_outcome(page, glyphs, visible, rules)
     except Exception as exc:  # a damaged structure tree must not cost the page its text
         warnings.append(f"structure order failed: {type(exc).__name__}: {exc}")
-        return None
+        return None, f"structure order failed: {exc}"
+    if isinstance(outcome, NoStructure):
+        return None, outcome.reason
+    return outcome, ""
 
 
 def _dropped_json(dropped: DroppedGlyph) -> dict:

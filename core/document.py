@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import os
 import warnings
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -29,6 +30,8 @@ from core.rules import Rules
 
 Rect = tuple[float, float, float, float]
 
+EXTRACTIONS_KEPT = 8
+
 # §14.11.2: when MediaBox is missing or unusable, readers fall back to US Letter.
 _LETTER: Rect = (0.0, 0.0, 612.0, 792.0)
 
@@ -41,6 +44,9 @@ class Document:
         self.source = source
         self._pages: dict[int, Page] = {}
         self.font_cache: dict = {}  # font dictionary objgen → core.fonts.Font, per document
+        # The last few page extractions, so re-analysing a page with new thresholds does not
+        # re-interpret it; bounded, so visiting every page of a long file does not keep them all.
+        self.extraction_cache: OrderedDict[tuple, object] = OrderedDict()
 
     @classmethod
     def open(
@@ -111,6 +117,7 @@ class Document:
     def close(self) -> None:
         self._pages.clear()
         self.font_cache.clear()
+        self.extraction_cache.clear()
         self.pdf.close()
 
     def __enter__(self) -> Document:
@@ -137,7 +144,6 @@ class Page:
         self.document = document
         self.index = index
         self.pdf_page: pikepdf.Page = document.pdf.pages[index]
-        self._extractions: dict = {}
 
     @property
     def number(self) -> int:
@@ -186,14 +192,20 @@ class Page:
 
         rules = rules or Rules()
         key = (
+            self.index,
             rules.form_depth,
             rules.max_stream_bytes,
             rules.max_page_operators,
             rules.max_page_glyphs,
         )
-        extraction = self._extractions.get(key)
+        cache = self.document.extraction_cache
+        extraction = cache.get(key)
         if extraction is None:
-            extraction = self._extractions[key] = extract_page(self, rules)
+            extraction = cache[key] = extract_page(self, rules)
+            if len(cache) > EXTRACTIONS_KEPT:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
         return extraction
 
     def glyphs(self, rules: Rules | None = None) -> list[Glyph] | None:

@@ -68,11 +68,13 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from inspector.main_window import MainWindow
+    from inspector.qa_features import install_qa_features
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Glyphscope")
     app.setOrganizationName("Glyphscope")
     window = MainWindow(persist=not args.screenshot)
+    install_qa_features(window)
     if layers is not None:
         window.set_layers(layers)
     path = args.file or str(sample_path())

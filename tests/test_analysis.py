@@ -234,19 +234,14 @@ def test_explain_json_is_serialisable_and_keeps_every_decision():
     assert decoded["structure"] is None
 
 
-def test_structure_function_is_called_with_the_visible_glyphs():
-    calls = []
-
-    def structure(page, glyphs, visible, rules):
-        calls.append(tuple(visible))
-        return None
-
+def test_untagged_page_says_why_it_has_no_structure_order():
     builder = PdfBuilder()
     builder.add_page(
         b"BT /F1 12 Tf 72 700 Td (ab) Tj ET", fonts={"F1": builder.standard_font("Helvetica")}
     )
-    analyse_page(Document.open(builder.to_bytes()).page(0), RULES, structure)
-    assert calls == [(0, 1)]
+    result = analyse_page(Document.open(builder.to_bytes()).page(0), RULES)
+    assert (result.structure, result.structure_reason) == (None, "no structure tree")
+    assert result.to_json()["structure_reason"] == "no structure tree"
 
 
 def test_page_without_content_is_unreadable_and_empty():

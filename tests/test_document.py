@@ -5,7 +5,7 @@ from __future__ import annotations
 import pikepdf
 import pytest
 
-from core.document import Document
+from core.document import EXTRACTIONS_KEPT, Document
 from core.errors import (
     DamagedPdfError,
     NotAPdfError,
@@ -122,3 +122,16 @@ def test_opening_does_not_interpret_any_page():
 def test_crop_box_missing_the_media_box_leaves_the_media_box_visible():
     page = Document.open(_one_page(media_box=(0, 0, 600, 800), crop_box=(700, 900, 800, 1000)))
     assert page.page(0).visible_box == (0, 0, 600, 800)
+
+
+def test_only_the_last_few_page_extractions_are_kept():
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    for _ in range(20):
+        builder.add_page(b"BT /F1 10 Tf (a) Tj ET", fonts={"F1": helv})
+    document = Document.open(builder.to_bytes())
+    for page in document.pages():
+        page.glyphs()
+    assert len(document.extraction_cache) == EXTRACTIONS_KEPT
+    first = document.page(19).extract()
+    assert document.page(19).extract() is first
