@@ -1,12 +1,32 @@
-"""Columns text (spec §8, `ExtractLoadedPageTextColumns`): the page split into columns where
-the projection of the glyph boxes onto x leaves a gap wider than columns_gap_multiple × the
-median glyph advance; each column is read in turn, in reading order (§6) inside it.
+"""Columns text (spec §8, `ExtractLoadedPageTextColumns`): the page split into columns where a
+horizontal gap exceeds columns_gap_multiple × the median glyph advance; each column is read in
+turn, in reading order (§6) inside it.
 
 Duplicates are already gone: the caller passes the visible glyphs (seed 003: the duplicate
-filter runs before the split). Every visible glyph takes part in the projection, as the spec
-says, so a heading or a watermark spanning the gutter joins the columns into one: the rule's
-honest edge. A glyph belongs to the column holding its quad centre; columns are separated by
-one newline.
+filter runs before the split).
+
+Decision (the spec's gap rule, applied per vertical band): projecting every glyph of the page
+onto x lets one heading, caption or page number that spans the gutter close it, and a journal
+page then reads line by line across both columns. So the gap is looked for between the lines of
+a band, not over the whole page:
+- lines are the layout grid's baseline lines (§7, core.layout), top to bottom, in the page's
+  dominant writing direction; each line's ink is its non-blank glyph boxes projected on x,
+  merged where they are at most the threshold apart;
+- a band's gutters are the x-intervals wider than the threshold that none of its lines inks.
+  Room beyond a line's ends is free, so ragged and short lines (a paragraph's last line, a
+  caption inside one column) keep the gutter; a gutter may only narrow as lines join;
+- a line that inks across a gutter of the band (a spanning heading, a centred page number)
+  closes the band and starts the next one. A band's first line only proposes gutters: when the
+  second line crosses them all, the first line was the spanning one (a title over the body)
+  and stands alone. A band of a single line has no gutters (a tab gap in one line is a word
+  gap, not a column);
+- bands are emitted top to bottom, a band's columns left to right, each in reading order
+  (drawing order, §6). A glyph belongs to the column holding its quad centre. Columns and bands
+  are separated by one newline. A table's cell columns are columns too.
+- glyphs off the layout grid (writing mode 1, rotated or diagonal text) follow, in reading order.
+- a page with no gutter in any band is read exactly as reading order (§6).
+Coordinates in ColumnBand are in the grid frame (user space turned by -rotation); at rotation 0
+they are user space.
 """
 
 from __future__ import annotations
@@ -16,25 +36,45 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
-from core.geometry import quad_bounds, quad_centre
+from core.layout import layout
 from core.ligatures import is_whitespace_text
 from core.reading import TextResult, reading_order
 from core.records import Glyph
 from core.rules import Rules
 
+Interval = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnBand:
+    """A run of lines sharing gutters: `top`/`bottom` (frame y of its glyph boxes), `columns`
+    ((x0, x1) ink extents, left to right), `gutters` ((x0, x1) gaps no line of the band inks),
+    `lines` (how many baseline lines it holds)."""
+
+    top: float
+    bottom: float
+    columns: tuple[Interval, ...]
+    gutters: tuple[Interval, ...]
+    lines: int
+
 
 @dataclass(frozen=True, slots=True)
 class ColumnsResult:
-    """`columns`: (x0, x1) user-space extents, left to right. `median_advance` and `threshold`
-    (= columns_gap_multiple × median_advance) are the numbers behind the split; `gaps` the
-    (x0, x1) of each gap that split."""
+    """`columns`: (x0, x1) extents of every band's columns, band by band, left to right.
+    `median_advance` and `threshold` (= columns_gap_multiple × median_advance) are the numbers
+    behind the split; `gaps` the (x0, x1) of every gutter that split a band. `bands` the bands
+    top to bottom, `rotation` the grid frame (degrees), `off_grid` the glyphs read after."""
 
     text: TextResult
-    columns: tuple[tuple[float, float], ...]
+    columns: tuple[Interval, ...]
     median_advance: float = 0.0
     threshold: float = 0.0
-    gaps: tuple[tuple[float, float], ...] = ()
+    gaps: tuple[Interval, ...] = ()
+    bands: tuple[ColumnBand, ...] = ()
+    rotation: int = 0
+    off_grid: tuple[int, ...] = ()
 
 
 def columns_text(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> ColumnsResult:
@@ -42,36 +82,33 @@ def columns_text(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) ->
         return ColumnsResult(text=TextResult(text="", char_glyphs=()), columns=())
     median = median_advance(glyphs, order)
     threshold = rules.columns_gap_multiple * median
-    extents = sorted(quad_bounds(glyphs[i].quad)[0::2] for i in order)
-    columns: list[list[float]] = [list(extents[0])]
-    gaps: list[tuple[float, float]] = []
-    for x0, x1 in extents[1:]:
-        column = columns[-1]
-        if median > 0.0 and x0 - column[1] > threshold:
-            gaps.append((column[1], x0))
-            columns.append([x0, x1])
-        elif x1 > column[1]:
-            column[1] = x1
-    starts = [column[0] for column in columns]
-    members: list[list[int]] = [[] for _ in columns]
-    for index in order:
-        centre_x = quad_centre(glyphs[index].quad)[0]
-        members[max(0, bisect.bisect_right(starts, centre_x) - 1)].append(index)
-    chars: list[str] = []
-    owners: list[int] = []
-    for column_glyphs in members:
-        text = reading_order(glyphs, column_glyphs, rules).text
-        if chars and text.text:
-            chars.append("\n")
-            owners.append(-1)
-        chars.extend(text.text)
-        owners.extend(text.char_glyphs)
+    grid = layout(glyphs, order, rules)
+    radians = math.radians(grid.rotation)
+    cos_r, sin_r = round(math.cos(radians)), round(math.sin(radians))
+    boxes = {
+        index: _frame_bounds(glyphs[index].quad, cos_r, sin_r)
+        for line in grid.lines
+        for index in line
+    }
+    inks = [line_ink(glyphs, line, boxes, threshold) for line in grid.lines]
+    spans = band_lines(inks, threshold) if median > 0.0 else [(0, len(inks), [])]
+    bands: list[ColumnBand] = []
+    owner: dict[int, tuple[int, int]] = {}
+    for band_number, (first, end, gutters) in enumerate(spans):
+        bands.append(_band(grid.lines[first:end], gutters, boxes, band_number, owner))
+    if not any(band.gutters for band in bands):
+        text = reading_order(glyphs, order, rules).text
+    else:
+        text = _read_bands(glyphs, order, rules, bands, owner, grid.off_grid)
     return ColumnsResult(
-        text=TextResult(text="".join(chars), char_glyphs=tuple(owners)),
-        columns=tuple((column[0], column[1]) for column in columns),
+        text=text,
+        columns=tuple(column for band in bands for column in band.columns),
         median_advance=median,
         threshold=threshold,
-        gaps=tuple(gaps),
+        gaps=tuple(gutter for band in bands for gutter in band.gutters),
+        bands=tuple(bands),
+        rotation=grid.rotation,
+        off_grid=grid.off_grid,
     )
 
 
@@ -88,3 +125,145 @@ def median_advance(glyphs: Sequence[Glyph], order: Sequence[int]) -> float:
         if advance > 0.0:
             advances.append(advance)
     return statistics.median(advances) if advances else 0.0
+
+
+def line_ink(
+    glyphs: Sequence[Glyph],
+    line: Sequence[int],
+    boxes: dict[int, tuple[float, float, float, float]],
+    threshold: float,
+) -> list[Interval]:
+    """The x-intervals a line inks: its non-blank glyph boxes, merged where at most `threshold`
+    apart (blank glyphs write no ink, so a trailing space never reaches into a gutter)."""
+    extents = sorted(
+        (boxes[index][0], boxes[index][2])
+        for index in line
+        if not is_whitespace_text(glyphs[index].text)
+    )
+    ink: list[list[float]] = []
+    for x0, x1 in extents:
+        if ink and x0 - ink[-1][1] <= threshold:
+            ink[-1][1] = max(ink[-1][1], x1)
+        else:
+            ink.append([x0, x1])
+    return [(x0, x1) for x0, x1 in ink]
+
+
+def band_lines(
+    inks: Sequence[Sequence[Interval]], threshold: float
+) -> list[tuple[int, int, list[Interval]]]:
+    """Split lines (top to bottom, each given by its ink) into bands: (first line, end line,
+    gutters). See the module docstring for the rule; each line costs O(ink + gutters)."""
+    bands: list[tuple[int, int, list[Interval]]] = []
+    first = 0
+    gutters: list[Interval] = []
+    for number, ink in enumerate(inks):
+        own_gaps = [(a[1], b[0]) for a, b in pairwise(ink)]
+        if number == first:
+            gutters = own_gaps
+            continue
+        narrowed, lost = narrow_gutters(gutters, ink, threshold)
+        if number - first == 1 and not narrowed:
+            # The first line only proposed gutters: this line crosses them all.
+            closes = bool(own_gaps)
+        else:
+            closes = lost or (not gutters and bool(own_gaps))
+        if closes:
+            bands.append((first, number, gutters if number - first > 1 else []))
+            first, gutters = number, own_gaps
+        else:
+            gutters = narrowed
+    if inks:
+        bands.append((first, len(inks), gutters if len(inks) - first > 1 else []))
+    return bands
+
+
+def narrow_gutters(
+    gutters: Sequence[Interval], ink: Sequence[Interval], threshold: float
+) -> tuple[list[Interval], bool]:
+    """The parts of `gutters` wider than `threshold` that `ink` leaves free, and whether a
+    gutter lost every part (the line crosses it)."""
+    starts = [x0 for x0, _ in ink]
+    narrowed: list[Interval] = []
+    lost = False
+    for left, right in gutters:
+        pieces = []
+        cursor = left
+        position = max(0, bisect.bisect_right(starts, left) - 1)
+        while position < len(ink) and ink[position][0] < right:
+            x0, x1 = ink[position]
+            if x1 > cursor:
+                if x0 - cursor > threshold:
+                    pieces.append((cursor, x0))
+                cursor = max(cursor, x1)
+            position += 1
+        if right - cursor > threshold:
+            pieces.append((cursor, right))
+        lost = lost or not pieces
+        narrowed.extend(pieces)
+    return narrowed, lost
+
+
+def _frame_bounds(quad, cos_r: int, sin_r: int) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a quad turned by -rotation into the layout grid frame."""
+    xs = [x * cos_r + y * sin_r for x, y in quad]
+    ys = [y * cos_r - x * sin_r for x, y in quad]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _band(
+    lines: Sequence[Sequence[int]],
+    gutters: Sequence[Interval],
+    boxes: dict[int, tuple[float, float, float, float]],
+    band_number: int,
+    owner: dict[int, tuple[int, int]],
+) -> ColumnBand:
+    """Assign the band's glyphs to columns by quad centre; record its extents."""
+    middles = [(left + right) / 2.0 for left, right in gutters]
+    extents: dict[int, list[float]] = {}
+    top, bottom = -math.inf, math.inf
+    for line in lines:
+        for index in line:
+            x0, y0, x1, y1 = boxes[index]
+            column = bisect.bisect_right(middles, (x0 + x1) / 2.0)
+            owner[index] = (band_number, column)
+            extent = extents.setdefault(column, [x0, x1])
+            extent[0], extent[1] = min(extent[0], x0), max(extent[1], x1)
+            top, bottom = max(top, y1), min(bottom, y0)
+    return ColumnBand(
+        top=top,
+        bottom=bottom,
+        columns=tuple((extents[c][0], extents[c][1]) for c in sorted(extents)),
+        gutters=tuple(gutters),
+        lines=len(lines),
+    )
+
+
+def _read_bands(
+    glyphs: Sequence[Glyph],
+    order: Sequence[int],
+    rules: Rules,
+    bands: Sequence[ColumnBand],
+    owner: dict[int, tuple[int, int]],
+    off_grid: Sequence[int],
+) -> TextResult:
+    """Bands top to bottom, columns left to right, each column in drawing order; then the
+    off-grid glyphs."""
+    members: dict[tuple[int, int], list[int]] = {}
+    for index in order:
+        place = owner.get(index)
+        if place is not None:
+            members.setdefault(place, []).append(index)
+    groups = [members[place] for place in sorted(members)]
+    if off_grid:
+        groups.append(list(off_grid))
+    chars: list[str] = []
+    owners: list[int] = []
+    for group in groups:
+        text = reading_order(glyphs, group, rules).text
+        if chars and text.text:
+            chars.append("\n")
+            owners.append(-1)
+        chars.extend(text.text)
+        owners.extend(text.char_glyphs)
+    return TextResult(text="".join(chars), char_glyphs=tuple(owners))
