@@ -181,8 +181,8 @@ def band_lines(
 def narrow_gutters(
     gutters: Sequence[Interval], ink: Sequence[Interval], threshold: float
 ) -> tuple[list[Interval], bool]:
-    """The parts of `gutters` wider than `threshold` that `ink` leaves free, and whether a
-    gutter lost every part (the line crosses it)."""
+    """The parts of `gutters` wider than `threshold` that `ink` leaves free, and whether the
+    line crosses a gutter (leaves none of it, or splits it in two)."""
     starts = [x0 for x0, _ in ink]
     narrowed: list[Interval] = []
     lost = False
@@ -199,7 +199,9 @@ def narrow_gutters(
             position += 1
         if right - cursor > threshold:
             pieces.append((cursor, right))
-        lost = lost or not pieces
+        # Ink inside a gutter with room on both sides (a centred page number) crosses it
+        # as surely as ink over all of it: only narrowing from an edge keeps a gutter.
+        lost = lost or len(pieces) != 1
         narrowed.extend(pieces)
     return narrowed, lost
 
