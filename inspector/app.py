@@ -75,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     app.setOrganizationName("Glyphscope")
     window = MainWindow(persist=not args.screenshot)
     install_qa_features(window)
+    window.restore_layout()  # after the QA docks exist, so they come back where they were
     if layers is not None:
         window.set_layers(layers)
     path = args.file or str(sample_path())

@@ -9,7 +9,10 @@ Extension points (used by the second inspector issue):
   `analysisReady(index, PageModel)`, `pageReady(index)` (image, overlays and panes drawn),
   `errorShown(message)`, `documentFailed(message)`.
 - `add_layer(layer)` adds an overlay layer (a widgets.overlay_base.OverlayLayer).
-- `set_rules(rules)` re-analyses the current page with other thresholds.
+- `set_rules(rules)` re-analyses the current page with other thresholds and emits
+  `rulesChanged(rules)`.
+- `restore_layout()` restores the saved docks once every panel exists (call it after adding
+  panels; the first show calls it otherwise).
 - `render_thread` / `analysis_thread` (inspector.owner_thread.OwnerThread) own pdfium and the
   core Document; run more work there with `submit(kind, job, *args)` using a kind of your
   own, e.g. `render_thread.submit("pdfium_text", job, window.pdfium)` where the job reads
@@ -56,6 +59,7 @@ class MainWindow(PageSession, QMainWindow):
     pageReady = Signal(int)
     errorShown = Signal(str)
     documentFailed = Signal(str)
+    rulesChanged = Signal(object)  # Rules
 
     def __init__(self, *, persist: bool = True) -> None:
         super().__init__()
@@ -79,6 +83,7 @@ class MainWindow(PageSession, QMainWindow):
         self._pending_page = 0
         self._core_error = ""
         self._render_generation = self._shown_generation = 0
+        self._layout_restored = False
         # Asked for a password: (path, wrong_before) → password or None (cancelled).
         self.password_provider = self._ask_password
 
@@ -210,9 +215,22 @@ class MainWindow(PageSession, QMainWindow):
         self.layers_panel.add_layer(layer, on)
 
     def set_rules(self, rules: Rules) -> None:
+        changed = rules != self.rules
         self.rules = rules
+        if changed:
+            self.rulesChanged.emit(rules)
         if self.path is not None and self.page_count:
             self._request_analysis(self.page_index)
+
+    def restore_layout(self) -> None:
+        """Restore the saved dock layout, once: docks added after it are not in the state
+        Qt restores, so extensions add their panels first and the window restores after."""
+        if self._layout_restored:
+            return
+        self._layout_restored = True
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
 
     # -- errors -------------------------------------------------------------------------------
     def show_error(self, message: str) -> None:
@@ -317,11 +335,8 @@ class MainWindow(PageSession, QMainWindow):
 
     def _restore_settings(self) -> None:
         geometry = self.settings.value("window/geometry")
-        state = self.settings.value("window/state")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
-        if isinstance(state, QByteArray):
-            self.restoreState(state)
         colour_by = self.settings.value("layers/colour_by")
         if colour_by:
             self.layers_panel.colour_by.setCurrentText(str(colour_by))
@@ -340,6 +355,10 @@ class MainWindow(PageSession, QMainWindow):
         self.render_thread.stop(final=self._pdfium.close)
         self.analysis_thread.stop(final=self._core.close)
         self.analysis_thread.stop()
+
+    def showEvent(self, event) -> None:
+        self.restore_layout()
+        super().showEvent(event)
 
     def closeEvent(self, event) -> None:
         self.save_settings()

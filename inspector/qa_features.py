@@ -15,14 +15,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction
 
 from core.diffing import RuleChanges, rule_changes
 from core.rules import Rules
 from inspector import qa_actions
 from inspector.owner_thread import OwnerThread
-from inspector.pane_marks import mark_panes
 from inspector.qa_compare import CompareController
 from inspector.qa_search import SearchController
 from inspector.qa_worker import JobFailure, PageDetails, QaCore
@@ -116,7 +115,6 @@ class QaFeatures(QObject):
         for panel_id, title, widget, area, key in panels:
             self.docks[panel_id] = window.add_panel(panel_id, title, widget, area, key)
         self._tabify()
-        self._restore_dock_state()
         self.actions = self._build_menu()
         self._connect()
         window.installEventFilter(self)
@@ -143,13 +141,6 @@ class QaFeatures(QObject):
                 window.tabifyDockWidget(panels["text"], self.docks[panel_id])
             panels["text"].raise_()
 
-    def _restore_dock_state(self) -> None:
-        """The window restored its saved state before these docks existed; restore it again
-        so they come back where the user left them."""
-        state = self.window.settings.value("window/state")
-        if isinstance(state, QByteArray):
-            self.window.restoreState(state)
-
     def _build_menu(self) -> dict[str, QAction]:
         return qa_actions.build(self)
 
@@ -157,6 +148,8 @@ class QaFeatures(QObject):
         window = self.window
         window.documentOpened.connect(self._open_document)
         window.analysisReady.connect(self._on_analysis)
+        window.rulesChanged.connect(self._on_rules_changed)
+        window.layers_panel.layerToggled.connect(lambda _id, _on: self.mark_panes())
         window.pageChanged.connect(self._on_page_changed)
         window.selection.changed.connect(self._on_selection)
         self.rules_panel.rulesChanged.connect(self.apply_rules)
@@ -203,8 +196,6 @@ class QaFeatures(QObject):
 
     def _on_analysis(self, index: int, model) -> None:
         analysis = model.analysis
-        if analysis.rules != self.rules_panel.rules() and not self.rules_panel.editing:
-            self.rules_panel.set_rules(analysis.rules)  # the rules were set from elsewhere
         shown = self._analyses.get(index)
         if shown is not None and shown.rules != analysis.rules:
             self._previous.put(index, shown)
@@ -226,7 +217,6 @@ class QaFeatures(QObject):
         if model is not None and source != "content-stream":
             glyphs = [model.glyphs[i] for i in indices if 0 <= i < model.count]
             self.content_stream.show_glyphs(glyphs, glyphs[0] if glyphs else None)
-        self.mark_panes()
 
     def select(self, glyphs, source: str) -> None:
         self.window.selection.set(tuple(glyphs), source)
@@ -294,6 +284,12 @@ class QaFeatures(QObject):
         if rules != self.window.rules:
             self.window.set_rules(rules)
 
+    def _on_rules_changed(self, rules: Rules) -> None:
+        # Rules set from elsewhere (a script, --rules, a test) show in the panel; the panel's
+        # own edits come back here equal to what it shows.
+        if rules != self.rules_panel.rules() and not self.rules_panel.editing:
+            self.rules_panel.set_rules(rules)
+
     def _baseline(self, index: int):
         if self.rules_panel.compare.currentText() == COMPARE_DEFAULTS:
             return self._defaults.get(index), "the spec's rules"
@@ -341,7 +337,10 @@ class QaFeatures(QObject):
         self._show_rule_changes()
 
     def mark_panes(self) -> None:
-        mark_panes(self.window.text_panes, (self.rule_layer, self.diff_layer, self.search_layer))
+        """Mark in the text panes the glyphs each visible QA layer marks on the page."""
+        for layer in (self.rule_layer, self.diff_layer, self.search_layer):
+            groups = [(g.glyphs, g.color) for g in layer.groups] if layer.isVisible() else ()
+            self.window.text_panes.set_marks(layer.layer_id, groups)
 
     # -- search and compare (inspector/qa_search.py, inspector/qa_compare.py) ---------------
     def search(self, query: str, case_sensitive: bool = False) -> None:

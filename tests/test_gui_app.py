@@ -12,6 +12,7 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter, QTextCursor
 from PySide6.QtWidgets import QToolTip
 
+from core.rules import Rules
 from inspector.app import sample_path
 from inspector.main_window import MainWindow
 from inspector.settings import open_settings, recent_files
@@ -644,3 +645,46 @@ def test_the_glyph_under_the_pointer_is_outlined(qtbot, decisions):
         return win.hover_layer.selected == (s,)
 
     qtbot.waitUntil(hovered, timeout=5000)
+
+
+def _fail(_x):
+    raise RuntimeError("a QA job failed")
+
+
+@pytest.mark.parametrize("thread", ["render_thread", "analysis_thread"])
+def test_a_failed_job_of_another_kind_is_not_reported_as_a_page_failure(qtbot, three_pages, thread):
+    win = three_pages
+    owner = getattr(win, thread)
+    with qtbot.waitSignal(owner.jobFailed, timeout=TIMEOUT_MS):
+        owner.submit("qa-something", _fail, None)
+    assert not win.banner.isVisible()
+    assert win.model is not None
+
+
+def test_set_rules_emits_rules_changed_with_the_new_rules(qtbot, window):
+    rules = Rules().with_values(space_gap_ratio=0.3)
+    with qtbot.waitSignal(window.rulesChanged, timeout=TIMEOUT_MS) as blocker:
+        window.set_rules(rules)
+    assert blocker.args == [rules]
+
+
+def test_set_rules_with_the_same_rules_emits_nothing(qtbot, window):
+    with qtbot.assertNotEmitted(window.rulesChanged):
+        window.set_rules(Rules())
+
+
+def test_a_dock_added_after_construction_comes_back_hidden(qtbot, window):
+    from PySide6.QtWidgets import QLabel
+
+    window.add_panel("extra", "Extra", QLabel("extra"))
+    window.panels["extra"].hide()
+    window.save_settings()
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.add_panel("extra", "Extra", QLabel("extra"))
+    again.show()
+    try:
+        assert not again.panels["extra"].isVisible()
+        assert again.panels["layers"].isVisible()
+    finally:
+        again.shutdown()

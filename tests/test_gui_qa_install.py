@@ -63,9 +63,34 @@ def test_the_qa_docks_come_back_where_they_were_left(qtbot):
     second = MainWindow()
     qtbot.addWidget(second)
     install_qa_features(second)
+    second.show()  # the first show restores the layout, the QA docks included
     try:
         area = second.dockWidgetArea(qa_features_of(second).docks["rules"])
         assert area == Qt.DockWidgetArea.RightDockWidgetArea
+    finally:
+        qa_features_of(second).shutdown()
+        second.shutdown()
+
+
+def test_the_layout_is_restored_once(qtbot):
+    first = MainWindow()
+    qtbot.addWidget(first)
+    install_qa_features(first)
+    first.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, qa_features_of(first).docks["rules"])
+    first.save_settings()
+    qa_features_of(first).shutdown()
+    first.shutdown()
+    second = MainWindow()
+    qtbot.addWidget(second)
+    install_qa_features(second)
+    second.restore_layout()
+    second.addDockWidget(
+        Qt.DockWidgetArea.LeftDockWidgetArea, qa_features_of(second).docks["rules"]
+    )
+    second.show()
+    try:
+        area = second.dockWidgetArea(qa_features_of(second).docks["rules"])
+        assert area == Qt.DockWidgetArea.LeftDockWidgetArea
     finally:
         qa_features_of(second).shutdown()
         second.shutdown()

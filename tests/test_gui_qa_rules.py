@@ -9,7 +9,6 @@ from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QSpinBox
 
 from core.cli import main as extract_main
 from core.rules import Rules
-from inspector.pane_marks import MARK_PROPERTY
 from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import (
     TIMEOUT_MS,
@@ -19,6 +18,7 @@ from tests.qa_support import (
     qa_window,
     tj_pdf,
 )
+from widgets.text_panes import MARK_PROPERTY
 
 __all__ = ["qa_window"]
 
@@ -216,3 +216,26 @@ def test_a_tighter_duplicate_offset_keeps_the_fake_bold_copies(qtbot, qa_window,
     assert len(copies) == len("Boldwords")
     drawn = [(g.label, g.glyphs) for g in features.rule_layer.groups]
     assert ("glyphs newly kept", copies) in drawn
+
+
+def test_rules_set_on_the_window_show_in_the_panel_before_any_analysis(qa_window):
+    window, features = qa_window
+    window.set_rules(Rules().with_values(space_gap_ratio=0.4))
+    assert features.rules_panel.editors["space_gap_ratio"].value() == 0.4
+
+
+def test_selecting_a_glyph_keeps_the_lost_space_marked(qtbot, qa_window, tmp_path):
+    window, features = qa_window
+    open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
+    change_rule(qtbot, features, space_gap_ratio=0.7)
+    window.selection.set(tuple(glyph_indices(window, "Plain")), "test")
+    reading = window.text_panes.panes["reading"]
+    assert [reading.pane.text[a:b] for a, b in reading.marked("rule_changes")] == ["Js"]
+
+
+def test_hiding_the_rule_changes_layer_clears_its_pane_marks(qtbot, qa_window, tmp_path):
+    window, features = qa_window
+    open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
+    change_rule(qtbot, features, space_gap_ratio=0.7)
+    window.set_layer_visible(features.rule_layer.layer_id, False)
+    assert window.text_panes.panes["reading"].marked(features.rule_layer.layer_id) == []

@@ -188,3 +188,59 @@ def test_fit_page_shows_the_whole_page(qtbot, square_window):
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
     width, height = view.geometry.size
     assert shown.contains(QRectF(0, 0, width, height))
+
+
+def tall_page_view(qtbot):
+    """A bare PageView on a tall page, fitted to its width in a small viewport."""
+    from widgets.page_geometry import PageGeometry
+    from widgets.page_view import PageView
+
+    view = PageView()
+    qtbot.addWidget(view)
+    view.resize(420, 300)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_geometry(PageGeometry(0, (0, 0, 300, 900), (0, 0, 300, 900), (0, 0, 300, 900)))
+    return view
+
+
+def test_fit_width_leaves_room_for_the_vertical_scroll_bar_it_needs(qtbot):
+    view = tall_page_view(qtbot)
+    view.fit_width()
+    qtbot.wait(50)
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert view.verticalScrollBar().isVisible()
+    assert shown.left() <= 0 and shown.right() >= 300
+
+
+def test_a_scroll_bar_appearing_does_not_refit_the_page(qtbot):
+    view = tall_page_view(qtbot)
+    view.fit_width()
+    zooms = []
+    view.zoomChanged.connect(zooms.append)
+    view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+    qtbot.wait(50)
+    assert zooms == []
+
+
+@pytest.mark.parametrize("mode", ["width", "page"])
+def test_fitting_settles_after_at_most_one_zoom_change(qtbot, mode):
+    view = tall_page_view(qtbot)
+    view.fit_width() if mode == "width" else view.fit_page()
+    zooms = []
+    view.zoomChanged.connect(zooms.append)
+    for width in range(380, 460, 3):  # sizes where a scroll bar comes and goes
+        zooms.clear()
+        view.resize(width, 300)
+        qtbot.wait(5)
+        assert len(zooms) <= 1
+
+
+def test_a_real_resize_refits_the_width(qtbot):
+    view = tall_page_view(qtbot)
+    view.fit_width()
+    before = view.zoom
+    view.resize(600, 300)
+    qtbot.wait(20)
+    assert view.zoom > before

@@ -8,13 +8,14 @@ coordinates and none of them repeats the y flip, /Rotate, crop offset or /UserUn
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPixmap, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPixmapItem,
     QGraphicsScene,
     QGraphicsView,
+    QStyle,
     QToolTip,
 )
 
@@ -84,6 +85,7 @@ class PageView(QGraphicsView):
         self.geometry: PageGeometry | None = None
         self._zoom = 1.0
         self._fit_mode: str | None = "width"
+        self._fitted_for: QSize | None = None  # the room the last fit measured
         self._press_pos: QPoint | None = None
         self._band_rect: QRectF | None = None
         self.rubberBandChanged.connect(self._on_rubber_band)
@@ -217,25 +219,44 @@ class PageView(QGraphicsView):
             self._fit_mode = mode
             return
         width, height = self.geometry.size
-        viewport = self.viewport().size()
-        margin = 16
         if mode == "page":
             area = self.fit_area().adjusted(-8, -8, 8, 8)
         else:
             area = QRectF(0, 0, width, height)
-        by_width = (viewport.width() - margin) / max(area.width() * PIXELS_PER_POINT, 1e-6)
-        by_height = (viewport.height() - margin) / max(area.height() * PIXELS_PER_POINT, 1e-6)
-        zoom = by_width if mode == "width" else min(by_width, by_height)
-        self.set_zoom(zoom, fit=mode)
+        self._fitted_for = self.maximumViewportSize()
+        self.set_zoom(self.fit_zoom(mode, area), fit=mode)
         if mode == "page":
             self.centerOn(area.center())
         else:
             self.centerOn(width / 2, 0)
             self.verticalScrollBar().setValue(self.verticalScrollBar().minimum())
 
+    def fit_zoom(self, mode: str, area: QRectF) -> float:
+        """The zoom that fits `area` (scene units) for "width" or "page".
+
+        Measured against the viewport as if it had no scroll bars, which showing or hiding a
+        scroll bar does not change: a fit that measured the current viewport changed the zoom,
+        which toggled a scroll bar, which resized the viewport and re-fitted, for ever."""
+        available = self.maximumViewportSize()
+        margin = 16
+        by_width = (available.width() - margin) / max(area.width() * PIXELS_PER_POINT, 1e-6)
+        by_height = (available.height() - margin) / max(area.height() * PIXELS_PER_POINT, 1e-6)
+        if mode == "page":
+            return min(by_width, by_height)
+        # A page taller than the view at that width needs the vertical scroll bar: leave room.
+        if self.sceneRect().height() * by_width * PIXELS_PER_POINT > available.height():
+            bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, self)
+            by_width = (available.width() - margin - bar) / max(
+                area.width() * PIXELS_PER_POINT, 1e-6
+            )
+        return by_width
+
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self.apply_fit()
+        # A scroll bar appearing or going resizes the viewport but not the room a fit
+        # measures; only a real resize (window, docks) re-fits.
+        if self.maximumViewportSize() != self._fitted_for:
+            self.apply_fit()
 
     def wheelEvent(self, event) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:

@@ -1,10 +1,15 @@
-"""Read-only text panes that know which glyph wrote each character (linked to the page)."""
+"""Read-only text panes that know which glyph wrote each character (linked to the page).
+
+Each pane shows the selection's highlight and, beneath it, named sets of marks that other
+tools own (`set_marks(name, groups)` / `clear_marks(name)`): the QA layers mark rule changes,
+pdfium differences and search hits this way without touching the selection's highlight.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
@@ -17,6 +22,10 @@ from PySide6.QtWidgets import (
 from widgets.page_model import PANE_TITLES, PaneText, utf16_offsets
 
 HIGHLIGHT = QColor("#ffd400")
+# Marks are translucent so the text stays readable and overlapping marks both show.
+MARK_ALPHA = 70
+# The format property naming the mark set an extra selection belongs to.
+MARK_PROPERTY = QTextFormat.Property.UserProperty + 51
 
 
 class TextPane(QWidget):
@@ -51,6 +60,9 @@ class TextPane(QWidget):
         layout.addWidget(self.editor)
         self._pane: PaneText | None = None
         self._offsets = np.zeros(1, dtype=np.int64)
+        self._selected: list[tuple[int, int]] = []
+        # mark name → (character runs, colour) pairs, drawn beneath the selection
+        self._marks: dict[str, list[tuple[list[tuple[int, int]], QColor]]] = {}
         self._quiet = False
         self.editor.selectionChanged.connect(self._on_selection_changed)
         self.editor.viewport().installEventFilter(self)
@@ -66,6 +78,9 @@ class TextPane(QWidget):
             text = pane.text if pane is not None else ""
             self._offsets = pane.offsets if pane is not None else utf16_offsets("")
             self.editor.setPlainText(text)
+            # Marks and the selection name glyphs of the page shown before.
+            self._selected = []
+            self._marks.clear()
             self.editor.setExtraSelections([])
             note = pane.note if pane is not None else ""
             self.note.setText(note)
@@ -77,20 +92,9 @@ class TextPane(QWidget):
         """Highlight the characters written by these glyphs; returns the Python char ranges."""
         if self._pane is None:
             return []
-        positions = self._pane.chars_of(glyph_indices)
-        ranges = _runs(positions)
-        selections = []
-        fmt = QTextCharFormat()
-        fmt.setBackground(HIGHLIGHT)
-        for start, end in ranges:
-            cursor = QTextCursor(self.editor.document())
-            cursor.setPosition(int(self._offsets[start]))
-            cursor.setPosition(int(self._offsets[end]), QTextCursor.MoveMode.KeepAnchor)
-            selection = QTextEdit.ExtraSelection()
-            selection.cursor = cursor
-            selection.format = fmt
-            selections.append(selection)
-        self.editor.setExtraSelections(selections)
+        ranges = _runs(self._pane.chars_of(glyph_indices))
+        self._selected = ranges
+        self._show_highlights()
         if ranges:
             cursor = QTextCursor(self.editor.document())
             cursor.setPosition(int(self._offsets[ranges[0][0]]))
@@ -101,6 +105,50 @@ class TextPane(QWidget):
             finally:
                 self._quiet = False
         return ranges
+
+    def set_marks(self, name: str, groups) -> None:
+        """Replace the mark set `name` by `groups`: (glyph indices, colour) pairs whose
+        characters are tinted beneath the selection's highlight."""
+        if self._pane is None:
+            return
+        marks = [(_runs(self._pane.chars_of(glyphs)), QColor(colour)) for glyphs, colour in groups]
+        if marks:
+            self._marks[name] = marks
+        else:
+            self._marks.pop(name, None)
+        self._show_highlights()
+
+    def clear_marks(self, name: str) -> None:
+        if self._marks.pop(name, None) is not None:
+            self._show_highlights()
+
+    def marked(self, name: str) -> list[tuple[int, int]]:
+        """The Python character runs of mark set `name`, in the order set."""
+        return [run for runs, _colour in self._marks.get(name, ()) for run in runs]
+
+    def _show_highlights(self) -> None:
+        selections = []
+        for name, marks in self._marks.items():
+            for runs, colour in marks:
+                tint = QColor(colour)
+                tint.setAlpha(MARK_ALPHA)
+                selections += [self._extra(start, end, tint, name) for start, end in runs]
+        # Last, so the selection paints over any mark.
+        selections += [self._extra(start, end, HIGHLIGHT, None) for start, end in self._selected]
+        self.editor.setExtraSelections(selections)
+
+    def _extra(self, start: int, end: int, colour: QColor, mark: str | None):
+        cursor = QTextCursor(self.editor.document())
+        cursor.setPosition(int(self._offsets[start]))
+        cursor.setPosition(int(self._offsets[end]), QTextCursor.MoveMode.KeepAnchor)
+        fmt = QTextCharFormat()
+        fmt.setBackground(colour)
+        if mark is not None:
+            fmt.setProperty(MARK_PROPERTY, mark)
+        selection = QTextEdit.ExtraSelection()
+        selection.cursor = cursor
+        selection.format = fmt
+        return selection
 
     def select_chars(self, start: int, end: int) -> None:
         """Select Python characters [start, end) as a user would (emits glyphsSelected)."""
@@ -173,3 +221,13 @@ class TextPanes(QWidget):
     def highlight(self, glyph_indices) -> None:
         for widget in self.panes.values():
             widget.highlight(glyph_indices)
+
+    def set_marks(self, name: str, groups) -> None:
+        """Mark set `name` in every pane: (glyph indices, colour) pairs (see TextPane)."""
+        groups = list(groups)
+        for widget in self.panes.values():
+            widget.set_marks(name, groups)
+
+    def clear_marks(self, name: str) -> None:
+        for widget in self.panes.values():
+            widget.clear_marks(name)
