@@ -268,6 +268,31 @@ def test_colouring_quads_by_font_lists_the_fonts_in_the_legend(qtbot, decisions)
     assert labels == ["F1 Helvetica", "F2 BareCID", "F3 VertCID"]
 
 
+def test_every_decode_source_has_a_colour_of_its_own():
+    from core.records import DecodeSource
+    from widgets.overlay_layers import DECODE_SOURCE_COLOURS
+
+    assert list(DECODE_SOURCE_COLOURS) == [source.value for source in DecodeSource]
+    assert len(set(DECODE_SOURCE_COLOURS.values())) == len(DecodeSource)
+
+
+def test_decode_source_legend_lists_every_source_with_its_count(qtbot, decisions):
+    win = decisions
+    labels = [e.label for e in win.layers["glyphs"].legend_for(win.model)]
+    sources = [label.split(" ")[0] for label in labels]
+    assert sources == [
+        "tounicode",
+        "encoding_cmap",
+        "differences",
+        "predefined_cmap",
+        "builtin_encoding",
+        "font_program",
+        "glyph_name_number",
+        "unresolved",
+    ]
+    assert "glyph_name_number (0)" in labels
+
+
 # -- hover, click, panes, rubber band ----------------------------------------------------------
 
 

@@ -79,8 +79,9 @@ def test_provenance_names_the_builtin_encoding_step_for_helvetica(qtbot, qa_wind
     (s,) = glyph_indices(window, "s")
     window.selection.set((s,), "page")
     assert (
-        "builtin_encoding — a built-in encoding: WinAnsi, MacRoman, Standard… → answered “s”"
-        in (provenance_text(features))
+        "builtin_encoding — a standard table: the /BaseEncoding named (WinAnsi, MacRoman, "
+        "Standard), Symbol or ZapfDingbats for those fonts, else StandardEncoding (§9.6.6.1) "
+        "→ answered “s”" in provenance_text(features)
     )
 
 
@@ -254,3 +255,46 @@ def test_each_untagged_glyph_is_listed_and_selectable(qtbot, qa_window, tmp_path
     (item,) = features.structure_panel.find_items(f"#{seven}")
     features.structure_panel.tree.setCurrentItem(item)
     assert window.selection.indices == (seven,)
+
+
+# -- the decode chain -------------------------------------------------------------------------
+
+
+def font_info(subtype: str, encoding: str):
+    from core.fonts import FontInfo
+
+    return FontInfo("F", subtype, encoding, False, "/Widths", False, "", "", "", 0, ())
+
+
+def test_a_composite_font_reads_cmap_then_collection_then_program():
+    from widgets.provenance_panel import decode_steps
+
+    steps = [step.source for step in decode_steps(font_info("Type0", "Identity-H"))]
+    assert steps == ["tounicode", "encoding_cmap", "predefined_cmap", "font_program"]
+
+
+def test_an_embedded_font_without_base_encoding_reads_its_program_before_the_tables():
+    from widgets.provenance_panel import decode_steps
+
+    info = font_info("Type1", "font program, then StandardEncoding (default) + 2 Differences")
+    steps = [step.source for step in decode_steps(info)]
+    assert steps == [
+        "tounicode",
+        "differences",
+        "font_program",
+        "builtin_encoding",
+        "glyph_name_number",
+    ]
+
+
+def test_a_font_with_a_base_encoding_reads_the_tables_before_its_program():
+    from widgets.provenance_panel import decode_steps
+
+    steps = [step.source for step in decode_steps(font_info("TrueType", "WinAnsiEncoding"))]
+    assert steps == [
+        "tounicode",
+        "differences",
+        "builtin_encoding",
+        "font_program",
+        "glyph_name_number",
+    ]

@@ -23,6 +23,8 @@ from widgets.overlay_base import (
 from widgets.page_model import PageModel
 from widgets.qt_paths import path_from_polyline, path_from_rects
 
+# One colour per decode source, in the order of the decode chain (spec §1); the legend lists
+# every source so a reader can tell what is absent from the page.
 DECODE_SOURCE_COLOURS = {
     DecodeSource.TO_UNICODE.value: "#2e8b57",
     DecodeSource.ENCODING_CMAP.value: "#1f77b4",
@@ -30,8 +32,10 @@ DECODE_SOURCE_COLOURS = {
     DecodeSource.PREDEFINED_CMAP.value: "#9467bd",
     DecodeSource.BUILTIN_ENCODING.value: "#ff7f0e",
     DecodeSource.FONT_PROGRAM.value: "#8c564b",
+    DecodeSource.GLYPH_NAME_NUMBER.value: "#e377c2",
     DecodeSource.UNRESOLVED.value: "#d62728",
 }
+UNKNOWN_SOURCE_COLOUR = "#7f7f7f"
 
 COLOUR_BY = ("decode source", "font", "MCID", "form depth")
 
@@ -82,7 +86,7 @@ class GlyphQuadsLayer(OverlayLayer):
             labels = ["page stream" if v == 0 else f"form depth {v}" for v in values.tolist()]
             return codes.reshape(-1), labels, [_palette(i) for i in range(len(labels))]
         labels = list(arrays.decode_source.labels)
-        colours = [DECODE_SOURCE_COLOURS.get(label, "#7f7f7f") for label in labels]
+        colours = [DECODE_SOURCE_COLOURS.get(label, UNKNOWN_SOURCE_COLOUR) for label in labels]
         return arrays.decode_source.codes, labels, colours
 
     def strokes(self, model: PageModel) -> list[Stroke]:
@@ -97,15 +101,37 @@ class GlyphQuadsLayer(OverlayLayer):
         ]
 
     def legend(self) -> list[LegendEntry]:
-        if not self._legend:
-            return [LegendEntry(k, c) for k, c in DECODE_SOURCE_COLOURS.items()]
+        if not self._legend or self.colour_by == COLOUR_BY[0]:
+            return self.legend_for(None)
         return self._legend
 
     def legend_for(self, model: PageModel | None) -> list[LegendEntry]:
+        """Decode sources: every source with its count on the page; else the page's keys."""
+        if self.colour_by == COLOUR_BY[0]:
+            return decode_source_legend(model)
         if model is None:
-            return self.legend()
+            return self._legend
         _codes, labels, colours = self._categories(model)
         return [LegendEntry(label, colour) for label, colour in zip(labels, colours, strict=True)]
+
+
+def decode_source_legend(model: PageModel | None) -> list[LegendEntry]:
+    """Every decode source, in chain order, with its glyph count when a page is given."""
+    if model is None:
+        return [LegendEntry(source, colour) for source, colour in DECODE_SOURCE_COLOURS.items()]
+    categories = model.arrays.decode_source
+    counts = np.bincount(categories.codes, minlength=len(categories.labels))
+    on_page = dict(zip(categories.labels, counts.tolist(), strict=True))
+    entries = [
+        LegendEntry(f"{source} ({on_page.get(source, 0)})", colour)
+        for source, colour in DECODE_SOURCE_COLOURS.items()
+    ]
+    entries += [
+        LegendEntry(f"{label} ({count})", UNKNOWN_SOURCE_COLOUR)
+        for label, count in on_page.items()
+        if label not in DECODE_SOURCE_COLOURS
+    ]
+    return entries
 
 
 class BaselinesLayer(OverlayLayer):

@@ -3,6 +3,7 @@ showing operator → the font → the decode step that answered (spec §1, §3; 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
 from PySide6.QtWidgets import QTextBrowser
@@ -13,16 +14,75 @@ from core.records import DecodeSource, Glyph
 from widgets.explain import char_label
 from widgets.page_model import PageModel
 
-# The fallback chain of spec §1 in the order the engine tries it, with what each step reads.
+
+@dataclass(frozen=True, slots=True)
+class DecodeStep:
+    """One step of the decode chain; `fonts` says which fonts take it: "any", "composite",
+    "simple", "program first" (an embedded simple font without /BaseEncoding) or
+    "program last" (every other font)."""
+
+    source: str
+    description: str
+    fonts: str
+
+
+# The fallback chain of spec §1 in the order core/simplefonts.py and core/cidfonts.py try it.
 DECODE_CHAIN = (
-    (DecodeSource.TO_UNICODE.value, "the font's /ToUnicode CMap (§9.10.3)"),
-    (DecodeSource.ENCODING_CMAP.value, "the Type0 /Encoding CMap, embedded or named (§9.7.5)"),
-    (DecodeSource.DIFFERENCES.value, "a /Differences glyph name (§9.6.6.1, Adobe Glyph List)"),
-    (DecodeSource.PREDEFINED_CMAP.value, "the Adobe CID collection's Unicode table (§9.7.5.2)"),
-    (DecodeSource.BUILTIN_ENCODING.value, "a built-in encoding: WinAnsi, MacRoman, Standard…"),
-    (DecodeSource.FONT_PROGRAM.value, "the embedded font program's own cmap or glyph names"),
-    (DecodeSource.GLYPH_NAME_NUMBER.value, "a numbered glyph name taken as the code (a guess)"),
+    DecodeStep(DecodeSource.TO_UNICODE.value, "the font's /ToUnicode CMap (§9.10.3)", "any"),
+    DecodeStep(
+        DecodeSource.ENCODING_CMAP.value,
+        "a Unicode-keyed Type0 /Encoding CMap, embedded or named (§9.7.5)",
+        "composite",
+    ),
+    DecodeStep(
+        DecodeSource.DIFFERENCES.value,
+        "a /Differences glyph name (§9.6.6.1, Adobe Glyph List)",
+        "simple",
+    ),
+    DecodeStep(
+        DecodeSource.PREDEFINED_CMAP.value,
+        "the CID collection's CID → Unicode table (§9.7.5.2)",
+        "composite",
+    ),
+    DecodeStep(
+        DecodeSource.FONT_PROGRAM.value,
+        "the embedded program's own encoding, the implicit base without /BaseEncoding "
+        "(Table 114); tried before the standard tables",
+        "program first",
+    ),
+    DecodeStep(
+        DecodeSource.BUILTIN_ENCODING.value,
+        "a standard table: the /BaseEncoding named (WinAnsi, MacRoman, Standard), Symbol or "
+        "ZapfDingbats for those fonts, else StandardEncoding (§9.6.6.1)",
+        "simple",
+    ),
+    DecodeStep(
+        DecodeSource.FONT_PROGRAM.value,
+        "the embedded font program's own cmap or glyph names",
+        "program last",
+    ),
+    DecodeStep(
+        DecodeSource.GLYPH_NAME_NUMBER.value,
+        "a glyph named by its own code (/a65) read as that code, when every /Differences "
+        "name is so (a guess)",
+        "simple",
+    ),
 )
+
+
+def decode_steps(info: FontInfo | None) -> tuple[DecodeStep, ...]:
+    """The steps of DECODE_CHAIN a font takes (all of them when its record is not known)."""
+    if info is None:
+        return DECODE_CHAIN
+    if info.subtype == "Type0":
+        taken = {"any", "composite", "program last"}
+    # core/simplefonts.py labels the encoding of a font that reads its program first so.
+    elif info.encoding.startswith("font program"):
+        taken = {"any", "simple", "program first"}
+    else:
+        taken = {"any", "simple", "program last"}
+    return tuple(step for step in DECODE_CHAIN if step.fonts in taken)
+
 
 FONT_ROWS = (
     ("subtype", "subtype"),
@@ -106,12 +166,13 @@ def font_rows(glyph: Glyph, info: FontInfo | None) -> list[tuple[str, str]]:
     return rows
 
 
-def decode_rows(glyph: Glyph) -> str:
+def decode_rows(glyph: Glyph, info: FontInfo | None = None) -> str:
     answered = glyph.decode_source
     items = []
     reached = False
-    for source, description in DECODE_CHAIN:
-        if source == answered:
+    for step in decode_steps(info):
+        source, description = step.source, step.description
+        if source == answered and not reached:
             reached = True
             items.append(
                 f"<li><b>{escape(source)}</b> — {escape(description)} "
@@ -150,7 +211,7 @@ def provenance_html(
         + _section(2, "Glyph record", _table(record_rows))
         + _section(3, "Showing operator", _table(operator_rows(glyph, record)))
         + _section(4, "Font", _table(font_rows(glyph, info)))
-        + _section(5, "Decode step", decode_rows(glyph))
+        + _section(5, "Decode step", decode_rows(glyph, info))
     )
 
 
