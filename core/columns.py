@@ -10,16 +10,20 @@ onto x lets one heading, caption or page number that spans the gutter close it, 
 page then reads line by line across both columns. So the gap is looked for between the lines of
 a band, not over the whole page:
 - lines are the layout grid's baseline lines (§7, core.layout), top to bottom, in the page's
-  dominant writing direction; each line's ink is its non-blank glyph boxes projected on x,
-  merged where they are at most the threshold apart;
-- a band's gutters are the x-intervals wider than the threshold that none of its lines inks.
+  dominant writing direction; a line's ink is its non-blank glyph boxes projected on x;
+- a band opens on a line whose ink, merged where at most the threshold apart, leaves gaps:
+  those gaps (each wider than the threshold: the §8 rule) are the band's proposed gutters.
   Room beyond a line's ends is free, so ragged and short lines (a paragraph's last line, a
-  caption inside one column) keep the gutter; a gutter may only narrow as lines join;
-- a line that inks across a gutter of the band (a spanning heading, a centred page number)
-  closes the band and starts the next one. A band's first line only proposes gutters: when the
-  second line crosses them all, the first line was the spanning one (a title over the body)
-  and stands alone. A band of a single line has no gutters (a tab gap in one line is a word
-  gap, not a column);
+  caption or an equation number inside one column) keep a gutter;
+- a later line may narrow a gutter from either edge (a line of the column beside it running
+  long; tightly set pages have gutters barely wider than the threshold), down to the threshold
+  or GUTTER_KEEP_RATIO of its opening width, whichever is less. Ink (merged at one median
+  advance, a word) clear of both edges, or narrowing it further, crosses the gutter: that line
+  (a spanning heading, a centred page number) closes the band and starts the next one. A
+  band's first line only proposes gutters: when the second line crosses them all, the first
+  line was the spanning one (a title over the body) and stands alone. A band of a single line
+  has no gutters (a tab gap in one line is a word gap, not a column). `gaps`/ColumnBand.gutters
+  are the gutters as narrowed by all the band's lines;
 - bands are emitted top to bottom, a band's columns left to right, each in reading order
   (drawing order, §6). A glyph belongs to the column holding its quad centre. Columns and bands
   are separated by one newline. A table's cell columns are columns too.
@@ -37,6 +41,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import NamedTuple
 
 from core.layout import layout
 from core.ligatures import is_whitespace_text
@@ -45,6 +50,10 @@ from core.records import Glyph
 from core.rules import Rules
 
 Interval = tuple[float, float]
+
+# A gutter survives a line that narrows it to more than this fraction of its opening width
+# (or of the threshold): a column set close to a narrow gutter runs a little into it.
+GUTTER_KEEP_RATIO = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +99,7 @@ def columns_text(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) ->
         for line in grid.lines
         for index in line
     }
-    inks = [line_ink(glyphs, line, boxes, threshold) for line in grid.lines]
+    inks = [line_ink(glyphs, line, boxes, median) for line in grid.lines]
     spans = band_lines(inks, threshold) if median > 0.0 else [(0, len(inks), [])]
     bands: list[ColumnBand] = []
     owner: dict[int, tuple[int, int]] = {}
@@ -131,79 +140,109 @@ def line_ink(
     glyphs: Sequence[Glyph],
     line: Sequence[int],
     boxes: dict[int, tuple[float, float, float, float]],
-    threshold: float,
+    distance: float,
 ) -> list[Interval]:
-    """The x-intervals a line inks: its non-blank glyph boxes, merged where at most `threshold`
+    """The x-intervals a line inks: its non-blank glyph boxes, merged where at most `distance`
     apart (blank glyphs write no ink, so a trailing space never reaches into a gutter)."""
     extents = sorted(
         (boxes[index][0], boxes[index][2])
         for index in line
         if not is_whitespace_text(glyphs[index].text)
     )
+    return merge_ink(extents, distance)
+
+
+def merge_ink(extents: Sequence[Interval], distance: float) -> list[Interval]:
+    """Sorted intervals merged where at most `distance` apart."""
     ink: list[list[float]] = []
     for x0, x1 in extents:
-        if ink and x0 - ink[-1][1] <= threshold:
+        if ink and x0 - ink[-1][1] <= distance:
             ink[-1][1] = max(ink[-1][1], x1)
         else:
             ink.append([x0, x1])
     return [(x0, x1) for x0, x1 in ink]
 
 
+class Gutter(NamedTuple):
+    """A gutter as it narrows: the free x-interval and its width when the band opened."""
+
+    left: float
+    right: float
+    opening_width: float
+
+
 def band_lines(
     inks: Sequence[Sequence[Interval]], threshold: float
 ) -> list[tuple[int, int, list[Interval]]]:
-    """Split lines (top to bottom, each given by its ink) into bands: (first line, end line,
-    gutters). See the module docstring for the rule; each line costs O(ink + gutters)."""
+    """Split lines (top to bottom, each given by its ink merged at word scale) into bands:
+    (first line, end line, gutters). A line proposes the gaps of its ink merged at the §8
+    threshold; see the module docstring for the rule. A line costs O((ink + band ink) log)."""
     bands: list[tuple[int, int, list[Interval]]] = []
     first = 0
-    gutters: list[Interval] = []
+    gutters: list[Gutter] = []
+    band_ink: list[Interval] = []
     for number, ink in enumerate(inks):
-        own_gaps = [(a[1], b[0]) for a, b in pairwise(ink)]
-        if number == first:
-            gutters = own_gaps
-            continue
-        narrowed, lost = narrow_gutters(gutters, ink, threshold)
-        if number - first == 1 and not narrowed:
-            # The first line only proposed gutters: this line crosses them all.
-            closes = bool(own_gaps)
-        else:
-            closes = lost or (not gutters and bool(own_gaps))
-        if closes:
-            bands.append((first, number, gutters if number - first > 1 else []))
-            first, gutters = number, own_gaps
-        else:
-            gutters = narrowed
+        coarse = merge_ink(ink, threshold)
+        proposed = [Gutter(a[1], b[0], b[0] - a[1]) for a, b in pairwise(coarse)]
+        if number > first:
+            narrowed, crossed = narrow_gutters(gutters, ink, threshold)
+            if crossed and number - first == 1:
+                # The first line only proposed gutters: this line crosses them, so the first
+                # line has none and the band goes on as one column, or closes below.
+                narrowed, crossed = [], False
+            fresh = [gutter for gutter in proposed if not _overlaps(gutter, narrowed)]
+            adopted = [g for g in fresh if not narrow_gutters([g], band_ink, threshold)[1]]
+            # A gap the band's lines ink where the band has no gutter: those lines span it.
+            if crossed or (not narrowed and len(adopted) < len(fresh)):
+                bands.append((first, number, _band_gutters(gutters, number - first)))
+                first = number
+            else:
+                gutters = sorted(narrowed + adopted)
+                band_ink = merge_ink(sorted([*band_ink, *ink]), 0.0)
+                continue
+        gutters, band_ink = proposed, list(ink)
     if inks:
-        bands.append((first, len(inks), gutters if len(inks) - first > 1 else []))
+        bands.append((first, len(inks), _band_gutters(gutters, len(inks) - first)))
     return bands
 
 
+def _overlaps(gutter: Gutter, gutters: Sequence[Gutter]) -> bool:
+    return any(other.left < gutter.right and gutter.left < other.right for other in gutters)
+
+
 def narrow_gutters(
-    gutters: Sequence[Interval], ink: Sequence[Interval], threshold: float
-) -> tuple[list[Interval], bool]:
-    """The parts of `gutters` wider than `threshold` that `ink` leaves free, and whether the
-    line crosses a gutter (leaves none of it, or splits it in two)."""
+    gutters: Sequence[Gutter], ink: Sequence[Interval], threshold: float
+) -> tuple[list[Gutter], bool]:
+    """The gutters as `ink` (one line, merged at word scale) leaves them, and whether the line
+    crosses one. Ink may narrow a gutter from its left edge (a line of the column before it
+    running long, ragged right) down to the threshold or GUTTER_KEEP_RATIO of its opening
+    width, whichever is less; from its right edge only by less than GUTTER_KEEP_RATIO of it
+    (left-aligned columns share their left edge: a line starting deep inside the gutter is a
+    heading set across it). Any other ink in it (a centred page number, a spanning title)
+    crosses it."""
     starts = [x0 for x0, _ in ink]
-    narrowed: list[Interval] = []
-    lost = False
-    for left, right in gutters:
-        pieces = []
-        cursor = left
+    narrowed: list[Gutter] = []
+    for gutter in gutters:
+        left, right = gutter.left, gutter.right
         position = max(0, bisect.bisect_right(starts, left) - 1)
         while position < len(ink) and ink[position][0] < right:
             x0, x1 = ink[position]
-            if x1 > cursor:
-                if x0 - cursor > threshold:
-                    pieces.append((cursor, x0))
-                cursor = max(cursor, x1)
+            if x0 <= left:
+                left = max(left, x1)
+            elif x1 >= right and x0 - left > GUTTER_KEEP_RATIO * (right - left):
+                right = x0
+            elif x1 > left:
+                return [], True
             position += 1
-        if right - cursor > threshold:
-            pieces.append((cursor, right))
-        # Ink inside a gutter with room on both sides (a centred page number) crosses it
-        # as surely as ink over all of it: only narrowing from an edge keeps a gutter.
-        lost = lost or len(pieces) != 1
-        narrowed.extend(pieces)
-    return narrowed, lost
+        if right - left <= min(threshold, GUTTER_KEEP_RATIO * gutter.opening_width):
+            return [], True
+        narrowed.append(Gutter(left, right, gutter.opening_width))
+    return narrowed, False
+
+
+def _band_gutters(gutters: Sequence[Gutter], lines: int) -> list[Interval]:
+    """A band of one line has no gutters: a wide gap in a single line is a word gap."""
+    return [(gutter.left, gutter.right) for gutter in gutters] if lines > 1 else []
 
 
 def _frame_bounds(quad, cos_r: int, sin_r: int) -> tuple[float, float, float, float]:
