@@ -195,3 +195,36 @@ def test_built_pdf_with_spanning_title_reads_title_then_each_column():
 def test_no_glyphs_no_columns():
     result = columns_text([], [], RULES)
     assert (result.text.text, result.columns, result.bands) == ("", (), ())
+
+
+def test_heading_starting_inside_the_gutter_is_a_spanning_line():
+    glyphs = rows(
+        (("alpha one", 72.0), ("gamma one", 300.0)),
+        (("alpha two", 72.0), ("gamma two", 300.0)),
+        (("Heading set over the right", 150.0),),
+        (("alpha three", 72.0), ("gamma three", 300.0)),
+        (("alpha four", 72.0), ("gamma four", 300.0)),
+    )
+    assert columns_of(glyphs).text.text == (
+        "alpha one\nalpha two\ngamma one\ngamma two\nHeading set over the right\n"
+        "alpha three\nalpha four\ngamma three\ngamma four"
+    )
+
+
+def test_heading_over_the_first_column_joins_the_band_below():
+    glyphs = rows(
+        (("Abstract", 72.0),),
+        (("alpha one", 72.0), ("gamma one", 300.0)),
+        (("alpha two", 72.0), ("gamma two", 300.0)),
+    )
+    result = columns_of(glyphs)
+    assert result.text.text == "Abstract\nalpha one\nalpha two\ngamma one\ngamma two"
+    assert len(result.bands) == 1
+
+
+def test_table_cells_are_columns():
+    glyphs = rows(
+        (("Name", 72.0), ("Size", 200.0), ("Date", 300.0)),
+        (("alpha", 72.0), ("12", 200.0), ("May", 300.0)),
+    )
+    assert columns_of(glyphs).text.text == "Name\nalpha\nSize\n12\nDate\nMay"
