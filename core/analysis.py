@@ -91,6 +91,17 @@ class PageAnalysis:
                 "median_advance": self.columns.median_advance,
                 "threshold": self.columns.threshold,
                 "gaps": [list(gap) for gap in self.columns.gaps],
+                "rotation": self.columns.rotation,
+                "bands": [
+                    {
+                        "top": band.top,
+                        "bottom": band.bottom,
+                        "columns": [list(column) for column in band.columns],
+                        "gutters": [list(gutter) for gutter in band.gutters],
+                        "lines": band.lines,
+                    }
+                    for band in self.columns.bands
+                ],
             },
             "structure": None if self.structure is None else _structure_json(self.structure),
             "structure_reason": self.structure_reason,
