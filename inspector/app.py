@@ -1,4 +1,4 @@
-"""`glyphscope [FILE] [--page N] [--password PW] [--screenshot OUT.png [--layers …]]`."""
+"""`glyphscope [FILE] [--page N] [--password PW] [--panel ID] [--screenshot OUT.png]`."""
 
 from __future__ import annotations
 
@@ -36,6 +36,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--layers",
         help=f"layers to show: all, none, or a comma list of {layer_ids}",
+    )
+    parser.add_argument(
+        "--panel",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="bring a panel to the front (layers, details, text, glyphs, rules, provenance, "
+        "content_stream, fonts, structure, compare, search); repeatable",
     )
     return parser.parse_args(argv)
 
@@ -76,6 +84,14 @@ def main(argv: list[str] | None = None) -> int:
     window = MainWindow(persist=not args.screenshot)
     install_qa_features(window)
     window.restore_layout()  # after the QA docks exist, so they come back where they were
+    for panel_id in args.panel:
+        dock = window.panels.get(panel_id)
+        if dock is None:
+            raise SystemExit(
+                f"glyphscope: unknown panel {panel_id}; known: {', '.join(window.panels)}"
+            )
+        dock.show()
+        dock.raise_()
     if layers is not None:
         window.set_layers(layers)
     path = args.file or str(sample_path())

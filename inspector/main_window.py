@@ -168,9 +168,9 @@ class MainWindow(PageSession, QMainWindow):
             self.statusBar().addPermanentWidget(label)
         self.resize(1500, 950)
         self.resizeDocks(
-            [self.panels["layers"], self.panels["details"]], [250, 250], Qt.Orientation.Horizontal
+            [self.panels["layers"], self.panels["details"]], [300, 300], Qt.Orientation.Horizontal
         )
-        self.resizeDocks([self.panels["text"]], [260], Qt.Orientation.Vertical)
+        self.resizeDocks([self.panels["text"]], [300], Qt.Orientation.Vertical)
         self._restore_settings()
         self._update_page_controls()
 

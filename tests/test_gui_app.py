@@ -507,6 +507,12 @@ def test_unknown_layer_name_is_refused(tmp_path):
     assert "unknown layer(s) nope" in result.stderr
 
 
+def test_unknown_panel_name_is_refused(tmp_path):
+    result = _run_app("--screenshot", str(tmp_path / "x.png"), "--panel", "nope", env_dir=tmp_path)
+    assert result.returncode != 0
+    assert "unknown panel nope" in result.stderr
+
+
 def test_view_point_and_user_point_are_inverse(qtbot, decisions):
     view = decisions.view
     point = view.user_point(view.view_point(100.0, 100.0))

@@ -135,8 +135,10 @@ class OverlayLayer(QGraphicsItem):
 
     def labels(self, model: PageModel) -> list[tuple]:
         """Text drawn upright at user-space points: (x, y, text, colour[, placement]), where
-        placement "above" (default) puts it above and right of the point and "left" ends it
-        just left of the point, centred on it."""
+        placement "above" (default) puts it above and right of the point, "left" ends it just
+        left of the point, centred on it, and "box left" / "box right" followed by the
+        opposite corner (x1, y1) of a rectangle put it above the rectangle's top edge as
+        shown, at its left or right end, whatever the page's /Rotate."""
         return []
 
     def legend(self) -> list[LegendEntry]:
@@ -200,6 +202,13 @@ class OverlayLayer(QGraphicsItem):
             if placement and placement[0] == "left":
                 box.moveCenter(anchor)
                 box.moveRight(anchor.x() - 2)
+            elif placement and placement[0] in ("box left", "box right"):
+                x1, y1 = placement[1]
+                shown = to_device.mapRect(QRectF(QPointF(x, y), QPointF(x1, y1)).normalized())
+                if placement[0] == "box left":
+                    box.moveBottomLeft(shown.topLeft() + QPointF(0, -1))
+                else:
+                    box.moveBottomRight(shown.topRight() + QPointF(0, -1))
             else:
                 box.moveTopLeft(anchor + QPointF(1, -box.height() - 1))
             background = QColor("#ffffff")

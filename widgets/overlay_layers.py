@@ -253,9 +253,12 @@ class PageBoxesLayer(OverlayLayer):
         ]
 
     def labels(self, model: PageModel):
+        # Both above the top edge as shown (CropBox left, MediaBox right), for every /Rotate:
+        # a label inside the page's bottom-left corner covered footers and slug lines.
+        media, crop = model.media_box, model.crop_box
         return [
-            (model.media_box[0], model.media_box[1], "MediaBox", "#1f3fbf"),
-            (model.crop_box[0], model.crop_box[3], "CropBox", "#ff7f0e"),
+            (media[0], media[1], "MediaBox", "#1f3fbf", "box right", (media[2], media[3])),
+            (crop[0], crop[1], "CropBox", "#ff7f0e", "box left", (crop[2], crop[3])),
         ]
 
     def legend(self) -> list[LegendEntry]:
