@@ -168,7 +168,7 @@ class MainWindow(PageSession, QMainWindow):
             self.statusBar().addPermanentWidget(label)
         self.resize(1500, 950)
         self.resizeDocks(
-            [self.panels["layers"], self.panels["details"]], [300, 300], Qt.Orientation.Horizontal
+            [self.panels["layers"], self.panels["details"]], [300, 380], Qt.Orientation.Horizontal
         )
         self.resizeDocks([self.panels["text"]], [300], Qt.Orientation.Vertical)
         self._restore_settings()

@@ -134,6 +134,7 @@ class StructurePanel(QWidget):
         self.tree.itemSelectionChanged.connect(self._on_selection)
         self.details = QTextBrowser()
         self.details.setObjectName("structure_details")
+        self.details.setPlaceholderText("Select an element to see its details.")
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.tree)
         splitter.addWidget(self.details)
