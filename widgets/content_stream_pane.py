@@ -6,11 +6,12 @@ operator emits it so the owner can light the glyphs it painted.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from core.document import OperatorRecord
+from widgets.table_model import TitledTableModel
 
 COLUMNS = ("stream", "#", "operator", "operands")
 TEXT_OPERATORS = frozenset(("Tj", "TJ", "'", '"'))
@@ -18,7 +19,9 @@ HIGHLIGHT = QColor("#ffd400")
 PAINTING = QColor("#fff4c2")
 
 
-class OperatorModel(QAbstractTableModel):
+class OperatorModel(TitledTableModel):
+    column_titles = COLUMNS
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.records: tuple[OperatorRecord, ...] = ()
@@ -40,16 +43,8 @@ class OperatorModel(QAbstractTableModel):
             last = self.index(len(self.records) - 1, len(COLUMNS) - 1)
             self.dataChanged.emit(self.index(0, 0), last)
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        return 0 if parent.isValid() else len(self.records)
-
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section]
-        return None
+    def row_total(self) -> int:
+        return len(self.records)
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from widgets.explain import char_label
 from widgets.page_model import VISIBLE, PageModel
+from widgets.table_model import TitledTableModel
 
 COLUMNS = (
     "#",
@@ -47,8 +47,10 @@ SCOPES = ("painted (page + forms)", "visible only", "page stream only (all glyph
 ALL = "any"
 
 
-class GlyphTableModel(QAbstractTableModel):
+class GlyphTableModel(TitledTableModel):
     """Rows are glyphs in `order` (a permutation of glyph indices the sort sets)."""
+
+    column_titles = COLUMNS
 
     sorted = Signal()
 
@@ -73,16 +75,8 @@ class GlyphTableModel(QAbstractTableModel):
     def glyph_at(self, row: int) -> int:
         return int(self.order[row])
 
-    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        return 0 if parent.isValid() else len(self.order)
-
-    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section]
-        return None
+    def row_total(self) -> int:
+        return len(self.order)
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
         """A stable numpy sort on precomputed keys: no Python comparison per pair of rows."""
