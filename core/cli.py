@@ -21,6 +21,7 @@ from core.errors import GlyphscopeError
 from core.output import parse_page_range, write_document_text
 from core.records import glyph_to_json
 from core.rules import Rules
+from core.visible import visible_glyphs
 
 MODES = ("glyphs", "text", "layout", "columns", "structure", "visible", "explain")
 EXIT_ERROR = 2
@@ -66,10 +67,11 @@ def _write_json_lines(
     for index in pages:
         page = document.page(index)
         if visible_only:
-            from core.analysis import analyse_page
-
-            analysis = analyse_page(page, rules)
-            glyphs = [analysis.glyphs[i] for i in analysis.visible]
+            # Only the §4/§5 visible set is written: no reading order, layout or structure.
+            extraction = page.extract(rules)
+            painted = extraction.glyphs if extraction.readable else ()
+            visible = visible_glyphs(painted, page.visible_box, rules).visible
+            glyphs = [painted[i] for i in visible]
         else:
             glyphs = page.glyphs(rules) or []
         for glyph in glyphs:

@@ -15,6 +15,7 @@ from core.errors import GlyphscopeError
 from core.layout import layout_text
 from core.reading import reading_order
 from core.rules import Rules
+from core.structure import NoStructure, structure_outcome
 from core.visible import visible_glyphs
 
 if TYPE_CHECKING:
@@ -95,11 +96,8 @@ def page_text(page: Page, mode: str, rules: Rules) -> PageText:
         return PageText(layout_text(glyphs, visible, rules).text)
     if mode == "columns":
         return PageText(columns_text(glyphs, visible, rules).text.text)
-    reading = reading_order(glyphs, visible, rules).text.text if mode == "text" else None
-    if reading is not None:
-        return PageText(reading)
-    from core.structure import NoStructure, structure_outcome
-
+    if mode == "text":
+        return PageText(reading_order(glyphs, visible, rules).text.text)
     outcome = structure_outcome(page, glyphs, visible, rules)
     if isinstance(outcome, NoStructure):
         note = f"page {page.number}: {outcome.reason}; reading order used"
