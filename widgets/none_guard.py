@@ -7,6 +7,13 @@ count by one, and after a few thousand calls the interpreter aborts with "none_d
 deallocating None" (or "bool_dealloc" at exit). None, True and False are static objects that
 are never freed, so until a fixed wheel is installed we lend them a large reference count,
 as 3.12 does (PEP 683), and top it up should it ever run low.
+
+Evidence (re-checked 2026-11-30, Python 3.11.7, PySide6 6.12.0, offscreen, without this guard):
+500 calls each of QLabel.setText, QPainterPath.lineTo and QProgressBar.setValue each lowered
+sys.getrefcount(None) by exactly 500, 500 emits of a Signal(int) lowered sys.getrefcount(True)
+by 500 (QObject.blockSignals(False) left all three unchanged), the interpreter aborted at exit
+with "bool_dealloc", and 100 000 emits aborted mid-run. With the guard the same 100 000 calls
+each run to the end.
 """
 
 from __future__ import annotations
