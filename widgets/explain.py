@@ -28,6 +28,12 @@ def char_label(text: str) -> str:
     return f"“{shown}” {codes}"
 
 
+def _gap_line(side: str, gap) -> str:
+    """One gap decision (spec §6) as the numbers the rule compared and its verdict."""
+    verdict = "space" if gap.space else f"no space ({gap.reason})"
+    return f"{side} {_num(gap.gap)} vs threshold {_num(gap.threshold)} → {verdict}"
+
+
 def decision_lines(model: PageModel, index: int) -> list[str]:
     """Each decision of the engine about glyph `index`, one plain-text line each."""
     lines: list[str] = []
@@ -46,18 +52,10 @@ def decision_lines(model: PageModel, index: int) -> list[str]:
         lines.append(f"kept: its copy #{copy} was dropped as a duplicate (§5)")
     gap = model.gaps_before.get(index)
     if gap is not None:
-        verdict = "space" if gap.space else f"no space ({gap.reason})"
-        lines.append(
-            f"gap before (from #{gap.previous}) {_num(gap.gap)} vs threshold "
-            f"{_num(gap.threshold)} → {verdict}"
-        )
+        lines.append(_gap_line(f"gap before (from #{gap.previous})", gap))
     gap = model.gaps_after.get(index)
     if gap is not None:
-        verdict = "space" if gap.space else f"no space ({gap.reason})"
-        lines.append(
-            f"gap after (to #{gap.current}) {_num(gap.gap)} vs threshold "
-            f"{_num(gap.threshold)} → {verdict}"
-        )
+        lines.append(_gap_line(f"gap after (to #{gap.current})", gap))
     line = model.breaks_before.get(index)
     if line is not None:
         verdict = "new line" if line.broke else "same line"
