@@ -72,6 +72,11 @@ def quads_path(quads: np.ndarray) -> QPainterPath:
     return path_from_polylines(quads, closed=True)
 
 
+def on_page(model: PageModel, indices) -> list[int]:
+    """The indices that name a glyph of this page; stale ones from another page are skipped."""
+    return [i for i in indices if 0 <= i < model.count]
+
+
 def filled_quads(
     model: PageModel, chosen: np.ndarray, color: str, fill_alpha: int, dash: bool = False
 ) -> list[Stroke]:

@@ -16,6 +16,7 @@ from widgets.overlay_base import (
     OverlayLayer,
     Stroke,
     filled_quads,
+    on_page,
     quads_path,
     rect_path,
     segments_path,
@@ -269,6 +270,20 @@ class PageBoxesLayer(OverlayLayer):
         ]
 
 
+def crossed_quads(
+    model: PageModel, chosen: np.ndarray, colour: str, fill_alpha: int, corners: tuple[int, ...]
+) -> list[Stroke]:
+    """Filled quads of the chosen glyphs, struck through from each given corner to the
+    opposite one (corner k to k + 2)."""
+    quads = model.quads[chosen]
+    starts = np.concatenate([quads[:, k] for k in corners])
+    ends = np.concatenate([quads[:, k + 2] for k in corners])
+    return [
+        *filled_quads(model, chosen, colour, fill_alpha),
+        Stroke(segments_path(starts, ends), colour, 1.0),
+    ]
+
+
 class DroppedOutsideLayer(OverlayLayer):
     layer_id = "dropped_outside"
     title = "Dropped: outside visible box"
@@ -276,12 +291,7 @@ class DroppedOutsideLayer(OverlayLayer):
     z = 50.0
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        quads = model.quads[model.arrays.outside]
-        cross = segments_path(quads[:, 0], quads[:, 2])
-        return [
-            *filled_quads(model, model.arrays.outside, "#e00000", 90),
-            Stroke(cross, "#e00000", 1.0),
-        ]
+        return crossed_quads(model, model.arrays.outside, "#e00000", 90, corners=(0,))
 
     def legend(self) -> list[LegendEntry]:
         return [LegendEntry("dropped outside the visible box", "#e00000")]
@@ -347,14 +357,7 @@ class UnresolvedLayer(OverlayLayer):
     z = 60.0
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        quads = model.quads[model.arrays.unresolved]
-        cross = segments_path(
-            np.concatenate([quads[:, 0], quads[:, 1]]), np.concatenate([quads[:, 2], quads[:, 3]])
-        )
-        return [
-            *filled_quads(model, model.arrays.unresolved, "#ff0033", 130),
-            Stroke(cross, "#ff0033", 1.0),
-        ]
+        return crossed_quads(model, model.arrays.unresolved, "#ff0033", 130, corners=(0, 1))
 
     def legend(self) -> list[LegendEntry]:
         return [LegendEntry("unresolved code (no Unicode)", "#ff0033")]
@@ -378,9 +381,8 @@ class VerticalColumnsLayer(OverlayLayer):
     @staticmethod
     def _boxes(model: PageModel) -> list[tuple[float, float, float, float]]:
         boxes = []
-        for column in getattr(model.analysis, "vertical_columns", ()) or ():
-            indices = column_glyphs(column)
-            indices = [i for i in indices if 0 <= i < model.count]
+        for column in model.analysis.vertical_columns:
+            indices = on_page(model, column.glyphs)
             if not indices:
                 continue
             bounds = model.grid.bounds[indices]
@@ -396,18 +398,6 @@ class VerticalColumnsLayer(OverlayLayer):
 
     def legend(self) -> list[LegendEntry]:
         return [LegendEntry("column, numbered in reading order", "#00838f", "box")]
-
-
-def column_glyphs(column) -> list[int]:
-    """The glyph indices of one vertical column, whatever record carries them."""
-    for name in ("glyphs", "indices", "glyph_indices"):
-        value = getattr(column, name, None)
-        if value is not None:
-            return [int(i) for i in value]
-    try:
-        return [int(i) for i in column]
-    except TypeError:
-        return []
 
 
 class McidRegionsLayer(OverlayLayer):
@@ -454,8 +444,7 @@ class SelectionLayer(OverlayLayer):
         self.invalidate()
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        indices = [i for i in self.selected if 0 <= i < model.count]
-        return filled_quads(model, indices, "#e6a800", 140)
+        return filled_quads(model, on_page(model, self.selected), "#e6a800", 140)
 
 
 class HoverLayer(SelectionLayer):
@@ -471,8 +460,7 @@ class HoverLayer(SelectionLayer):
         self.setCacheMode(self.CacheMode.NoCache)
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        indices = [i for i in self.selected if 0 <= i < model.count]
-        return [Stroke(quads_path(model.quads[indices]), "#0066ff", 1.0, 0)]
+        return [Stroke(quads_path(model.quads[on_page(model, self.selected)]), "#0066ff", 1.0, 0)]
 
 
 LAYER_TYPES: list[type[OverlayLayer]] = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from widgets.overlay_base import LegendEntry, OverlayLayer, Stroke, quads_path
+from widgets.overlay_base import LegendEntry, OverlayLayer, Stroke, on_page, quads_path
 from widgets.page_model import PageModel
 
 
@@ -22,7 +22,9 @@ class MarkedGroup:
 class MarkedGlyphsLayer(OverlayLayer):
     """Glyph groups set by a panel; `set_groups` replaces them and redraws."""
 
-    def __init__(self, layer_id: str, title: str, tip: str, z: float) -> None:
+    def __init__(
+        self, layer_id: str, title: str, tip: str, z: float, palette: tuple[tuple[str, str], ...]
+    ) -> None:
         super().__init__()
         self.layer_id = layer_id
         self.title = title
@@ -30,11 +32,8 @@ class MarkedGlyphsLayer(OverlayLayer):
         self.z = z
         self.setZValue(z)
         self.groups: tuple[MarkedGroup, ...] = ()
-        self._palette: tuple[tuple[str, str], ...] = ()
-
-    def set_palette(self, entries: tuple[tuple[str, str], ...]) -> None:
-        """(label, colour) of every group the layer can show, for the legend before any data."""
-        self._palette = entries
+        # (label, colour) of every group the layer can show, for the legend before any data.
+        self._palette = palette
 
     def set_groups(self, groups) -> None:
         self.groups = tuple(groups)
@@ -46,7 +45,7 @@ class MarkedGlyphsLayer(OverlayLayer):
     def strokes(self, model: PageModel) -> list[Stroke]:
         strokes = []
         for group in self.groups:
-            indices = [i for i in group.glyphs if 0 <= i < model.count]
+            indices = on_page(model, group.glyphs)
             if indices:
                 strokes.append(Stroke(quads_path(model.quads[indices]), group.color, 2.0, 70))
         return strokes
@@ -58,33 +57,33 @@ class MarkedGlyphsLayer(OverlayLayer):
 
 
 def rule_changes_layer() -> MarkedGlyphsLayer:
-    layer = MarkedGlyphsLayer(
+    return MarkedGlyphsLayer(
         "rule_changes",
         "Rule changes",
         "Glyphs whose decisions changed with the rules (Rules panel): spaces, lines, drops.",
         65.0,
+        RULE_CHANGE_COLOURS,
     )
-    layer.set_palette(RULE_CHANGE_COLOURS)
-    return layer
 
 
 def pdfium_diff_layer() -> MarkedGlyphsLayer:
-    layer = MarkedGlyphsLayer(
+    return MarkedGlyphsLayer(
         "pdfium_diff",
         "Differences from pdfium",
         "Our words that pdfium reads differently (Compare panel).",
         62.0,
+        DIFF_COLOURS,
     )
-    layer.set_palette(DIFF_COLOURS)
-    return layer
 
 
 def search_hits_layer() -> MarkedGlyphsLayer:
-    layer = MarkedGlyphsLayer(
-        "search_hits", "Search hits", "Glyphs of the search hits on this page (Ctrl+F).", 70.0
+    return MarkedGlyphsLayer(
+        "search_hits",
+        "Search hits",
+        "Glyphs of the search hits on this page (Ctrl+F).",
+        70.0,
+        SEARCH_COLOURS,
     )
-    layer.set_palette(SEARCH_COLOURS)
-    return layer
 
 
 RULE_CHANGE_COLOURS = (
