@@ -16,12 +16,12 @@ from core.rules import Rules
 from inspector.app import sample_path
 from inspector.main_window import MainWindow
 from inspector.settings import open_settings, recent_files
+from tests.qa_support import TIMEOUT_MS, glyph_indices
 from tests.test_gui_pdfs import decisions_pdf, encrypted_pdf, text_pages_pdf
 from widgets.overlay_layers import LAYER_TYPES
 from widgets.text_panes import utf16_offsets
 
 ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT_MS = 30_000
 
 
 @pytest.fixture
@@ -43,17 +43,6 @@ def open_and_wait(qtbot, win: MainWindow, path, **options) -> None:
 def turn_page(qtbot, win: MainWindow, action) -> None:
     with qtbot.waitSignal(win.pageReady, timeout=TIMEOUT_MS):
         action()
-
-
-def run_indices(win: MainWindow, word: str) -> list[int]:
-    """Indices of the first visible glyphs, in drawing order, that spell `word`."""
-    model = win.model
-    visible = [i for i, s in enumerate(model.status) if s == "visible"]
-    texts = [model.glyphs[i].text for i in visible]
-    for start in range(len(texts)):
-        if "".join(texts[start : start + len(word)]) == word:
-            return visible[start : start + len(word)]
-    raise AssertionError(f"{word!r} not on the page")
 
 
 def centre_of(win: MainWindow, index: int) -> tuple[float, float]:
@@ -298,7 +287,7 @@ def test_decode_source_legend_lists_every_source_with_its_count(qtbot, decisions
 
 def test_hover_tooltip_shows_the_glyph_and_its_gap_decision(qtbot, decisions):
     win = decisions
-    w = run_indices(win, "spaced")[0]
+    w = glyph_indices(win, "spaced")[0]
     x, y = centre_of(win, w)
     tip = win.view.tooltip_text_at(x, y)
     gap = win.model.gaps_before[w]
@@ -311,7 +300,7 @@ def test_hover_tooltip_shows_the_glyph_and_its_gap_decision(qtbot, decisions):
 
 def test_moving_the_mouse_over_a_glyph_shows_its_tooltip(qtbot, decisions):
     win = decisions
-    s = run_indices(win, "Second")[0]
+    s = glyph_indices(win, "Second")[0]
 
     def shown() -> bool:
         move_onto(qtbot, win, centre_of(win, s))
@@ -329,7 +318,7 @@ def test_hover_tooltip_of_a_dropped_copy_names_the_kept_glyph(qtbot, decisions):
 
 def test_clicking_a_glyph_highlights_its_characters_in_every_pane(qtbot, decisions):
     win = decisions
-    s = run_indices(win, "Second")[0]
+    s = glyph_indices(win, "Second")[0]
     qtbot.mouseClick(
         win.view.viewport(), Qt.MouseButton.LeftButton, pos=win.view.view_point(*centre_of(win, s))
     )
@@ -349,13 +338,13 @@ def test_selecting_text_in_a_pane_lights_its_glyphs_on_the_page(qtbot, decisions
     pane = win.text_panes.panes["reading"]
     start = pane.pane.text.index("Tagged")
     pane.select_chars(start, start + len("Tagged"))
-    assert list(win.selection.indices) == run_indices(win, "Tagged")
-    assert win.selection_layer.selected == tuple(run_indices(win, "Tagged"))
+    assert list(win.selection.indices) == glyph_indices(win, "Tagged")
+    assert win.selection_layer.selected == tuple(glyph_indices(win, "Tagged"))
 
 
 def test_rubber_band_selects_the_glyphs_inside_it_everywhere(qtbot, decisions):
     win = decisions
-    tagged = run_indices(win, "Tagged")
+    tagged = glyph_indices(win, "Tagged")
     quads = [win.model.glyphs[i].quad for i in tagged]
     x0 = min(q[0][0] for q in quads) - 1
     x1 = max(q[2][0] for q in quads) + 1
@@ -405,7 +394,7 @@ def test_glyph_table_unresolved_only_lists_the_two_unresolved_codes(qtbot, decis
 def test_glyph_table_filters_by_mcid(qtbot, decisions):
     table = decisions.glyph_table
     table.mcid.setCurrentText("3")
-    assert table.visible_rows() == run_indices(decisions, "Tagged")
+    assert table.visible_rows() == glyph_indices(decisions, "Tagged")
 
 
 def test_glyph_table_filters_by_font(qtbot, decisions):
@@ -569,7 +558,7 @@ def test_dropping_a_file_on_the_window_opens_it(qtbot, window, tmp_path):
 
 def test_selecting_rows_in_the_glyph_table_lights_the_glyphs_on_the_page(qtbot, decisions):
     win = decisions
-    second = run_indices(win, "Second")
+    second = glyph_indices(win, "Second")
     table = win.glyph_table
     model = table.view.selectionModel()
     from PySide6.QtCore import QItemSelectionModel
@@ -596,7 +585,7 @@ def test_clicking_a_character_in_a_pane_selects_its_glyph(qtbot, decisions):
     cursor.setPosition(int(utf16_offsets(pane.pane.text)[position]))
     where = pane.editor.cursorRect(cursor).center() + QPoint(2, 0)
     qtbot.mouseClick(pane.editor.viewport(), Qt.MouseButton.LeftButton, pos=where)
-    assert win.selection.indices == (run_indices(win, "Tagged")[1],)
+    assert win.selection.indices == (glyph_indices(win, "Tagged")[1],)
 
 
 def test_shortcut_list_names_page_and_layer_keys(qtbot, window):
@@ -610,7 +599,7 @@ def test_shortcut_list_names_page_and_layer_keys(qtbot, window):
 
 def test_set_rules_reanalyses_the_page_with_the_new_thresholds(qtbot, decisions):
     win = decisions
-    spaced = run_indices(win, "spaced")[0]
+    spaced = glyph_indices(win, "spaced")[0]
     assert win.model.gaps_before[spaced].space
     with qtbot.waitSignal(win.analysisReady, timeout=TIMEOUT_MS) as ready:
         win.set_rules(win.rules.with_values(space_gap_ratio=1.0))
@@ -669,7 +658,7 @@ def test_an_analysis_of_the_previous_file_never_lands_on_the_next(qtbot, window,
 
 def test_the_glyph_under_the_pointer_is_outlined(qtbot, decisions):
     win = decisions
-    s = run_indices(win, "Second")[0]
+    s = glyph_indices(win, "Second")[0]
 
     def hovered() -> bool:
         move_onto(qtbot, win, centre_of(win, s))

@@ -52,7 +52,9 @@ def test_no_qa_shortcut_clashes_with_the_windows_own(qa_window):
     assert not {a.shortcut().toString() for a in ours} & set(theirs)
 
 
-def test_the_qa_docks_come_back_where_they_were_left(qtbot):
+def window_after_rules_docked_right(qtbot) -> MainWindow:
+    """A second window, QA features installed, after a first one saved its settings with the
+    Rules dock on the right."""
     first = MainWindow()
     qtbot.addWidget(first)
     install_qa_features(first)
@@ -63,6 +65,11 @@ def test_the_qa_docks_come_back_where_they_were_left(qtbot):
     second = MainWindow()
     qtbot.addWidget(second)
     install_qa_features(second)
+    return second
+
+
+def test_the_qa_docks_come_back_where_they_were_left(qtbot):
+    second = window_after_rules_docked_right(qtbot)
     second.show()  # the first show restores the layout, the QA docks included
     try:
         area = second.dockWidgetArea(qa_features_of(second).docks["rules"])
@@ -73,16 +80,7 @@ def test_the_qa_docks_come_back_where_they_were_left(qtbot):
 
 
 def test_the_layout_is_restored_once(qtbot):
-    first = MainWindow()
-    qtbot.addWidget(first)
-    install_qa_features(first)
-    first.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, qa_features_of(first).docks["rules"])
-    first.save_settings()
-    qa_features_of(first).shutdown()
-    first.shutdown()
-    second = MainWindow()
-    qtbot.addWidget(second)
-    install_qa_features(second)
+    second = window_after_rules_docked_right(qtbot)
     second.restore_layout()
     second.addDockWidget(
         Qt.DockWidgetArea.LeftDockWidgetArea, qa_features_of(second).docks["rules"]
