@@ -14,6 +14,7 @@ tree, other pages' text, the single-page PDF) runs on a QA thread with its own D
 from __future__ import annotations
 
 from collections import OrderedDict
+from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction
@@ -25,6 +26,7 @@ from inspector.owner_thread import OwnerThread
 from inspector.qa_compare import CompareController
 from inspector.qa_search import SearchController
 from inspector.qa_worker import JobFailure, PageDetails, QaCore
+from inspector.regression import report_regression_case, save_regression_case
 from widgets.compare_panel import ComparePanel
 from widgets.content_stream_pane import ContentStreamPane
 from widgets.fonts_panel import FontsPanel
@@ -83,7 +85,6 @@ class QaFeatures(QObject):
         self.changes: RuleChanges | None = None
         self.searching = SearchController(self)
         self.comparing = CompareController(self)
-        self._regression_request: tuple[str, str] | None = None
         self.interactive = True  # False: report in the status bar only (tests, scripts)
         self.text_export = None  # the running inspector.exporters.TextExport
         self.text_progress = None
@@ -367,28 +368,24 @@ class QaFeatures(QObject):
         `regressionCaseSaved` fires when it is written."""
         if self.window.model is None:
             return
-        self._regression_request = (root, name)
-        rules = self.window.rules
+        source = Path(self.window.path or "").name
         self.thread.submit(
-            "single-page", _tagged_single_page, self.core, self.window.page_index, rules
+            "single-page",
+            save_regression_case,
+            self.core,
+            self.window.page_index,
+            self.window.rules,
+            (root, name),
+            source,
         )
 
-    def _on_single_page(self, result) -> None:
-        from inspector.regression import write_regression_case
-
-        request, self._regression_request = self._regression_request, None
-        if request is None:
-            return
-        write_regression_case(self, request, result)
+    def _on_single_page(self, outcome) -> None:
+        report_regression_case(self, outcome)
 
 
 def _showing(dock) -> bool:
     """The dock is on screen: shown, and the current tab when tabbed with others."""
     return dock.isVisible() and not dock.widget().visibleRegion().isEmpty()
-
-
-def _tagged_single_page(core: QaCore, index: int, rules: Rules):
-    return index, rules, core.single_page(index, rules)
 
 
 def install_qa_features(window) -> None:

@@ -3,13 +3,14 @@ case folder the core test suite runs (core/regression.py, tests/test_regression_
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
-from core.errors import GlyphscopeError
 from core.regression import case_name, write_case
-from inspector.qa_worker import JobFailure
+from core.rules import Rules
+from inspector.qa_worker import JobFailure, QaCore
 
 REPOSITORY_CASES = Path(__file__).resolve().parent.parent / "tests" / "regression_cases"
 
@@ -40,31 +41,47 @@ def ask_regression_case(window) -> tuple[str, str] | None:
     return (root, name) if ok and name.strip() else None
 
 
-def write_regression_case(features, request: tuple[str, str], result) -> None:
-    """Write the case from the QA thread's single-page result; tell the user what happened.
-    `features` is the inspector.qa_features.QaFeatures that asked."""
+@dataclass(frozen=True, slots=True)
+class CaseOutcome:
+    """What became of one Save as regression case: the message for the user, and on success
+    the case folder and the modes the page reads differently alone than in its file."""
+
+    message: str
+    error: bool
+    folder: str = ""
+    differing: tuple[str, ...] = ()
+
+
+def save_regression_case(
+    core: QaCore, index: int, rules: Rules, request: tuple[str, str], source: str
+) -> CaseOutcome:
+    """Copy page `index` out of the QA thread's document and write it as a case folder.
+    Runs on the QA thread: writing the case reads the page alone in every mode (core analysis),
+    which is too heavy for the GUI thread. Returns the outcome, never raises."""
     root, name = request
-    window = features.window
-    index, rules, single = result
+    single = core.single_page(index, rules)
     if isinstance(single, JobFailure):
-        _report(features, f"The page could not be copied: {single.message}", error=True)
-        return
+        return CaseOutcome(f"The page could not be copied: {single.message}", error=True)
     page_pdf, source_texts = single
     try:
-        case, differing = write_case(
-            root, name, page_pdf, rules, Path(window.path or "").name, index + 1, source_texts
-        )
-    except (GlyphscopeError, OSError) as exc:
-        _report(features, f"The case was not written: {exc}", error=True)
-        return
+        case, differing = write_case(root, name, page_pdf, rules, source, index + 1, source_texts)
+    except Exception as exc:  # told to the user: the QA thread's failed jobs reach no panel
+        return CaseOutcome(f"The case was not written: {exc}", error=True)
     message = f"Saved {case.folder}"
     if differing:
         message += (
             f"\nThe page alone reads differently from the page in its file in: "
             f"{', '.join(differing)} (the expected text is the page alone's)."
         )
-    _report(features, message)
-    features.regressionCaseSaved.emit(str(case.folder), differing)
+    return CaseOutcome(message, False, str(case.folder), differing)
+
+
+def report_regression_case(features, outcome: CaseOutcome) -> None:
+    """Tell the user what became of the case (GUI thread). `features` is the
+    inspector.qa_features.QaFeatures that asked."""
+    _report(features, outcome.message, error=outcome.error)
+    if not outcome.error:
+        features.regressionCaseSaved.emit(outcome.folder, outcome.differing)
 
 
 def _report(features, message: str, error: bool = False) -> None:
