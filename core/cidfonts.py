@@ -24,6 +24,7 @@ from core.fontdicts import (
     FontGlyph,
     LazyProgram,
     descriptor_extent,
+    font_details,
     pdf_dictionary,
     pdf_name,
     pdf_number,
@@ -208,7 +209,7 @@ def load_composite(font_dict: pikepdf.Dictionary, name: str, problems: list) -> 
         if isinstance(dw2, pikepdf.Array) and len(dw2) == 2:
             default_vertical = (pdf_number(dw2[0], 880.0), pdf_number(dw2[1], -1000.0))
     descriptor = pdf_dictionary(descendant.get("/FontDescriptor"))
-    program_type = embedded_program_type(descriptor) if descriptor is not None else ""
+    program_type = embedded_program_type(descriptor)
     cid_to_gid = None
     if descendant_subtype == "CIDFontType2":
         cid_to_gid = _cid_to_gid(descendant.get("/CIDToGIDMap"), problems)
@@ -227,15 +228,15 @@ def load_composite(font_dict: pikepdf.Dictionary, name: str, problems: list) -> 
     )
     ascent, descent = descriptor_extent(descriptor)
     has_w = bool(widths.entries)
-    details = {
-        "encoding": cmap_label,
-        "has_to_unicode": to_unicode is not None,
-        "widths_source": f"W (sorted on read: {widths.sorted_on_read})" if has_w else "default",
-        "w_sorted_on_read": widths.sorted_on_read,
-        "descendant_subtype": descendant_subtype,
-        "cid_system_info": collection,
-        "embedded_program": program_type,
-    }
+    details = font_details(
+        cmap_label,
+        f"W (sorted on read: {widths.sorted_on_read})" if has_w else "default",
+        has_to_unicode=to_unicode is not None,
+        w_sorted_on_read=widths.sorted_on_read,
+        descendant_subtype=descendant_subtype,
+        cid_system_info=collection,
+        embedded_program=program_type,
+    )
     return Font(name, "Type0", writing_mode, ascent, descent, decoder, details, problems)
 
 

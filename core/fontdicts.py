@@ -169,6 +169,28 @@ class Font:
         return f"Font({self.name!r}, {self.subtype})"
 
 
+def font_details(
+    encoding: str,
+    widths_source: str,
+    *,
+    has_to_unicode: bool = False,
+    w_sorted_on_read: bool = False,
+    descendant_subtype: str = "",
+    cid_system_info: str = "",
+    embedded_program: str = "",
+) -> dict:
+    """The `FontInfo` fields a loader answers (the rest come from `Font` itself)."""
+    return {
+        "encoding": encoding,
+        "has_to_unicode": has_to_unicode,
+        "widths_source": widths_source,
+        "w_sorted_on_read": w_sorted_on_read,
+        "descendant_subtype": descendant_subtype,
+        "cid_system_info": cid_system_info,
+        "embedded_program": embedded_program,
+    }
+
+
 def to_unicode_cmap(font_dict: pikepdf.Dictionary, problems: list) -> CMap | None:
     """§9.10.3 /ToUnicode; a stream that cannot be read or maps nothing falls through."""
     stream = font_dict.get("/ToUnicode")

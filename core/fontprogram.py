@@ -69,8 +69,11 @@ class FontProgramUnicode:
 EMPTY = FontProgramUnicode("", {}, {}, ())
 
 
-def embedded_program_type(font_descriptor: pikepdf.Dictionary) -> str:
-    """'FontFile', 'FontFile2', 'FontFile3/<Subtype>' or '' (not embedded), §9.9 Table 126."""
+def embedded_program_type(font_descriptor: pikepdf.Dictionary | None) -> str:
+    """'FontFile', 'FontFile2', 'FontFile3/<Subtype>' or '' (not embedded, or no
+    descriptor), §9.9 Table 126."""
+    if font_descriptor is None:
+        return ""
     for key in ("/FontFile", "/FontFile2", "/FontFile3"):
         stream = font_descriptor.get(key)
         if isinstance(stream, pikepdf.Stream):

@@ -34,6 +34,7 @@ from core.fontdicts import (
     FontGlyph,
     LazyProgram,
     descriptor_extent,
+    font_details,
     pdf_dictionary,
     pdf_name,
     pdf_number,
@@ -155,12 +156,12 @@ def load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problems
     flags = int(pdf_number(descriptor.get("/Flags"), 0)) if descriptor is not None else 0
     # §9.8.2 Table 123: bit 3 Symbolic, bit 6 Nonsymbolic.
     symbolic = standard in ("Symbol", "ZapfDingbats") or bool(flags & 4 and not flags & 32)
-    program_type = embedded_program_type(descriptor) if descriptor is not None else ""
+    program_type = embedded_program_type(descriptor)
     encoding = _simple_encoding(
         font_dict.get("/Encoding"), subtype, standard, symbolic, program_type, problems
     )
     font_matrix = _font_matrix(font_dict.get("/FontMatrix"), problems) if is_type3 else None
-    widths = _simple_widths(font_dict, problems)
+    widths = _simple_widths(font_dict)
     standard_widths = standard14_widths(standard) if widths is None and standard else None
     missing_width = (
         pdf_number(descriptor.get("/MissingWidth"), 0.0) if descriptor is not None else 0.0
@@ -186,15 +187,12 @@ def load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problems
         widths_source = f"standard14:{standard}"
     else:
         widths_source = "default"
-    details = {
-        "encoding": encoding.label,
-        "has_to_unicode": to_unicode is not None,
-        "widths_source": widths_source,
-        "w_sorted_on_read": False,
-        "descendant_subtype": "",
-        "cid_system_info": "",
-        "embedded_program": program_type,
-    }
+    details = font_details(
+        encoding.label,
+        widths_source,
+        has_to_unicode=to_unicode is not None,
+        embedded_program=program_type,
+    )
     return Font(name, subtype, 0, ascent, descent, decoder, details, problems)
 
 
@@ -311,7 +309,7 @@ def _differences(array: object, problems: list) -> dict[int, str]:
     return result
 
 
-def _simple_widths(font_dict: pikepdf.Dictionary, problems: list) -> tuple[int, list[float]] | None:
+def _simple_widths(font_dict: pikepdf.Dictionary) -> tuple[int, list[float]] | None:
     widths = font_dict.get("/Widths")
     if not isinstance(widths, pikepdf.Array):
         return None
@@ -352,13 +350,5 @@ def broken_font(name: str, subtype: str, problems: list) -> Font:
         None,
         LazyProgram(None, subtype, problems),
     )
-    details = {
-        "encoding": "unreadable",
-        "has_to_unicode": False,
-        "widths_source": "default",
-        "w_sorted_on_read": False,
-        "descendant_subtype": "",
-        "cid_system_info": "",
-        "embedded_program": "",
-    }
+    details = font_details(_NO_ENCODING.label, "default")
     return Font(name, subtype, 0, DEFAULT_ASCENT, DEFAULT_DESCENT, decoder, details, problems)
