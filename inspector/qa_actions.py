@@ -165,9 +165,14 @@ def _export_bundle(features) -> None:
     path, _ = QFileDialog.getSaveFileName(
         window, "Export explanation bundle", f"{_stem(window)}.html", "HTML (*.html)"
     )
-    if path:
+    if not path:
+        return
+    try:
         export_bundle(window, path)
-        window.statusBar().showMessage(f"Saved {path}", 8000)
+    except OSError as exc:
+        QMessageBox.warning(window, "Export", str(exc))
+        return
+    window.statusBar().showMessage(f"Saved {path}", 8000)
 
 
 def _export_text(features) -> None:

@@ -245,8 +245,12 @@ class RulesPanel(QWidget):
 
     def _save_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save rules", "rules.json", "JSON (*.json)")
-        if path:
+        if not path:
+            return
+        try:
             self.save_to(path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Rules not saved", str(exc))
 
     def _load_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Load rules", "", "JSON (*.json);;All (*)")
