@@ -354,7 +354,6 @@ class MainWindow(PageSession, QMainWindow):
         """Stop the worker threads (each finishes its running job first)."""
         self.render_thread.stop(final=self._pdfium.close)
         self.analysis_thread.stop(final=self._core.close)
-        self.analysis_thread.stop()
 
     def showEvent(self, event) -> None:
         self.restore_layout()

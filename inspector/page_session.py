@@ -173,7 +173,7 @@ class PageSession:
             return
         if not isinstance(result, PageModel):
             return
-        rules = getattr(result.analysis, "rules", self.rules)
+        rules = result.analysis.rules
         self._models[(result.page_index, rules)] = result
         while len(self._models) > MODEL_CACHE_PAGES:
             self._models.popitem(last=False)
