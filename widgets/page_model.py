@@ -129,10 +129,10 @@ def build_page_model(page_index: int, analysis, structure_reason: str = "") -> P
         else np.zeros((0, 4, 2))
     )
     status = [VISIBLE] * len(glyphs)
-    visible = set(getattr(analysis, "visible", range(len(glyphs))))
+    visible = set(analysis.visible)
     dropped: dict[int, object] = {}
     kept_copies: dict[int, list[int]] = defaultdict(list)
-    for record in getattr(analysis, "dropped", ()):
+    for record in analysis.dropped:
         dropped[record.index] = record
         status[record.index] = record.reason
         if record.kept is not None:
@@ -140,9 +140,9 @@ def build_page_model(page_index: int, analysis, structure_reason: str = "") -> P
     for index in range(len(glyphs)):
         if index not in visible and index not in dropped:
             status[index] = OUTSIDE_VISIBLE_BOX
-    gaps_before = {d.current: d for d in getattr(analysis, "gaps", ())}
-    gaps_after = {d.previous: d for d in getattr(analysis, "gaps", ())}
-    breaks_before = {d.current: d for d in getattr(analysis, "line_breaks", ())}
+    gaps_before = {d.current: d for d in analysis.gaps}
+    gaps_after = {d.previous: d for d in analysis.gaps}
+    breaks_before = {d.current: d for d in analysis.line_breaks}
     media_box = tuple(analysis.media_box)
     crop_box = tuple(analysis.crop_box)
     grid = GlyphGrid(quads)
@@ -167,57 +167,44 @@ def build_page_model(page_index: int, analysis, structure_reason: str = "") -> P
         text_bounds=_bounds(quads, (visible_box,)),
         fonts=tuple(sorted({g.font_key for g in glyphs})),
         mcids=tuple(sorted({g.mcid for g in glyphs if g.mcid is not None})),
-        reading_order=_reading_order(analysis, visible),
+        reading_order=_reading_order(analysis),
         arrays=glyph_arrays(glyphs, status, dropped, grid.bounds, _larger_side(media_box)),
-        decisions=decision_arrays(
-            getattr(analysis, "gaps", ()), getattr(analysis, "line_breaks", ())
-        ),
-        truncated=bool(getattr(analysis, "truncated", False)),
-        warnings=tuple(getattr(analysis, "warnings", ())),
+        decisions=decision_arrays(analysis.gaps, analysis.line_breaks),
+        truncated=analysis.truncated,
+        warnings=tuple(analysis.warnings),
     )
 
 
 def _panes(analysis, structure_reason: str) -> dict[str, PaneText]:
     panes: dict[str, PaneText] = {}
-    reading = getattr(analysis, "reading", None)
-    panes["reading"] = _pane("reading", reading)
-    panes["layout"] = _pane("layout", getattr(analysis, "layout", None))
-    structure = getattr(analysis, "structure", None)
+    panes["reading"] = _pane("reading", analysis.reading)
+    panes["layout"] = _pane("layout", analysis.layout)
+    structure = analysis.structure
     if structure is None:
         note = f"No structure order: {structure_reason}." if structure_reason else NO_STRUCTURE_NOTE
         panes["structure"] = PaneText.make("structure", "", None, note)
     else:
-        untagged = getattr(structure, "untagged", ())
-        untagged = untagged if isinstance(untagged, int) else len(untagged)
-        total = getattr(structure, "total", 0)
-        trusted = getattr(structure, "trusted", False)
-        verdict = "trusted" if trusted else "NOT trusted: fall back on geometry"
+        verdict = "trusted" if structure.trusted else "NOT trusted: fall back on geometry"
         note = (
-            f"{untagged} of {total} glyphs untagged (appended after the structured text); "
+            f"{len(structure.untagged)} of {structure.total} glyphs untagged "
+            "(appended after the structured text); "
             f"structure order {verdict} (§9: trusted when untagged × 4 ≤ total)."
         )
         panes["structure"] = _pane("structure", structure, note)
-    panes["columns"] = _pane("columns", getattr(analysis, "columns", None))
+    panes["columns"] = _pane("columns", analysis.columns)
     return panes
 
 
 def _pane(name: str, result, note: str = "") -> PaneText:
-    if result is None:
-        return PaneText.make(name, "", None, note or "no result")
     # ColumnsResult and StructureResult wrap a TextResult in `.text`.
-    while not isinstance(getattr(result, "text", ""), str):
+    while not isinstance(result.text, str):
         result = result.text
-    return PaneText.make(
-        name, getattr(result, "text", ""), getattr(result, "char_glyphs", None), note
-    )
+    return PaneText.make(name, result.text, result.char_glyphs, note)
 
 
-def _reading_order(analysis, visible: set[int]) -> tuple[int, ...]:
-    reading = getattr(analysis, "reading", None)
-    mapping = getattr(reading, "char_glyphs", None) if reading is not None else None
-    if mapping is None:
-        return tuple(sorted(visible))
-    return tuple(dict.fromkeys(int(i) for i in mapping if i is not None and i >= 0))
+def _reading_order(analysis) -> tuple[int, ...]:
+    """Glyph indices in the order the reading-order text (spec §6) first writes them."""
+    return tuple(dict.fromkeys(i for i in analysis.reading.char_glyphs if i >= 0))
 
 
 def _larger_side(box: Rect) -> float:

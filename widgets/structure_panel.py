@@ -41,9 +41,7 @@ def mcid_glyphs(structure, glyphs) -> tuple[dict[int, tuple[int, ...]], dict]:
     if structure is not None:
         order = structure.glyph_order
         page = {mcid: tuple(order[s:e]) for mcid, (s, e) in structure.spans.items()}
-        forms = {
-            key: tuple(order[s:e]) for key, (s, e) in getattr(structure, "form_spans", {}).items()
-        }
+        forms = {key: tuple(order[s:e]) for key, (s, e) in structure.form_spans.items()}
         return page, forms
     page: dict[int, list[int]] = {}
     for index, glyph in enumerate(glyphs):
@@ -157,7 +155,7 @@ class StructurePanel(QWidget):
             self.note.setText("No page.")
             return
         glyphs = model.glyphs
-        structure = getattr(model.analysis, "structure", None)
+        structure = model.analysis.structure
         if root is None:
             self.note.setText(reason or "This document has no structure tree (/StructTreeRoot).")
             return
