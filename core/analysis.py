@@ -131,7 +131,7 @@ def analyse_page(page: Page, rules: Rules) -> PageAnalysis:
         vertical_columns=reading.vertical_columns,
         reading=reading.text,
         layout=grid.text,
-        columns=columns_text(glyphs, visible.visible, rules),
+        columns=columns_text(glyphs, visible.visible, rules, grid=grid, reading=reading.text),
         structure=structure_result,
         structure_reason=structure_reason,
         media_box=tuple(page.media_box),

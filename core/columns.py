@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple
 
-from core.layout import layout
+from core.layout import LayoutResult, layout
 from core.ligatures import is_whitespace_text
 from core.reading import TextResult, reading_order
 from core.records import Glyph
@@ -86,12 +86,22 @@ class ColumnsResult:
     off_grid: tuple[int, ...] = ()
 
 
-def columns_text(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> ColumnsResult:
+def columns_text(
+    glyphs: Sequence[Glyph],
+    order: Sequence[int],
+    rules: Rules,
+    *,
+    grid: LayoutResult | None = None,
+    reading: TextResult | None = None,
+) -> ColumnsResult:
+    """Columns text of `order`. `grid` and `reading` are layout() and reading_order() of the
+    same glyphs, order and rules when the caller already has them (core.analysis does)."""
     if not order:
         return ColumnsResult(text=TextResult(text="", char_glyphs=()), columns=())
     median = median_advance(glyphs, order)
     threshold = rules.columns_gap_multiple * median
-    grid = layout(glyphs, order, rules)
+    if grid is None:
+        grid = layout(glyphs, order, rules)
     radians = math.radians(grid.rotation)
     cos_r, sin_r = round(math.cos(radians)), round(math.sin(radians))
     boxes = {
@@ -106,7 +116,7 @@ def columns_text(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) ->
     for band_number, (first, end, gutters) in enumerate(spans):
         bands.append(_band(grid.lines[first:end], gutters, boxes, band_number, owner))
     if not any(band.gutters for band in bands):
-        text = reading_order(glyphs, order, rules).text
+        text = reading if reading is not None else reading_order(glyphs, order, rules).text
     else:
         text = _read_bands(glyphs, order, rules, bands, owner, grid.off_grid)
     return ColumnsResult(
