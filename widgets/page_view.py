@@ -88,6 +88,9 @@ class PageView(QGraphicsView):
         self._fitted_for: QSize | None = None  # the room the last fit measured
         self._press_pos: QPoint | None = None
         self._band_rect: QRectF | None = None
+        # User-space rectangles from set_content_bounds: everything drawn, and what "fit" shows.
+        self._extra_user_rect = None
+        self._fit_user_rect = None
         self.rubberBandChanged.connect(self._on_rubber_band)
         # Callbacks set by the owner: user point → glyph index (or None), index → tooltip HTML.
         self.hit_test = None
@@ -154,7 +157,7 @@ class PageView(QGraphicsView):
         """The scene rectangle "fit page" shows: the page and any glyphs beyond its edge."""
         width, height = self.geometry.size
         area = QRectF(0, 0, width, height)
-        extra = self._mapped(getattr(self, "_fit_user_rect", None))
+        extra = self._mapped(self._fit_user_rect)
         return area.united(extra) if extra is not None else area
 
     def _update_scene_rect(self) -> None:
@@ -162,7 +165,7 @@ class PageView(QGraphicsView):
             return
         width, height = self.geometry.size
         rect = QRectF(0, 0, width, height)
-        extra = self._mapped(getattr(self, "_extra_user_rect", None))
+        extra = self._mapped(self._extra_user_rect)
         if extra is not None:
             rect = rect.united(extra)
         margin = 12.0
