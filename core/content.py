@@ -87,6 +87,12 @@ def form_xobject(resources: object, name: object) -> pikepdf.Stream | None:
     return None
 
 
+def form_resources(xobject: pikepdf.Stream, resources: object) -> object:
+    """§7.8.3: a form without /Resources uses those of the stream that paints it."""
+    own = xobject.get("/Resources")
+    return own if isinstance(own, pikepdf.Dictionary) else resources
+
+
 def page_streams(page: Page) -> list[pikepdf.Stream] | None:
     contents = page.pdf_page.obj.get("/Contents")
     if isinstance(contents, pikepdf.Stream):
@@ -124,9 +130,7 @@ def list_operators(page: Page, rules: Rules) -> tuple[OperatorRecord, ...]:
             path = f"{form_path}{operands[0]}"
             form = parse_content(pdf, [xobject], path, rules.max_stream_bytes).instructions
             if form:
-                inner = xobject.get("/Resources")
-                inner = inner if isinstance(inner, pikepdf.Dictionary) else resources
-                visit(form, inner, path, depth + 1)
+                visit(form, form_resources(xobject, resources), path, depth + 1)
 
     streams = page_streams(page)
     if streams:

@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 
 import pikepdf
 
-from core.content import form_xobject, get_entry, page_resources, page_streams, parse_content
+from core.content import (
+    form_resources,
+    form_xobject,
+    get_entry,
+    page_resources,
+    page_streams,
+    parse_content,
+)
 from core.document import Page
 from core.fonts import Font, FontInfo, load_font
 from core.geometry import IDENTITY, Matrix, multiply
@@ -203,13 +210,10 @@ class _Interpreter:
         # §8.10.1: the form's /Matrix maps form space into the user space current at Do.
         form_state = state.copy()
         form_state.ctm = multiply(matrix_operand(xobject.get("/Matrix", IDENTITY)), state.ctm)
-        # §7.8.3: a form without /Resources uses those of the stream that paints it.
-        form_resources = xobject.get("/Resources")
-        if not isinstance(form_resources, pikepdf.Dictionary):
-            form_resources = resources
         self.active_forms.add(objgen)
         try:
-            self.run(instructions, form_resources, form_state, form_depth + 1, path)
+            inner = form_resources(xobject, resources)
+            self.run(instructions, inner, form_state, form_depth + 1, path)
         finally:
             self.active_forms.discard(objgen)
 
