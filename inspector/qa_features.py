@@ -7,8 +7,10 @@ window's public API only: `add_panel`, `add_layer`, `selection`, `set_rules`, `g
 `model`, `rules`, `path`, `password`, `page_index`, its signals, and its render thread (every
 pdfium call stays on that one thread).
 
-Engine work the panels need beyond the window's analysis (operators, fonts, the structure
-tree, other pages' text, the single-page PDF) runs on a QA thread with its own Document.
+Engine work the panels need beyond the window's analysis runs off the GUI thread: the current
+page's operators, fonts and structure tree on the window's analysis thread (whose Document has
+the page's extraction cached), other pages' text, analyses under the spec's rules and the
+single-page PDF on a QA thread with its own Document.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from inspector import qa_actions
 from inspector.owner_thread import OwnerThread
 from inspector.qa_compare import CompareController
 from inspector.qa_search import SearchController
-from inspector.qa_worker import JobFailure, PageDetails, QaCore
+from inspector.qa_worker import JobFailure, PageDetails, QaCore, page_details
 from inspector.regression import report_regression_case, save_regression_case
 from widgets.compare_panel import ComparePanel
 from widgets.content_stream_pane import ContentStreamPane
@@ -76,6 +78,7 @@ class QaFeatures(QObject):
         self.thread = OwnerThread("qa-core")
         self.thread.jobFinished.connect(self._on_job)
         window.render_thread.jobFinished.connect(self._on_render_job)
+        window.analysis_thread.jobFinished.connect(self._on_analysis_thread_job)
         self.details: PageDetails | None = None
         self._operators: dict = {}
         # Analyses kept for rule comparisons, a few pages each (a page's glyphs can be large).
@@ -203,7 +206,10 @@ class QaFeatures(QObject):
         self._analyses.put(index, analysis)
         if analysis.rules == Rules():
             self._defaults.put(index, analysis)
-        self.thread.submit("details", self.core.page_details, index, analysis.rules)
+        window = self.window
+        window.analysis_thread.submit(
+            "qa-details", page_details, window.core, index, analysis.rules
+        )
         self._show_rule_changes()
         self.searching.on_analysis(index)
         if _showing(self.docks["compare"]):
@@ -242,7 +248,6 @@ class QaFeatures(QObject):
         if not self.thread.is_latest(kind, generation):
             return
         handler = {
-            "details": self._on_details,
             "defaults": self._on_default_analysis,
             "search": self.searching.on_texts,
             "compare-page": self.comparing.on_page_diff,
@@ -259,6 +264,10 @@ class QaFeatures(QObject):
             self.comparing.on_pdfium_page(result)
         elif kind == "qa-pdfium-batch":
             self.comparing.on_pdfium_batch(result)
+
+    def _on_analysis_thread_job(self, kind: str, generation: int, result: object) -> None:
+        if kind == "qa-details" and self.window.analysis_thread.is_latest(kind, generation):
+            self._on_details(result)
 
     def _on_details(self, details: PageDetails | JobFailure) -> None:
         model = self.window.model

@@ -1,10 +1,11 @@
 """The QA tools' own engine work, off the GUI thread.
 
 `QaCore` owns a second core `Document` of the open file (a pikepdf `Pdf` is not shared between
-threads) and runs on its own `OwnerThread`: a page's operators, fonts and structure tree for
-the provenance, fonts and structure panels; reading-order texts for search and comparison;
-the single-page PDF of a regression case. pdfium's text (the comparison target) is read by
-`pdfium_texts` on the window's render thread, which owns every pdfium call.
+threads) and runs on its own `OwnerThread`: reading-order texts for search and comparison,
+analyses under the spec's rules, the single-page PDF of a regression case. `page_details`
+(operators, fonts and structure tree of the page just analysed) runs on the window's analysis
+thread instead, where that page's extraction is already cached. pdfium's text (the comparison
+target) is read by `pdfium_texts` on the window's render thread, which owns every pdfium call.
 
 Every job returns a value, never raises: the window reports a failed job on its own threads
 as a page that could not be rendered or analysed, which these are not.
@@ -81,24 +82,6 @@ class QaCore:
     def document(self):
         return self._document
 
-    def page_details(self, index: int, rules: Rules) -> PageDetails | JobFailure:
-        from core.structure import structure_tree
-
-        try:
-            page = self._document.page(index)
-            extraction = page.extract(rules)
-            warnings = list(extraction.warnings)
-            try:
-                root = structure_tree(self._document.pdf, index, rules)
-            except Exception as exc:  # a damaged tree must not cost the other panels
-                root = None
-                warnings.append(f"structure tree unreadable: {exc}")
-            return PageDetails(
-                index, rules, page.operators(rules), dict(extraction.fonts), root, tuple(warnings)
-            )
-        except Exception as exc:
-            return failure(exc)
-
     def reading_text(self, index: int, rules: Rules) -> TextResult:
         """Reading-order text (spec §6) of one page, without the other modes."""
         page = self._document.page(index)
@@ -147,6 +130,30 @@ class QaCore:
             )
         except Exception as exc:
             return failure(exc)
+
+
+def page_details(core, index: int, rules: Rules) -> PageDetails | JobFailure:
+    """What the provenance, content-stream, fonts and structure panels show of page `index`.
+    A job for the window's analysis thread (`core` is its inspector.analysis_worker.CoreOwner):
+    right after the page's analysis, `Page.extract` is a hit in the document's extraction
+    cache, so the page is not interpreted a second time."""
+    from core.structure import structure_tree
+
+    try:
+        document = core.document
+        page = document.page(index)
+        extraction = page.extract(rules)
+        warnings = list(extraction.warnings)
+        try:
+            root = structure_tree(document.pdf, index, rules)
+        except Exception as exc:  # a damaged tree must not cost the other panels
+            root = None
+            warnings.append(f"structure tree unreadable: {exc}")
+        return PageDetails(
+            index, rules, page.operators(rules), dict(extraction.fonts), root, tuple(warnings)
+        )
+    except Exception as exc:
+        return failure(exc)
 
 
 def compare_one(ours: TextResult, theirs: str | JobFailure) -> WordDiff | JobFailure:
