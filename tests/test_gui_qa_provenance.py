@@ -213,35 +213,37 @@ def test_structure_panel_shows_the_tree_with_the_role_mapped_type(qtbot, qa_wind
     ]
 
 
+def choose_element(features, label: str) -> None:
+    """Make the one structure-tree row showing `label` the current item, as a click would."""
+    (item,) = features.structure_panel.find_items(label)
+    features.structure_panel.tree.setCurrentItem(item)
+
+
 def test_selecting_an_element_lights_its_glyphs(qtbot, qa_window, tmp_path):
     window, features = qa_window
     open_and_wait(qtbot, window, tagged_pdf(tmp_path / "t.pdf"))
-    (heading,) = features.structure_panel.find_items("Heading → H1")
-    features.structure_panel.tree.setCurrentItem(heading)
+    choose_element(features, "Heading → H1")
     assert window.selection.indices == tuple(glyph_indices(window, "Title"))
 
 
 def test_selecting_a_parent_element_lights_its_descendants_glyphs(qtbot, qa_window, tmp_path):
     window, features = qa_window
     open_and_wait(qtbot, window, tagged_pdf(tmp_path / "t.pdf"))
-    (document,) = features.structure_panel.find_items("Document")
-    features.structure_panel.tree.setCurrentItem(document)
+    choose_element(features, "Document")
     assert window.selection.indices == tuple(glyph_indices(window, "TitleBody"))
 
 
 def test_selecting_untagged_glyphs_lights_the_page_number(qtbot, qa_window, tmp_path):
     window, features = qa_window
     open_and_wait(qtbot, window, tagged_pdf(tmp_path / "t.pdf"))
-    (untagged,) = features.structure_panel.find_items("Untagged glyphs (1)")
-    features.structure_panel.tree.setCurrentItem(untagged)
+    choose_element(features, "Untagged glyphs (1)")
     assert window.selection.indices == tuple(glyph_indices(window, "7"))
 
 
 def test_structure_details_label_raw_and_derived_entries(qtbot, qa_window, tmp_path):
     window, features = qa_window
     open_and_wait(qtbot, window, tagged_pdf(tmp_path / "t.pdf"))
-    (heading,) = features.structure_panel.find_items("Heading → H1")
-    features.structure_panel.tree.setCurrentItem(heading)
+    choose_element(features, "Heading → H1")
     details = features.structure_panel.details.toPlainText()
     assert "Raw (as written in the file)" in details
     assert "Derived (worked out by the engine)" in details
@@ -252,8 +254,7 @@ def test_each_untagged_glyph_is_listed_and_selectable(qtbot, qa_window, tmp_path
     window, features = qa_window
     open_and_wait(qtbot, window, tagged_pdf(tmp_path / "t.pdf"))
     (seven,) = glyph_indices(window, "7")
-    (item,) = features.structure_panel.find_items(f"#{seven}")
-    features.structure_panel.tree.setCurrentItem(item)
+    choose_element(features, f"#{seven}")
     assert window.selection.indices == (seven,)
 
 
