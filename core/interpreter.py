@@ -47,10 +47,6 @@ class PageExtraction:
     warnings: tuple[str, ...]
     fonts: dict[tuple[str, str], FontInfo] = field(default_factory=dict)
 
-    @property
-    def unresolved_count(self) -> int:
-        return sum(1 for g in self.glyphs if not g.text)
-
 
 class _Budget(Exception):
     """Raised inside the interpreter when a page exceeds a limit of the rules."""
@@ -161,12 +157,16 @@ class _Interpreter:
         if not isinstance(font_dict, pikepdf.Dictionary):
             self.warnings.append(f"{form_path or 'page'}: font {key} missing; Helvetica used")
             font_dict = _FALLBACK_FONT
+        font = state.font = self.load(font_dict)
+        self.fonts.setdefault((form_path, state.font_key), font.info())
+
+    def load(self, font_dict: pikepdf.Dictionary) -> Font:
+        """The document's Font for a dictionary, loaded once per document."""
         cache_key = font_dict.objgen if font_dict.objgen != (0, 0) else id(font_dict)
         font = self.font_cache.get(cache_key)
         if font is None:
             font = self.font_cache[cache_key] = load_font(font_dict)
-        state.font = font
-        self.fonts.setdefault((form_path, state.font_key), font.info())
+        return font
 
     def begin_marked_content(self, operands: list, resources: pikepdf.Dictionary | None) -> None:
         """§14.6.2: the property list is inline or a name in the /Properties resource."""
@@ -247,11 +247,8 @@ class _Interpreter:
         return multiply((1, 0, 0, 1, pen, 0), text_matrix), line_matrix
 
     def fallback_font(self) -> Font:
-        font = self.font_cache.get("fallback")
-        if font is None:
-            font = self.font_cache["fallback"] = load_font(_FALLBACK_FONT)
         self.warnings.append("text shown before any Tf; Helvetica used")
-        return font
+        return self.load(_FALLBACK_FONT)
 
     def show_elements(
         self,
