@@ -37,6 +37,7 @@ class GlyphGrid:
         self.origin = (float(x0), float(y0))
         self.cell = max(float(max(x1 - x0, y1 - y0)) / TARGET_CELLS, 1e-6)
         self.columns = int((x1 - x0) / self.cell) + 1
+        self.rows = int((y1 - y0) / self.cell) + 1
         self._build()
 
     def _cell_range(self, bounds: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -74,9 +75,13 @@ class GlyphGrid:
         """Indices of the glyphs whose quad contains (x, y), last drawn first."""
         if not len(self.quads):
             return []
-        cx = int(np.floor((x - self.origin[0]) / self.cell))
-        cy = int(np.floor((y - self.origin[1]) / self.cell))
-        candidates = self._candidates(cx, cy)
+        cx = np.floor((x - self.origin[0]) / self.cell)
+        cy = np.floor((y - self.origin[1]) / self.cell)
+        # Off the grid (NaN and inf included, whose comparisons are false) no glyph is hit;
+        # int() of such values would raise inside a mouse-move handler.
+        if not (0 <= cx < self.columns and 0 <= cy < self.rows):
+            return []
+        candidates = self._candidates(int(cx), int(cy))
         if not len(candidates):
             return []
         hits = candidates[_quads_contain(self.quads[candidates], x, y)]
