@@ -42,6 +42,16 @@ def test_far_away_glyph_is_found_in_its_own_cell():
     assert GlyphGrid(QUADS).at(305, 506) == [2]
 
 
+def test_non_finite_point_hits_nothing():
+    grid = GlyphGrid(QUADS)
+    nan, inf = float("nan"), float("inf")
+    assert [grid.at(x, y) for x, y in ((nan, 5), (inf, 5), (3, -inf))] == [[], [], []]
+
+
+def test_point_far_outside_every_glyph_hits_nothing():
+    assert GlyphGrid(QUADS).at(1e308, 1e308) == []
+
+
 def test_rect_query_returns_glyphs_whose_centre_is_inside_in_order():
     assert GlyphGrid(QUADS).in_rect((0, 0, 20, 20)) == [0, 1]
 
