@@ -58,6 +58,8 @@ class PaneText:
     _order: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
     # Qt (UTF-16) cursor position of each character and of the end: non-BMP chars take two.
     offsets: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    # char_glyphs[_order], sorted once here rather than on every hover and selection.
+    _sorted_glyphs: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
 
     @classmethod
     def make(cls, name: str, text: str, char_glyphs, note: str = "") -> PaneText:
@@ -66,18 +68,16 @@ class PaneText:
             given = np.asarray(list(char_glyphs), dtype=np.int64)[: len(text)]
             mapping[: len(given)] = given
         order = np.argsort(mapping, kind="stable")
-        return cls(
-            name, PANE_TITLES.get(name, name), text, mapping, note, order, utf16_offsets(text)
-        )
+        title = PANE_TITLES.get(name, name)
+        return cls(name, title, text, mapping, note, order, utf16_offsets(text), mapping[order])
 
     def chars_of(self, glyph_indices) -> np.ndarray:
         """Positions of the characters that came from any of the given glyphs, ascending."""
         wanted = np.asarray(sorted(set(glyph_indices)), dtype=np.int64)
         if not len(wanted) or not len(self.char_glyphs):
             return np.zeros(0, dtype=np.int64)
-        sorted_glyphs = self.char_glyphs[self._order]
-        starts = np.searchsorted(sorted_glyphs, wanted, side="left")
-        ends = np.searchsorted(sorted_glyphs, wanted, side="right")
+        starts = np.searchsorted(self._sorted_glyphs, wanted, side="left")
+        ends = np.searchsorted(self._sorted_glyphs, wanted, side="right")
         parts = [self._order[s:e] for s, e in zip(starts, ends, strict=True) if e > s]
         return np.sort(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
 
