@@ -249,14 +249,6 @@ def structure_outcome(
     return structure_outcome_for(page.document.pdf, page.pdf_page, glyphs, visible, rules)
 
 
-def structure_order(
-    page: Page, glyphs: Sequence[Glyph], visible: Sequence[int], rules: Rules
-) -> StructureResult | None:
-    """Structure-order text, or None ("no result": fall back to geometry)."""
-    outcome = structure_outcome(page, glyphs, visible, rules)
-    return outcome if isinstance(outcome, StructureResult) else None
-
-
 def trusted_text(
     result: StructureResult | None, reading_fallback: str | Callable[[], str]
 ) -> tuple[str, str]:
