@@ -80,12 +80,16 @@ class PageText(NamedTuple):
     note: str = ""
 
 
+def _check_mode(mode: str) -> None:
+    if mode not in MODES:
+        raise TextModeError(f"text mode {mode!r} is not one of {', '.join(MODES)}")
+
+
 def page_text(page: Page, mode: str, rules: Rules) -> PageText:
     """One core.document.Page as text in `mode`; "" when the page has no readable content.
     "structure" falls back to reading order when the page has no trusted structure (§9), and
     says why in `note`; a page read in structure order notes its untagged glyph count."""
-    if mode not in MODES:
-        raise TextModeError(f"text mode {mode!r} is not one of {', '.join(MODES)}")
+    _check_mode(mode)
     extraction = page.extract(rules)
     if not extraction.readable:
         note = f"page {page.number}: no readable content stream" if mode == "structure" else ""
@@ -125,8 +129,7 @@ def write_document_text(
 ) -> WriteReport:
     """Write the text of `pages` (0-based; None or empty = every page) of a
     core.document.Document to a binary stream; return the number of pages written."""
-    if mode not in MODES:
-        raise TextModeError(f"text mode {mode!r} is not one of {', '.join(MODES)}")
+    _check_mode(mode)
     rules = rules or Rules()
     indices = list(pages) if pages else list(range(document.page_count))
     if bom:
