@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple
 
-from core.layout import LayoutResult, layout
+from core.layout import LayoutResult, layout, rotation_cos_sin
 from core.ligatures import is_whitespace_text
 from core.reading import TextResult, reading_order
 from core.records import Glyph
@@ -102,8 +102,7 @@ def columns_text(
     threshold = rules.columns_gap_multiple * median
     if grid is None:
         grid = layout(glyphs, order, rules)
-    radians = math.radians(grid.rotation)
-    cos_r, sin_r = round(math.cos(radians)), round(math.sin(radians))
+    cos_r, sin_r = rotation_cos_sin(grid.rotation)
     boxes = {
         index: _frame_bounds(glyphs[index].quad, cos_r, sin_r)
         for line in grid.lines
@@ -255,7 +254,7 @@ def _band_gutters(gutters: Sequence[Gutter], lines: int) -> list[Interval]:
     return [(gutter.left, gutter.right) for gutter in gutters] if lines > 1 else []
 
 
-def _frame_bounds(quad, cos_r: int, sin_r: int) -> tuple[float, float, float, float]:
+def _frame_bounds(quad, cos_r: float, sin_r: float) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) of a quad turned by -rotation into the layout grid frame."""
     xs = [x * cos_r + y * sin_r for x, y in quad]
     ys = [y * cos_r - x * sin_r for x, y in quad]

@@ -66,7 +66,7 @@ def layout_text(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> 
 
 def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> LayoutResult:
     rotation = dominant_rotation(glyphs, order)
-    cos_r, sin_r = _cos_sin(rotation)
+    cos_r, sin_r = rotation_cos_sin(rotation)
     on_grid: list[tuple[float, float, int]] = []
     off_grid: list[int] = []
     for index in order:
@@ -184,7 +184,8 @@ def fitted_cell_width(
     return max(0.5 * cell_width, min(cell_width, tight))
 
 
-def _cos_sin(rotation: int) -> tuple[float, float]:
+def rotation_cos_sin(rotation: int) -> tuple[float, float]:
+    """cos and sin of a multiple of 90°, exact: the turn into the grid frame."""
     return {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}[rotation]
 
 
