@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple
 
+from core.geometry import distance
 from core.layout import LayoutResult, layout, rotation_cos_sin
 from core.ligatures import is_whitespace_text
 from core.reading import TextResult, reading_order
@@ -137,9 +138,7 @@ def median_advance(glyphs: Sequence[Glyph], order: Sequence[int]) -> float:
         glyph = glyphs[index]
         if is_whitespace_text(glyph.text):
             continue
-        advance = math.hypot(
-            glyph.glyph_end[0] - glyph.origin[0], glyph.glyph_end[1] - glyph.origin[1]
-        )
+        advance = distance(glyph.origin, glyph.glyph_end)
         if advance > 0.0:
             advances.append(advance)
     return statistics.median(advances) if advances else 0.0

@@ -29,7 +29,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.geometry import quad_height
+from core.geometry import distance, quad_height
 from core.ligatures import glyph_output_text, is_whitespace_text
 from core.reading import TextResult, reading_order, word_gap
 from core.records import Glyph
@@ -137,9 +137,7 @@ def grid_cells(glyphs: Sequence[Glyph], indices: Sequence[int]) -> tuple[float, 
             continue
         sizes.append(size)
         if not is_whitespace_text(glyph.text):
-            advance = math.hypot(
-                glyph.glyph_end[0] - glyph.origin[0], glyph.glyph_end[1] - glyph.origin[1]
-            )
+            advance = distance(glyph.origin, glyph.glyph_end)
             if advance > 0.0:
                 ratios.append(advance / len(glyph.text) / size)
     cell_height = statistics.median(sizes) if sizes else 1.0
