@@ -15,6 +15,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+import assets.cmaps
 from core.cmap import CMap, CMapBuilder
 
 _log = logging.getLogger(__name__)
@@ -35,18 +36,13 @@ _ORDERINGS = {
 }
 
 
-def _assets_dir() -> Path | None:
-    try:
-        import assets.cmaps
-    except ImportError:
-        return None
+def _assets_dir() -> Path:
     return Path(assets.cmaps.__file__).resolve().parent
 
 
 def _read_json(file_name: str) -> dict | None:
-    folder = _assets_dir()
-    path = folder / file_name if folder else None
-    if path is None or not path.is_file():
+    path = _assets_dir() / file_name
+    if not path.is_file():
         return None
     try:
         record = json.loads(gzip.decompress(path.read_bytes()))
