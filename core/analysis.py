@@ -190,7 +190,7 @@ def _structure_json(result: StructureResult) -> dict:
         "spans": {str(mcid): list(span) for mcid, span in result.spans.items()},
         "form_spans": [
             {"form": list(form), "mcid": mcid, "span": list(span)}
-            for (form, mcid), span in getattr(result, "form_spans", {}).items()
+            for (form, mcid), span in result.form_spans.items()
         ],
         "untagged": list(result.untagged),
         "total": result.total,
