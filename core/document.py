@@ -10,6 +10,7 @@ import io
 import os
 import warnings
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -111,7 +112,8 @@ class Document:
             page = self._pages[index] = Page(self, index)
         return page
 
-    def pages(self):
+    def pages(self) -> Iterator[Page]:
+        """Every page, wrapped as it is reached."""
         return (self.page(i) for i in range(self.page_count))
 
     def close(self) -> None:

@@ -66,6 +66,7 @@ class _Interpreter:
         self.parsed_forms: dict[tuple[int, int], list | None] = {}
         self.mcid_stack: list[int | None] = []
         self.skipped: dict[str, int] = {}
+        self.warned: set[str] = set()
 
     # -- streams -------------------------------------------------------------------------
 
@@ -155,10 +156,16 @@ class _Interpreter:
         fonts = get_entry(resources, "/Font")
         font_dict = fonts.get(key) if isinstance(fonts, pikepdf.Dictionary) else None
         if not isinstance(font_dict, pikepdf.Dictionary):
-            self.warnings.append(f"{form_path or 'page'}: font {key} missing; Helvetica used")
+            self.warn_once(f"{form_path or 'page'}: font {key} missing; Helvetica used")
             font_dict = _FALLBACK_FONT
         font = state.font = self.load(font_dict)
         self.fonts.setdefault((form_path, state.font_key), font.info())
+
+    def warn_once(self, message: str) -> None:
+        """Record a finding once: a page may repeat the same fault thousands of times."""
+        if message not in self.warned:
+            self.warned.add(message)
+            self.warnings.append(message)
 
     def load(self, font_dict: pikepdf.Dictionary) -> Font:
         """The document's Font for a dictionary, loaded once per document."""
@@ -196,11 +203,11 @@ class _Interpreter:
         path = f"{form_path}{name}"
         if form_depth + 1 > self.rules.form_depth:
             limit = self.rules.form_depth
-            self.warnings.append(f"{path}: form nesting deeper than {limit}; skipped")
+            self.warn_once(f"{path}: form nesting deeper than {limit}; skipped")
             return
         objgen = xobject.objgen
         if objgen in self.active_forms:
-            self.warnings.append(f"{path}: form draws itself (cycle); skipped")
+            self.warn_once(f"{path}: form draws itself (cycle); skipped")
             return
         if objgen not in self.parsed_forms:
             self.parsed_forms[objgen] = self.parse([xobject], path)
@@ -247,7 +254,7 @@ class _Interpreter:
         return multiply((1, 0, 0, 1, pen, 0), text_matrix), line_matrix
 
     def fallback_font(self) -> Font:
-        self.warnings.append("text shown before any Tf; Helvetica used")
+        self.warn_once("text shown before any Tf; Helvetica used")
         return self.load(_FALLBACK_FONT)
 
     def show_elements(

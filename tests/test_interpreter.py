@@ -252,3 +252,11 @@ def test_quote_operators_move_to_the_next_line_and_set_spacing():
     a, b1, b2 = page.glyphs()
     _close(b1.origin, (0, 88))
     _close(b2.origin, (6 + 2, 88))  # Tc 2 set by "
+
+
+def test_a_fault_repeated_on_a_page_is_warned_once():
+    builder = PdfBuilder()
+    builder.add_page(b"BT /Nope 10 Tf (a) Tj /Nope 10 Tf (b) Tj /Nope 12 Tf (c) Tj ET", fonts={})
+    extraction = Document.open(builder.to_bytes()).page(0).extract()
+    assert [g.text for g in extraction.glyphs] == ["a", "b", "c"]
+    assert sum("font /Nope missing" in w for w in extraction.warnings) == 1
