@@ -54,7 +54,7 @@ from fontTools.ttLib import TTFont
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.encodings import standard14_widths  # noqa: E402
+from glyphscope.core.fonts.encodings import standard14_widths  # noqa: E402
 from tests.pdfbuilder import (  # noqa: E402
     Element,
     PdfBuilder,

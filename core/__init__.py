@@ -1,29 +1,40 @@
 """Glyphscope's extraction engine: every shown glyph as a record, every decision explained.
 
-A plain library with no Qt: open a document, take a page's glyphs, analyse the page.
+A plain library with no Qt. Its sub-packages follow ISO 32000-1's own division:
 
-    from core import Document, Rules, analyse_page
+- `pdf`: opening files, page boxes, bounded stream decoding, defensive object access (§7);
+- `fonts`: simple and composite fonts, encodings, font programs, CMaps (§9.5–§9.10);
+- `interpret`: content streams, the graphics and text state, the interpreter (§7.8, §8, §9.4);
+- `text`: visible glyphs and duplicates, character classes, reading, layout and columns order;
+- `structure`: the structure tree and structure-order text (§14.7, §14.8);
+- `analysis` (every stage with its decisions), `output` (whole documents as text), `cli`;
+- `qa`: rule-change diffs, comparison with pdfium's text, regression cases, search.
 
-    with Document.open("file.pdf") as document:
-        analysis = analyse_page(document.page(0), Rules())
-        print(analysis.reading.text)
+    from glyphscope.core import open, Rules
+
+    with open("file.pdf") as document:
+        print(document.pages[0].text("reading", Rules(space_gap_ratio=0.2)))
 """
 
-from core.analysis import PageAnalysis, analyse_page
-from core.document import Document, Page
-from core.errors import (
+from glyphscope.core.analysis import PageAnalysis, analyse_page
+from glyphscope.core.document import Document, Page, Pages, open
+from glyphscope.core.errors import (
     DamagedPdfError,
     GlyphscopeError,
     NotAPdfError,
     PageIndexError,
+    PageRangeError,
     PasswordRequiredError,
+    RegressionCaseError,
     RuleError,
+    TextModeError,
     UnreadableFileError,
     WrongPasswordError,
 )
-from core.output import write_document_text
-from core.records import DecodeSource, Glyph
-from core.rules import Rules
+from glyphscope.core.output import write_document_text
+from glyphscope.core.pdf.document import PageBoxes
+from glyphscope.core.records import DecodeSource, Glyph
+from glyphscope.core.rules import Rules
 
 __all__ = [
     "DamagedPdfError",
@@ -34,12 +45,18 @@ __all__ = [
     "NotAPdfError",
     "Page",
     "PageAnalysis",
+    "PageBoxes",
     "PageIndexError",
+    "PageRangeError",
+    "Pages",
     "PasswordRequiredError",
+    "RegressionCaseError",
     "RuleError",
     "Rules",
+    "TextModeError",
     "UnreadableFileError",
     "WrongPasswordError",
     "analyse_page",
+    "open",
     "write_document_text",
 ]

@@ -1,8 +1,8 @@
 """One page analysed end to end, every decision kept: the record the inspector draws and
 `glyphscope-extract --mode explain` prints (shape documented in the README).
 
-painted glyphs (core.interpreter) → visible glyphs (§4 box, §5 duplicates) → reading order
-(§6), layout (§7), columns (§8), structure order (§9, core.structure).
+painted glyphs (core.interpret.interpreter) → visible glyphs (§4 box, §5 duplicates) → reading order
+(§6), layout (§7), columns (§8), structure order (§9, glyphscope.core.structure.order).
 """
 
 from __future__ import annotations
@@ -11,22 +11,23 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from core.columns import ColumnsResult, columns_text
-from core.layout import LayoutResult, layout
-from core.reading import (
+from glyphscope.core.interpret.interpreter import extract_page
+from glyphscope.core.records import Glyph, glyph_to_json
+from glyphscope.core.rules import Rules
+from glyphscope.core.structure.order import NoStructure, StructureResult, structure_outcome
+from glyphscope.core.text.columns import ColumnsResult, columns_text
+from glyphscope.core.text.layout import LayoutResult, layout
+from glyphscope.core.text.reading import (
     GapDecision,
     LineBreakDecision,
     TextResult,
     VerticalColumn,
     reading_order,
 )
-from core.records import Glyph, glyph_to_json
-from core.rules import Rules
-from core.structure import NoStructure, StructureResult, structure_outcome
-from core.visible import DroppedGlyph, visible_glyphs
+from glyphscope.core.text.visible import DroppedGlyph, visible_glyphs
 
 if TYPE_CHECKING:
-    from core.document import Page
+    from glyphscope.core.pdf.document import PdfPage
 
 Rect = tuple[float, float, float, float]
 
@@ -108,9 +109,9 @@ class PageAnalysis:
         }
 
 
-def analyse_page(page: Page, rules: Rules) -> PageAnalysis:
-    """Analyse a core.document.Page with the given rules."""
-    extraction = page.extract(rules)
+def analyse_page(page: PdfPage, rules: Rules) -> PageAnalysis:
+    """Analyse a page with the given rules: every stage, with its decisions."""
+    extraction = extract_page(page, rules)
     glyphs = tuple(extraction.glyphs) if extraction.readable else ()
     warnings = list(extraction.warnings)
     visible = visible_glyphs(glyphs, page.visible_box, rules)
@@ -150,7 +151,11 @@ def text_json(text: TextResult) -> dict:
 
 
 def _structure(
-    page: Page, glyphs: Sequence[Glyph], visible: Sequence[int], rules: Rules, warnings: list[str]
+    page: PdfPage,
+    glyphs: Sequence[Glyph],
+    visible: Sequence[int],
+    rules: Rules,
+    warnings: list[str],
 ) -> tuple[StructureResult | None, str]:
     """The structure order and "", or None and why there is none (spec §9)."""
     try:

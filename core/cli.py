@@ -16,12 +16,12 @@ import sys
 from collections.abc import Sequence
 from typing import BinaryIO
 
-from core.document import Document
-from core.errors import GlyphscopeError
-from core.output import parse_page_range, write_document_text
-from core.records import glyph_to_json
-from core.rules import Rules
-from core.visible import visible_glyphs
+from glyphscope.core.document import Document
+from glyphscope.core.errors import GlyphscopeError
+from glyphscope.core.output import parse_page_range, write_document_text
+from glyphscope.core.records import glyph_to_json
+from glyphscope.core.rules import Rules
+from glyphscope.core.text.visible import visible_glyphs
 
 MODES = ("glyphs", "text", "layout", "columns", "structure", "visible", "explain")
 EXIT_ERROR = 2
@@ -80,7 +80,7 @@ def _write_json_lines(
 
 
 def _write_explain(document: Document, pages: list[int], rules: Rules, out: BinaryIO) -> None:
-    from core.analysis import analyse_page
+    from glyphscope.core.analysis import analyse_page
 
     report = {"file": document.source, "rules": json.loads(rules.to_json()), "pages": []}
     for index in pages:

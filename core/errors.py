@@ -1,4 +1,7 @@
-"""Typed errors raised at the public edge of the engine. Nothing else escapes `core`."""
+"""Typed errors raised at the public edge of the engine. Nothing else escapes `core`.
+
+Every one derives from GlyphscopeError; `glyphscope.errors` re-exports this module.
+"""
 
 from __future__ import annotations
 
@@ -33,3 +36,31 @@ class RuleError(GlyphscopeError, ValueError):
 
 class UnreadableFileError(GlyphscopeError):
     """The file could not be read at all (missing, a folder, no permission)."""
+
+
+class PageRangeError(GlyphscopeError, ValueError):
+    """A page range that is not "N", "N-M", "N-", "-M" or a comma list of them, or that names a
+    page outside the document."""
+
+
+class TextModeError(GlyphscopeError, ValueError):
+    """A text mode other than the engine's (reading/text, layout, columns, structure)."""
+
+
+class RegressionCaseError(GlyphscopeError):
+    """A folder that is not a complete regression case, or a case that cannot be written."""
+
+
+__all__ = [
+    "DamagedPdfError",
+    "GlyphscopeError",
+    "NotAPdfError",
+    "PageIndexError",
+    "PageRangeError",
+    "PasswordRequiredError",
+    "RegressionCaseError",
+    "RuleError",
+    "TextModeError",
+    "UnreadableFileError",
+    "WrongPasswordError",
+]

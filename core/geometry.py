@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from core.records import Point, Quad
+from glyphscope.core.records import Point, Quad
 
 Matrix = tuple[float, float, float, float, float, float]
 

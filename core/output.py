@@ -10,28 +10,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-from core.columns import columns_text
-from core.errors import GlyphscopeError
-from core.layout import layout_text
-from core.reading import reading_order
-from core.rules import Rules
-from core.structure import NoStructure, structure_outcome
-from core.visible import visible_glyphs
+from glyphscope.core.errors import PageRangeError, TextModeError
+from glyphscope.core.interpret.interpreter import extract_page
+from glyphscope.core.rules import Rules
+from glyphscope.core.structure.order import NoStructure, structure_outcome
+from glyphscope.core.text.columns import columns_text
+from glyphscope.core.text.layout import layout_text
+from glyphscope.core.text.reading import reading_order
+from glyphscope.core.text.visible import visible_glyphs
 
 if TYPE_CHECKING:
-    from core.document import Document, Page
+    from glyphscope.core.pdf.document import PdfDocument, PdfPage
 
 MODES = ("text", "layout", "columns", "structure")
 UTF8_BOM = b"\xef\xbb\xbf"
-
-
-class PageRangeError(GlyphscopeError, ValueError):
-    """A page range that is not "N", "N-M", "N-", "-M" or a comma list of them, or that names a page
-    outside the document."""
-
-
-class TextModeError(GlyphscopeError, ValueError):
-    """A text mode other than text, layout, columns or structure."""
 
 
 def parse_page_range(text: str, page_count: int) -> list[int]:
@@ -85,12 +77,12 @@ def _check_mode(mode: str) -> None:
         raise TextModeError(f"text mode {mode!r} is not one of {', '.join(MODES)}")
 
 
-def page_text(page: Page, mode: str, rules: Rules) -> PageText:
-    """One core.document.Page as text in `mode`; "" when the page has no readable content.
+def page_text(page: PdfPage, mode: str, rules: Rules) -> PageText:
+    """One page as text in `mode`; "" when the page has no readable content.
     "structure" falls back to reading order when the page has no trusted structure (§9), and
     says why in `note`; a page read in structure order notes its untagged glyph count."""
     _check_mode(mode)
-    extraction = page.extract(rules)
+    extraction = extract_page(page, rules)
     if not extraction.readable:
         note = f"page {page.number}: no readable content stream" if mode == "structure" else ""
         return PageText("", False, note)
@@ -119,7 +111,7 @@ def page_text(page: Page, mode: str, rules: Rules) -> PageText:
 
 
 def write_document_text(
-    document: Document,
+    document: PdfDocument,
     stream: BinaryIO,
     pages: Sequence[int] | None = None,
     mode: str = "text",
@@ -128,7 +120,7 @@ def write_document_text(
     rules: Rules | None = None,
 ) -> WriteReport:
     """Write the text of `pages` (0-based; None or empty = every page) of a
-    core.document.Document to a binary stream; return the number of pages written."""
+    glyphscope.core.document.Document to a binary stream; return the number of pages written."""
     _check_mode(mode)
     rules = rules or Rules()
     indices = list(pages) if pages else list(range(document.page_count))

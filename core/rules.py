@@ -11,7 +11,7 @@ import json
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
-from core.errors import RuleError
+from glyphscope.core.errors import RuleError
 
 
 @dataclass(frozen=True, slots=True)

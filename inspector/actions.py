@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QSpinBox, QToolBar
 
-from widgets.overlay_layers import LAYER_TYPES
+from glyphscope.widgets.overlay_layers import LAYER_TYPES
 
 
 def _action(window, name: str, text: str, slot, shortcut=None, tip: str = "") -> QAction:

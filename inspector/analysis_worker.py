@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.rules import Rules
-from widgets.page_model import PageModel, build_page_model
+from glyphscope.core.rules import Rules
+from glyphscope.widgets.page_model import PageModel, build_page_model
 
 
 class AnalysisUnavailableError(RuntimeError):
@@ -18,11 +18,11 @@ class CoreOwner:
 
     @property
     def document(self):
-        """The open core.document.Document, for other jobs on the analysis thread."""
+        """The open glyphscope.core.document.Document, for other jobs on the analysis thread."""
         return self._document
 
     def open(self, path: str, password: str | None) -> int:
-        from core.document import Document
+        from glyphscope.core.document import Document
 
         self.close()
         self._document = Document.open(path, password=password)
@@ -34,7 +34,7 @@ class CoreOwner:
         self._document = None
 
     def analyse(self, index: int, rules: Rules) -> PageModel:
-        from core.analysis import analyse_page
+        from glyphscope.core.analysis import analyse_page
 
         if self._document is None:
             raise AnalysisUnavailableError("the document could not be opened for analysis")

@@ -7,16 +7,16 @@ import os
 import sys
 from pathlib import Path
 
-from widgets.overlay_layers import LAYER_TYPES
+from glyphscope.widgets.overlay_layers import LAYER_TYPES
 
 SCREENSHOT_TIMEOUT_MS = 120_000
 
 
 def sample_path() -> Path:
     """The bundled showcase PDF (assets/make_sample.py writes it)."""
-    import assets
+    import glyphscope.assets
 
-    return Path(assets.__file__).resolve().parent / "sample.pdf"
+    return Path(glyphscope.assets.__file__).resolve().parent / "sample.pdf"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -75,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from inspector.main_window import MainWindow
-    from inspector.qa_features import install_qa_features
+    from glyphscope.inspector.main_window import MainWindow
+    from glyphscope.inspector.qa_features import install_qa_features
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Glyphscope")

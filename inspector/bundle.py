@@ -3,7 +3,7 @@ page came out as it did, and opens in any browser with no network.
 
 Everything is inline: the page picture (with overlays and legend) as a data: URI, the text of
 each mode, tables of the decisions (word gaps, line breaks, dropped glyphs), the rules used,
-and the whole decision log (core.analysis.PageAnalysis.to_json, documented in
+and the whole decision log (glyphscope.core.analysis.PageAnalysis.to_json, documented in
 core/ANALYSIS_JSON.md) as JSON in a <script type="application/json">. A Content-Security-Policy
 forbids every fetch, so nothing is loaded even if a page's own text names a URL.
 """
@@ -15,7 +15,7 @@ import json
 from dataclasses import fields
 from html import escape
 
-from core.rules import Rules
+from glyphscope.core.rules import Rules
 
 JSON_ELEMENT_ID = "glyphscope-analysis"
 MAX_TABLE_ROWS = 5000
@@ -163,7 +163,7 @@ def rules_table(rules: Rules) -> str:
 
 
 def texts_section(panes) -> str:
-    """`panes`: widgets.page_model.PaneText per mode (title, text, note)."""
+    """`panes`: glyphscope.widgets.page_model.PaneText per mode (title, text, note)."""
     parts = []
     for pane in panes:
         note = f"<p class='note'>{escape(pane.note)}</p>" if pane.note else ""

@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.output import MODES, PageRangeError, parse_page_range
+from glyphscope.core.errors import PageRangeError
+from glyphscope.core.output import MODES, parse_page_range
 
 SEPARATORS = {"form feed (\\f)": "\f", "blank line": "\n\n", "newline": "\n", "custom": None}
 

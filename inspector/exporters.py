@@ -20,9 +20,9 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QRectF, QSiz
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 from PySide6.QtSvg import QSvgGenerator
 
-from core.rules import Rules
-from widgets.overlay_base import LegendEntry
-from widgets.overlay_layers import GlyphQuadsLayer
+from glyphscope.core.rules import Rules
+from glyphscope.widgets.overlay_base import LegendEntry
+from glyphscope.widgets.overlay_layers import GlyphQuadsLayer
 
 LEGEND_WIDTH = 280.0  # display points
 LEGEND_ROW = 15.0
@@ -242,8 +242,8 @@ class TextExport(QObject):
     def write(self, path, password, output, pages, mode, separator, bom, rules) -> int | None:
         """Write synchronously (the worker thread's job); None when cancelled, and then no
         file is left behind."""
-        from core.document import Document
-        from core.output import UTF8_BOM, write_document_text
+        from glyphscope.core.document import Document
+        from glyphscope.core.output import UTF8_BOM, write_document_text
 
         folder = str(Path(output).resolve().parent)
         handle, temporary = tempfile.mkstemp(prefix=".glyphscope-", suffix=".txt", dir=folder)

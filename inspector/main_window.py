@@ -3,12 +3,12 @@
 Extension points (used by the second inspector issue):
 - `add_panel(panel_id, title, widget, area)` adds a dock, a View-menu toggle and state
   persistence; `panels[panel_id]` gives it back.
-- `selection` (widgets.selection.GlyphSelection): `set(indices, source)`, `indices`,
+- `selection` (glyphscope.widgets.selection.GlyphSelection): `set(indices, source)`, `indices`,
   `current`, and `changed(indices, source)`.
 - signals: `documentOpened(path, page_count)`, `pageChanged(index)`,
   `analysisReady(index, PageModel)`, `pageReady(index)` (image, overlays and panes drawn),
   `errorShown(message)`, `documentFailed(message)`.
-- `add_layer(layer)` adds an overlay layer (a widgets.overlay_base.OverlayLayer).
+- `add_layer(layer)` adds an overlay layer (a glyphscope.widgets.overlay_base.OverlayLayer).
 - `set_rules(rules)` re-analyses the current page with other thresholds and emits
   `rulesChanged(rules)`.
 - `restore_layout()` restores the saved docks once every panel exists (call it after adding
@@ -33,23 +33,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.rules import Rules
-from inspector.actions import build_actions
-from inspector.analysis_worker import CoreOwner
-from inspector.owner_thread import OwnerThread
-from inspector.page_session import PageSession
-from inspector.render_worker import PdfiumOwner, RenderedPage
-from inspector.settings import open_settings, read_bool, recent_files
-from widgets.details_panel import DetailsPanel
-from widgets.explain import glyph_tooltip
-from widgets.glyph_table import GlyphTable
-from widgets.layers_panel import LayersPanel
-from widgets.overlay_base import OverlayLayer
-from widgets.overlay_layers import LAYER_TYPES, GlyphQuadsLayer, HoverLayer, SelectionLayer
-from widgets.page_model import PageModel
-from widgets.page_view import PageView
-from widgets.selection import GlyphSelection
-from widgets.text_panes import TextPanes
+from glyphscope.core.rules import Rules
+from glyphscope.inspector.actions import build_actions
+from glyphscope.inspector.analysis_worker import CoreOwner
+from glyphscope.inspector.owner_thread import OwnerThread
+from glyphscope.inspector.page_session import PageSession
+from glyphscope.inspector.render_worker import PdfiumOwner, RenderedPage
+from glyphscope.inspector.settings import open_settings, read_bool, recent_files
+from glyphscope.widgets.details_panel import DetailsPanel
+from glyphscope.widgets.explain import glyph_tooltip
+from glyphscope.widgets.glyph_table import GlyphTable
+from glyphscope.widgets.layers_panel import LayersPanel
+from glyphscope.widgets.overlay_base import OverlayLayer
+from glyphscope.widgets.overlay_layers import (
+    LAYER_TYPES,
+    GlyphQuadsLayer,
+    HoverLayer,
+    SelectionLayer,
+)
+from glyphscope.widgets.page_model import PageModel
+from glyphscope.widgets.page_view import PageView
+from glyphscope.widgets.selection import GlyphSelection
+from glyphscope.widgets.text_panes import TextPanes
 
 
 class MainWindow(PageSession, QMainWindow):

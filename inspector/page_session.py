@@ -9,10 +9,10 @@ from pathlib import Path
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QInputDialog, QLineEdit
 
-from core.errors import PasswordRequiredError, WrongPasswordError
-from inspector.render_worker import RenderedPage
-from inspector.settings import add_recent_file
-from widgets.page_model import PageModel
+from glyphscope.core.errors import PasswordRequiredError, WrongPasswordError
+from glyphscope.inspector.render_worker import RenderedPage
+from glyphscope.inspector.settings import add_recent_file
+from glyphscope.widgets.page_model import PageModel
 
 # Analysed pages kept for going back and forth without re-analysing.
 MODEL_CACHE_PAGES = 8

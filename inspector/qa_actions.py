@@ -7,10 +7,10 @@ from pathlib import Path
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
 
-from inspector.bundle import explanation_html
-from inspector.export_dialogs import LayersDialog, TextExportDialog
-from inspector.exporters import TextExport, export_png, export_svg, page_image, png_bytes
-from inspector.regression import ask_regression_case
+from glyphscope.inspector.bundle import explanation_html
+from glyphscope.inspector.export_dialogs import LayersDialog, TextExportDialog
+from glyphscope.inspector.exporters import TextExport, export_png, export_svg, page_image, png_bytes
+from glyphscope.inspector.regression import ask_regression_case
 
 
 def _action(features, name: str, text: str, slot, shortcut: str | None = None) -> QAction:

@@ -21,28 +21,28 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction
 
-from core.diffing import RuleChanges, rule_changes
-from core.rules import Rules
-from inspector import qa_actions
-from inspector.owner_thread import OwnerThread
-from inspector.qa_compare import CompareController
-from inspector.qa_search import SearchController
-from inspector.qa_worker import JobFailure, PageDetails, QaCore, page_details
-from inspector.regression import report_regression_case, save_regression_case
-from widgets.compare_panel import ComparePanel
-from widgets.content_stream_pane import ContentStreamPane
-from widgets.fonts_panel import FontsPanel
-from widgets.provenance_panel import ProvenancePanel, operator_lookup
-from widgets.qa_layers import (
+from glyphscope.core.qa.diffing import RuleChanges, rule_changes
+from glyphscope.core.rules import Rules
+from glyphscope.inspector import qa_actions
+from glyphscope.inspector.owner_thread import OwnerThread
+from glyphscope.inspector.qa_compare import CompareController
+from glyphscope.inspector.qa_search import SearchController
+from glyphscope.inspector.qa_worker import JobFailure, PageDetails, QaCore, page_details
+from glyphscope.inspector.regression import report_regression_case, save_regression_case
+from glyphscope.widgets.compare_panel import ComparePanel
+from glyphscope.widgets.content_stream_pane import ContentStreamPane
+from glyphscope.widgets.fonts_panel import FontsPanel
+from glyphscope.widgets.provenance_panel import ProvenancePanel, operator_lookup
+from glyphscope.widgets.qa_layers import (
     RULE_CHANGE_COLOURS,
     MarkedGroup,
     pdfium_diff_layer,
     rule_changes_layer,
     search_hits_layer,
 )
-from widgets.rules_panel import COMPARE_DEFAULTS, RulesPanel
-from widgets.search_panel import SearchPanel
-from widgets.structure_panel import StructurePanel
+from glyphscope.widgets.rules_panel import COMPARE_DEFAULTS, RulesPanel
+from glyphscope.widgets.search_panel import SearchPanel
+from glyphscope.widgets.structure_panel import StructurePanel
 
 CACHED_PAGES = 8
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
@@ -89,7 +89,7 @@ class QaFeatures(QObject):
         self.searching = SearchController(self)
         self.comparing = CompareController(self)
         self.interactive = True  # False: report in the status bar only (tests, scripts)
-        self.text_export = None  # the running inspector.exporters.TextExport
+        self.text_export = None  # the running glyphscope.inspector.exporters.TextExport
         self.text_progress = None
 
         self.rule_layer = rule_changes_layer()
@@ -331,7 +331,7 @@ class QaFeatures(QObject):
             self.ruleChangesShown.emit(self.changes)
 
     def _analyse_defaults(self, index: int):
-        from core.analysis import analyse_page
+        from glyphscope.core.analysis import analyse_page
 
         try:
             return index, analyse_page(self.core.document.page(index), Rules())
@@ -373,7 +373,7 @@ class QaFeatures(QObject):
 
     # -- regression cases -------------------------------------------------------------------
     def save_regression_case(self, root: str, name: str) -> None:
-        """Write the current page as a regression case under `root` (see core.regression);
+        """Write the current page as a regression case under `root` (see core.qa.regression);
         `regressionCaseSaved` fires when it is written."""
         if self.window.model is None:
             return

@@ -3,15 +3,15 @@ batches and kept while the rules stay the same; hits are listed by page and draw
 
 from __future__ import annotations
 
-from core.search import search_pages
-from inspector.qa_worker import JobFailure
-from widgets.qa_layers import SEARCH_COLOURS, MarkedGroup
+from glyphscope.core.qa.search import search_pages
+from glyphscope.inspector.qa_worker import JobFailure
+from glyphscope.widgets.qa_layers import SEARCH_COLOURS, MarkedGroup
 
 SEARCH_BATCH_PAGES = 50
 
 
 class SearchController:
-    """The search half of inspector.qa_features.QaFeatures (`features`)."""
+    """The search half of glyphscope.inspector.qa_features.QaFeatures (`features`)."""
 
     def __init__(self, features) -> None:
         self.features = features

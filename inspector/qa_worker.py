@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.diffing import PdfiumText, WordDiff, word_diff
-from core.document import OperatorRecord
-from core.fonts import FontInfo
-from core.reading import TextResult, reading_order
-from core.rules import Rules
-from core.structure_tree import StructureNode
-from core.visible import visible_glyphs
+from glyphscope.core.fonts.loader import FontInfo
+from glyphscope.core.interpret.content import OperatorRecord
+from glyphscope.core.qa.diffing import PdfiumText, WordDiff, word_diff
+from glyphscope.core.rules import Rules
+from glyphscope.core.structure.tree import StructureNode
+from glyphscope.core.text.reading import TextResult, reading_order
+from glyphscope.core.text.visible import visible_glyphs
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +60,7 @@ class QaCore:
         self._source: tuple[str, str | None] | None = None
 
     def open(self, path: str, password: str | None) -> int | JobFailure:
-        from core.document import Document
+        from glyphscope.core.document import Document
 
         if self._source == (path, password) and self._document is not None:
             return self._document.page_count
@@ -122,7 +122,7 @@ class QaCore:
 
     def single_page(self, index: int, rules: Rules):
         """(minimal PDF bytes, texts of each mode read in the source document)."""
-        from core.regression import expected_texts, single_page_pdf
+        from glyphscope.core.qa.regression import expected_texts, single_page_pdf
 
         try:
             return single_page_pdf(self._document.pdf, index), expected_texts(
@@ -137,7 +137,7 @@ def page_details(core, index: int, rules: Rules) -> PageDetails | JobFailure:
     A job for the window's analysis thread (`core` is its inspector.analysis_worker.CoreOwner):
     right after the page's analysis, `Page.extract` is a hit in the document's extraction
     cache, so the page is not interpreted a second time."""
-    from core.structure import structure_tree
+    from glyphscope.core.structure.order import structure_tree
 
     try:
         document = core.document

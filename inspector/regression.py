@@ -8,9 +8,9 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
-from core.regression import case_name, write_case
-from core.rules import Rules
-from inspector.qa_worker import JobFailure, QaCore
+from glyphscope.core.qa.regression import case_name, write_case
+from glyphscope.core.rules import Rules
+from glyphscope.inspector.qa_worker import JobFailure, QaCore
 
 REPOSITORY_CASES = Path(__file__).resolve().parent.parent / "tests" / "regression_cases"
 
@@ -78,7 +78,7 @@ def save_regression_case(
 
 def report_regression_case(features, outcome: CaseOutcome) -> None:
     """Tell the user what became of the case (GUI thread). `features` is the
-    inspector.qa_features.QaFeatures that asked."""
+    glyphscope.inspector.qa_features.QaFeatures that asked."""
     _report(features, outcome.message, error=outcome.error)
     if not outcome.error:
         features.regressionCaseSaved.emit(outcome.folder, outcome.differing)

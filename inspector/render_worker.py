@@ -10,8 +10,13 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PySide6.QtGui import QImage
 
-from core.errors import DamagedPdfError, NotAPdfError, PasswordRequiredError, WrongPasswordError
-from widgets.page_geometry import PageGeometry, display_size
+from glyphscope.core.errors import (
+    DamagedPdfError,
+    NotAPdfError,
+    PasswordRequiredError,
+    WrongPasswordError,
+)
+from glyphscope.widgets.page_geometry import PageGeometry, display_size
 
 # Above this many pixels a render is made at a lower scale and the view magnifies it: a
 # 800 % zoom of an A0 poster would otherwise ask pdfium for gigabytes.

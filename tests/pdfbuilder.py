@@ -28,7 +28,7 @@ from fontTools.ttLib import TTFont
 from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
 from pikepdf import Array, Dictionary, Name, Stream
 
-from core.encodings import base_encoding, standard14_widths
+from glyphscope.core.fonts.encodings import base_encoding, standard14_widths
 
 FontRef = Dictionary
 """An indirect font dictionary, usable as a value of `fonts={"F1": ...}`."""

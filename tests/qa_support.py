@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector.main_window import MainWindow
-from inspector.qa_features import install_qa_features, qa_features_of
+from glyphscope.inspector.main_window import MainWindow
+from glyphscope.inspector.qa_features import install_qa_features, qa_features_of
 from tests.pdfbuilder import PdfBuilder
 
 TIMEOUT_MS = 30_000

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from core.analysis import analyse_page
-from core.document import Document
-from core.rules import Rules
+from glyphscope.core.analysis import analyse_page
+from glyphscope.core.document import Document
+from glyphscope.core.rules import Rules
 from tests.pdfbuilder import PdfBuilder, tounicode_cmap
 
 RULES = Rules()

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from core.cli import main
-from core.records import GLYPH_JSON_KEYS
+from glyphscope.core.cli import main
+from glyphscope.core.records import GLYPH_JSON_KEYS
 from tests.pdfbuilder import Encrypt, PdfBuilder
 
 
@@ -117,7 +117,7 @@ def test_structure_mode_on_an_untagged_document_falls_back_and_exits_3(two_pages
 
 def test_console_script_entry_point_runs_as_a_module(two_pages):
     result = subprocess.run(
-        [sys.executable, "-m", "core.cli", "--mode", "text", str(two_pages)],
+        [sys.executable, "-m", "glyphscope.core.cli", "--mode", "text", str(two_pages)],
         capture_output=True,
         check=False,
     )

@@ -1,11 +1,11 @@
-"""core.cmap: CMap parsing traps (spec §1, ISO 32000-1 §9.7.5, §9.10.3), one behaviour each."""
+"""core.fonts.cmap.parser: CMap parsing traps (spec §1, ISO 32000-1 §9.7.5, §9.10.3), one each."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.cmap import parse_cmap
+from glyphscope.core.fonts.cmap.parser import parse_cmap
 
 HEADER = b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
 FOOTER = b"\nendcmap CMapName currentdict /CMap defineresource pop end end\n"

@@ -3,12 +3,12 @@ band of lines, spanning lines closing a band, duplicates removed before the spli
 
 from __future__ import annotations
 
-from core.columns import ColumnBand, columns_text
-from core.document import Document
-from core.output import page_text
-from core.reading import reading_order
-from core.rules import Rules
-from core.visible import visible_glyphs
+from glyphscope.core.document import Document
+from glyphscope.core.output import page_text
+from glyphscope.core.rules import Rules
+from glyphscope.core.text.columns import ColumnBand, columns_text
+from glyphscope.core.text.reading import reading_order
+from glyphscope.core.text.visible import visible_glyphs
 from tests.pdfbuilder import PdfBuilder
 from tests.test_visible import PAGE, make_run, renumber
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.document import Document
-from core.errors import GlyphscopeError
-from core.records import Glyph
+from glyphscope.core.document import Document
+from glyphscope.core.errors import GlyphscopeError
+from glyphscope.core.records import Glyph
 from tests.corpus import corpus_files
 
 FILES = corpus_files()
@@ -21,6 +21,6 @@ def test_corpus_file_yields_glyphs_or_a_typed_error(entry):
     except GlyphscopeError:
         return
     with document:
-        for page in document.pages():
+        for page in document.pages:
             glyphs = page.glyphs()
             assert glyphs is None or all(isinstance(g, Glyph) for g in glyphs)

@@ -1,15 +1,15 @@
-"""core.diffing (rule changes, word diff against pdfium) and core.search on built pages."""
+"""core.qa.diffing (rule changes, word diff against pdfium) and core.qa.search on built pages."""
 
 from __future__ import annotations
 
 import pytest
 
-from core.analysis import analyse_page
-from core.diffing import PdfiumText, changed_rules, rule_changes, word_diff
-from core.document import Document
-from core.reading import TextResult
-from core.rules import Rules
-from core.search import search_pages, search_text
+from glyphscope.core.analysis import analyse_page
+from glyphscope.core.document import Document
+from glyphscope.core.qa.diffing import PdfiumText, changed_rules, rule_changes, word_diff
+from glyphscope.core.qa.search import search_pages, search_text
+from glyphscope.core.rules import Rules
+from glyphscope.core.text.reading import TextResult
 from tests.pdfbuilder import PdfBuilder
 
 # "TJ" and "spaced" are 6 pt apart only by a TJ adjustment (-600/1000 × 10 pt); the box height

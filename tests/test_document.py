@@ -5,8 +5,8 @@ from __future__ import annotations
 import pikepdf
 import pytest
 
-from core.document import EXTRACTIONS_KEPT, Document
-from core.errors import (
+from glyphscope.core.document import Document
+from glyphscope.core.errors import (
     DamagedPdfError,
     NotAPdfError,
     PageIndexError,
@@ -14,6 +14,7 @@ from core.errors import (
     UnreadableFileError,
     WrongPasswordError,
 )
+from glyphscope.core.interpret.interpreter import EXTRACTIONS_KEPT
 from tests.pdfbuilder import Encrypt, PdfBuilder
 
 
@@ -130,7 +131,7 @@ def test_only_the_last_few_page_extractions_are_kept():
     for _ in range(20):
         builder.add_page(b"BT /F1 10 Tf (a) Tj ET", fonts={"F1": helv})
     document = Document.open(builder.to_bytes())
-    for page in document.pages():
+    for page in document.pages:
         page.glyphs()
     assert len(document.extraction_cache) == EXTRACTIONS_KEPT
     first = document.page(19).extract()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.encodings import (
+from glyphscope.core.fonts.encodings import (
     STANDARD_14,
     base_encoding,
     glyph_name_to_unicode,

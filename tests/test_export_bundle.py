@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QColor, QImage
 
-from inspector.bundle import JSON_ELEMENT_ID
-from inspector.exporters import LEGEND_WIDTH, export_png, export_svg, page_rect
-from inspector.qa_actions import export_bundle
+from glyphscope.inspector.bundle import JSON_ELEMENT_ID
+from glyphscope.inspector.exporters import LEGEND_WIDTH, export_png, export_svg, page_rect
+from glyphscope.inspector.qa_actions import export_bundle
 from tests.qa_support import open_and_wait, qa_window, tj_pdf
 
 __all__ = ["qa_window"]

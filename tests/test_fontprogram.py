@@ -10,8 +10,8 @@ from fontTools.pens.t2CharStringPen import T2CharStringPen
 from fontTools.ttLib import TTFont
 from pikepdf import Dictionary, Name
 
-import core.fontprogram
-from core.fontprogram import embedded_program_type, font_program_unicode
+import glyphscope.core.fonts.program
+from glyphscope.core.fonts.program import embedded_program_type, font_program_unicode
 from tests.pdfbuilder import truetype_program
 
 TYPE1_CLEARTEXT = b"""%!PS-AdobeFont-1.0: GlyphscopeT1 001
@@ -114,7 +114,7 @@ def test_damaged_truetype_is_recorded_not_raised():
 
 
 def test_oversized_program_is_skipped_before_decoding(monkeypatch):
-    monkeypatch.setattr(core.fontprogram, "MAX_FONT_PROGRAM_BYTES", 3)
+    monkeypatch.setattr(glyphscope.core.fonts.program, "MAX_FONT_PROGRAM_BYTES", 3)
     result = font_program_unicode(descriptor("/FontFile2", b"tiny"), "TrueType")
     assert result.problems == ("font program larger than 16 MB skipped",)
 

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pikepdf import Array, Dictionary, Name
 
-from core.document import Document
-from core.fonts import BROKEN_FONT_WIDTH, load_font
-from core.records import DecodeSource
+from glyphscope.core.document import Document
+from glyphscope.core.fonts.loader import BROKEN_FONT_WIDTH, load_font
+from glyphscope.core.records import DecodeSource
 from tests.pdfbuilder import PdfBuilder, cid_cmap, tounicode_cmap, truetype_program
 
 
@@ -538,9 +538,9 @@ def test_ucs2_named_cmap_codes_are_unicode(builder):
 
 def test_predefined_collection_decodes_cids(builder):
     font = load_font(builder.type0_font(cid_system_info=("Adobe", "Japan1", 6)))
-    pytest.importorskip("core.predefined").cid_to_unicode("Adobe-Japan1", 34) or pytest.skip(
-        "Adobe-Japan1 data unavailable"
-    )
+    pytest.importorskip("glyphscope.core.fonts.cmap.predefined").cid_to_unicode(
+        "Adobe-Japan1", 34
+    ) or pytest.skip("Adobe-Japan1 data unavailable")
     assert decoded(font, b"\x00\x22") == [("A", DecodeSource.PREDEFINED_CMAP)]
 
 

@@ -12,14 +12,14 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter, QTextCursor
 from PySide6.QtWidgets import QToolTip
 
-from core.rules import Rules
-from inspector.app import sample_path
-from inspector.main_window import MainWindow
-from inspector.settings import open_settings, recent_files
+from glyphscope.core.rules import Rules
+from glyphscope.inspector.app import sample_path
+from glyphscope.inspector.main_window import MainWindow
+from glyphscope.inspector.settings import open_settings, recent_files
+from glyphscope.widgets.overlay_layers import LAYER_TYPES
+from glyphscope.widgets.text_panes import utf16_offsets
 from tests.qa_support import TIMEOUT_MS, glyph_indices
 from tests.test_gui_pdfs import decisions_pdf, encrypted_pdf, text_pages_pdf
-from widgets.overlay_layers import LAYER_TYPES
-from widgets.text_panes import utf16_offsets
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -258,8 +258,8 @@ def test_colouring_quads_by_font_lists_the_fonts_in_the_legend(qtbot, decisions)
 
 
 def test_every_decode_source_has_a_colour_of_its_own():
-    from core.records import DecodeSource
-    from widgets.overlay_layers import DECODE_SOURCE_COLOURS
+    from glyphscope.core.records import DecodeSource
+    from glyphscope.widgets.overlay_layers import DECODE_SOURCE_COLOURS
 
     assert list(DECODE_SOURCE_COLOURS) == [source.value for source in DecodeSource]
     assert len(set(DECODE_SOURCE_COLOURS.values())) == len(DecodeSource)
@@ -462,7 +462,7 @@ def _run_app(*args: str, env_dir: Path) -> subprocess.CompletedProcess:
 
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", GLYPHSCOPE_SETTINGS_DIR=str(env_dir))
     return subprocess.run(
-        [sys.executable, "-m", "inspector.app", *args],
+        [sys.executable, "-m", "glyphscope.inspector.app", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -589,7 +589,7 @@ def test_clicking_a_character_in_a_pane_selects_its_glyph(qtbot, decisions):
 
 
 def test_shortcut_list_names_page_and_layer_keys(qtbot, window):
-    from inspector.actions import shortcut_rows
+    from glyphscope.inspector.actions import shortcut_rows
 
     rows = dict(shortcut_rows(window))
     assert rows["PgDown"] == "Next page"

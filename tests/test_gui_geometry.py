@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from core.geometry import apply
-from widgets.page_geometry import PageGeometry, display_matrix, display_size, image_matrix
+from glyphscope.core.geometry import apply
+from glyphscope.widgets.page_geometry import (
+    PageGeometry,
+    display_matrix,
+    display_size,
+    image_matrix,
+)
 
 # A 200 × 100 visible box whose lower-left corner is at (50, 20) (a crop-box offset).
 BOX = (50.0, 20.0, 250.0, 120.0)

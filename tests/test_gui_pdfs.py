@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.analysis import analyse_page
-from core.document import Document
-from core.rules import Rules
+from glyphscope.core.analysis import analyse_page
+from glyphscope.core.document import Document
+from glyphscope.core.rules import Rules
 from tests.pdfbuilder import Encrypt, PdfBuilder, tounicode_cmap
 
 MEDIA = (0, 0, 320, 220)

@@ -7,8 +7,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from core.diffing import WordDiff
-from core.rules import Rules
+from glyphscope.core.qa.diffing import WordDiff
+from glyphscope.core.rules import Rules
 from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import TIMEOUT_MS, glyph_indices, open_and_wait, qa_window, tj_pdf
 

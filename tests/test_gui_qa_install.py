@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from inspector.export_dialogs import LayersDialog, TextExportDialog
-from inspector.main_window import MainWindow
-from inspector.qa_features import install_qa_features, qa_features_of
+from glyphscope.inspector.export_dialogs import LayersDialog, TextExportDialog
+from glyphscope.inspector.main_window import MainWindow
+from glyphscope.inspector.qa_features import install_qa_features, qa_features_of
 from tests.qa_support import qa_window
 
 __all__ = ["qa_window"]
@@ -122,9 +122,9 @@ def test_the_text_dialog_reads_pages_and_a_custom_separator(qa_window, tmp_path)
 
 SCREENSHOT_WITH_QA = """
 import sys
-import inspector.app as app
-import inspector.main_window as main_window
-from inspector.qa_features import install_qa_features
+import glyphscope.inspector.app as app
+import glyphscope.inspector.main_window as main_window
+from glyphscope.inspector.qa_features import install_qa_features
 
 class Window(main_window.MainWindow):
     def __init__(self, **options):

@@ -262,20 +262,20 @@ def test_each_untagged_glyph_is_listed_and_selectable(qtbot, qa_window, tmp_path
 
 
 def font_info(subtype: str, encoding: str):
-    from core.fonts import FontInfo
+    from glyphscope.core.fonts.loader import FontInfo
 
     return FontInfo("F", subtype, encoding, False, "/Widths", False, "", "", "", 0, ())
 
 
 def test_a_composite_font_reads_cmap_then_collection_then_program():
-    from widgets.provenance_panel import decode_steps
+    from glyphscope.widgets.provenance_panel import decode_steps
 
     steps = [step.source for step in decode_steps(font_info("Type0", "Identity-H"))]
     assert steps == ["tounicode", "encoding_cmap", "predefined_cmap", "font_program"]
 
 
 def test_an_embedded_font_without_base_encoding_reads_its_program_before_the_tables():
-    from widgets.provenance_panel import decode_steps
+    from glyphscope.widgets.provenance_panel import decode_steps
 
     info = font_info("Type1", "font program, then StandardEncoding (default) + 2 Differences")
     steps = [step.source for step in decode_steps(info)]
@@ -289,7 +289,7 @@ def test_an_embedded_font_without_base_encoding_reads_its_program_before_the_tab
 
 
 def test_a_font_with_a_base_encoding_reads_the_tables_before_its_program():
-    from widgets.provenance_panel import decode_steps
+    from glyphscope.widgets.provenance_panel import decode_steps
 
     steps = [step.source for step in decode_steps(font_info("TrueType", "WinAnsiEncoding"))]
     assert steps == [

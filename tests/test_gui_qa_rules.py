@@ -7,8 +7,9 @@ from dataclasses import fields
 
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QSpinBox
 
-from core.cli import main as extract_main
-from core.rules import Rules
+from glyphscope.core.cli import main as extract_main
+from glyphscope.core.rules import Rules
+from glyphscope.widgets.text_panes import MARK_PROPERTY
 from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import (
     TIMEOUT_MS,
@@ -18,7 +19,6 @@ from tests.qa_support import (
     qa_window,
     tj_pdf,
 )
-from widgets.text_panes import MARK_PROPERTY
 
 __all__ = ["qa_window"]
 

@@ -16,9 +16,9 @@ import pytest
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
 
-from inspector.main_window import MainWindow
+from glyphscope.inspector.main_window import MainWindow
+from glyphscope.widgets.overlay_layers import LAYER_TYPES
 from tests.test_gui_pdfs import decisions_pdf
-from widgets.overlay_layers import LAYER_TYPES
 
 REFERENCES = Path(__file__).resolve().parent / "gui_reference"
 UPDATE = os.environ.get("GLYPHSCOPE_UPDATE_REFERENCES") == "1"

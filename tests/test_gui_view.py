@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 
-from inspector.main_window import MainWindow
+from glyphscope.inspector.main_window import MainWindow
+from glyphscope.widgets.page_geometry import display_matrix
+from glyphscope.widgets.page_view import to_qtransform
 from tests.pdfbuilder import PdfBuilder
-from widgets.page_geometry import display_matrix
-from widgets.page_view import to_qtransform
 
 TIMEOUT_MS = 30_000
 # A black 40 × 20 rectangle at (100, 100) on a page cropped away from the origin.
@@ -192,8 +192,8 @@ def test_fit_page_shows_the_whole_page(qtbot, square_window):
 
 def tall_page_view(qtbot):
     """A bare PageView on a tall page, fitted to its width in a small viewport."""
-    from widgets.page_geometry import PageGeometry
-    from widgets.page_view import PageView
+    from glyphscope.widgets.page_geometry import PageGeometry
+    from glyphscope.widgets.page_view import PageView
 
     view = PageView()
     qtbot.addWidget(view)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.document import Document
-from core.rules import Rules
+from glyphscope.core.document import Document
+from glyphscope.core.rules import Rules
 from tests.pdfbuilder import PdfBuilder
 
 # Widths in glyph space (1/1000 em) for the codes the tests show.

@@ -6,16 +6,16 @@ import io
 
 import pytest
 
-from core.document import Document
-from core.errors import GlyphscopeError, PageIndexError
-from core.output import (
+from glyphscope.core.document import Document
+from glyphscope.core.errors import GlyphscopeError, PageIndexError
+from glyphscope.core.output import (
     PageRangeError,
     TextModeError,
     page_text,
     parse_page_range,
     write_document_text,
 )
-from core.rules import Rules
+from glyphscope.core.rules import Rules
 from tests.pdfbuilder import PdfBuilder
 
 RULES = Rules()

@@ -214,7 +214,7 @@ def test_fonts_sharing_a_program_embed_it_once():
 
 
 def test_sample_pdf_is_what_its_generator_writes(tmp_path):
-    from assets import make_sample
+    from glyphscope.assets import make_sample
 
     if not (make_sample.DROID.exists() and make_sample.DEJAVU.exists()):
         pytest.skip("fonts-droid-fallback or fonts-dejavu-core is not installed")
@@ -223,7 +223,7 @@ def test_sample_pdf_is_what_its_generator_writes(tmp_path):
 
 
 def test_sample_pdf_renders_five_pages_in_pdfium():
-    from assets import make_sample
+    from glyphscope.assets import make_sample
 
     document = pdfium.PdfDocument(make_sample.OUTPUT.read_bytes())
     assert len(document) == 5

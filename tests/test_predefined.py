@@ -1,13 +1,13 @@
-"""core.predefined: Table 118 CMaps and CID → Unicode tables shipped in assets/cmaps/."""
+"""core.fonts.cmap.predefined: Table 118 CMaps and CID → Unicode tables shipped in assets/cmaps/."""
 
 from __future__ import annotations
 
 import pikepdf
 import pytest
 
-from core import predefined
-from core.cmap import parse_cmap
-from core.predefined import cid_to_unicode, ordering_of, predefined_cmap
+from glyphscope.core.fonts.cmap import predefined
+from glyphscope.core.fonts.cmap.parser import parse_cmap
+from glyphscope.core.fonts.cmap.predefined import cid_to_unicode, ordering_of, predefined_cmap
 
 
 def decode(cmap_name: str, data: bytes, ordering: str = "Adobe-Japan1") -> str:
@@ -98,7 +98,7 @@ def test_ksc_euc_h_decodes_hangul_through_adobe_korea1():
 
 
 def test_every_table_118_cmap_loads():
-    from assets.cmaps.build_cmaps import TABLE_118
+    from glyphscope.assets.cmaps.build_cmaps import TABLE_118
 
     assert [name for name in TABLE_118 if predefined_cmap(name) is None] == []
 

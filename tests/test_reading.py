@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 
-from core.reading import GapDecision, LineBreakDecision, reading_order
-from core.rules import Rules
-from core.visible import visible_glyphs
+from glyphscope.core.rules import Rules
+from glyphscope.core.text.reading import GapDecision, LineBreakDecision, reading_order
+from glyphscope.core.text.visible import visible_glyphs
 from tests.test_visible import PAGE, make_glyph, make_run, renumber
 
 RULES = Rules()

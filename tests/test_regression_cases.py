@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.regression import actual_texts, discover_cases, load_case
+from glyphscope.core.qa.regression import actual_texts, discover_cases, load_case
 
 CASES_DIR = Path(__file__).resolve().parent / "regression_cases"
 EXTRA_DIR_ENV = "GLYPHSCOPE_REGRESSION_CASES"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import zlib
 
-from core.streams import decode_stream
+from glyphscope.core.pdf.streams import decode_stream
 from tests.pdfbuilder import PdfBuilder
 
 CONTENT = b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET"

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pikepdf
 import pytest
 
-from core.errors import PageIndexError
-from core.records import Glyph
-from core.rules import Rules
-from core.structure import (
+from glyphscope.core.errors import PageIndexError
+from glyphscope.core.records import Glyph
+from glyphscope.core.rules import Rules
+from glyphscope.core.structure.order import (
     NO_TREE,
     NOT_REFERENCED,
     NOT_TAGGED,
@@ -25,7 +25,7 @@ from core.structure import (
     structure_tree,
     trusted_text,
 )
-from core.structure_tree import number_tree_lookup, role_map, walk_structure
+from glyphscope.core.structure.tree import number_tree_lookup, role_map, walk_structure
 from tests.pdfbuilder import MCR, OBJR, Element, PdfBuilder
 
 RULES = Rules()
@@ -510,7 +510,7 @@ def test_mcids_the_tree_never_references_without_struct_parents_is_no_result():
 
 
 def _reading_outcome(builder: PdfBuilder, glyphs: list[Glyph]):
-    pytest.importorskip("core.reading", exc_type=ImportError)
+    pytest.importorskip("glyphscope.core.text.reading", exc_type=ImportError)
     return _outcome(builder, glyphs)
 
 
@@ -571,11 +571,11 @@ def _two_column_pdf(page_number: bytes = b"") -> tuple[PdfBuilder, int]:
 
 
 def _end_to_end(data: bytes | str, page_index: int = 0):
-    pytest.importorskip("core.interpreter", exc_type=ImportError)
-    pytest.importorskip("core.reading", exc_type=ImportError)
-    from core.document import Document
-    from core.structure import structure_outcome
-    from core.visible import visible_glyphs
+    pytest.importorskip("glyphscope.core.interpret.interpreter", exc_type=ImportError)
+    pytest.importorskip("glyphscope.core.text.reading", exc_type=ImportError)
+    from glyphscope.core.document import Document
+    from glyphscope.core.structure.order import structure_outcome
+    from glyphscope.core.text.visible import visible_glyphs
 
     document = Document.open(data)
     page = document.page(page_index)

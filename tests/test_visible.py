@@ -7,9 +7,9 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.records import DecodeSource, Glyph
-from core.rules import Rules
-from core.visible import DroppedGlyph, visible_glyphs
+from glyphscope.core.records import DecodeSource, Glyph
+from glyphscope.core.rules import Rules
+from glyphscope.core.text.visible import DroppedGlyph, visible_glyphs
 
 RULES = Rules()
 PAGE = (0.0, 0.0, 612.0, 792.0)

@@ -1,4 +1,4 @@
-"""Our reading-order text against pdfium's (core.diffing), for the page and the document.
+"""Our reading-order text against pdfium's (core.qa.diffing), for the page and the document.
 
 The page part lists each word difference; clicking one emits the glyphs behind our words.
 The document part ranks pages by how much the two disagree; clicking one emits the page.
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.diffing import WordDiff
+from glyphscope.core.qa.diffing import WordDiff
 
 KIND_COLOURS = {"replace": "#d62728", "extra": "#ff7f0e", "missing": "#9467bd"}
 KIND_LABELS = {"replace": "differs", "extra": "only ours", "missing": "only pdfium"}

@@ -10,8 +10,8 @@ from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFontDatabase
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from core.document import OperatorRecord
-from widgets.table_model import TitledTableModel
+from glyphscope.core.interpret.content import OperatorRecord
+from glyphscope.widgets.table_model import TitledTableModel
 
 COLUMNS = ("stream", "#", "operator", "operands")
 TEXT_OPERATORS = frozenset(("Tj", "TJ", "'", '"'))

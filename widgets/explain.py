@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
-from widgets.page_model import DUPLICATE, OUTSIDE_VISIBLE_BOX, PageModel
+from glyphscope.widgets.page_model import DUPLICATE, OUTSIDE_VISIBLE_BOX, PageModel
 
 
 def _num(value: float) -> str:

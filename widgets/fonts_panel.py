@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.fonts import FontInfo
-from core.records import DecodeSource, Glyph
+from glyphscope.core.fonts.loader import FontInfo
+from glyphscope.core.records import DecodeSource, Glyph
 
 COLUMNS = (
     "font",

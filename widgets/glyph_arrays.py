@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.records import DecodeSource
+from glyphscope.core.records import DecodeSource
 
 
 @dataclass(frozen=True, slots=True)

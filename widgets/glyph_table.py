@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from widgets.explain import char_label
-from widgets.page_model import VISIBLE, PageModel
-from widgets.table_model import TitledTableModel
+from glyphscope.widgets.explain import char_label
+from glyphscope.widgets.page_model import VISIBLE, PageModel
+from glyphscope.widgets.table_model import TitledTableModel
 
 COLUMNS = (
     "#",

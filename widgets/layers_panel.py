@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from widgets.overlay_base import LegendEntry, OverlayLayer
-from widgets.overlay_layers import COLOUR_BY, GlyphQuadsLayer
+from glyphscope.widgets.overlay_base import LegendEntry, OverlayLayer
+from glyphscope.widgets.overlay_layers import COLOUR_BY, GlyphQuadsLayer
 
 SWATCH = QSize(22, 12)
 

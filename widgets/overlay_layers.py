@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.records import DecodeSource
-from widgets.glyph_arrays import group_bounds
-from widgets.overlay_base import (
+from glyphscope.core.records import DecodeSource
+from glyphscope.widgets.glyph_arrays import group_bounds
+from glyphscope.widgets.overlay_base import (
     PALETTE,
     LegendEntry,
     OverlayLayer,
@@ -21,8 +21,8 @@ from widgets.overlay_base import (
     rect_path,
     segments_path,
 )
-from widgets.page_model import PageModel
-from widgets.qt_paths import path_from_polyline, path_from_rects
+from glyphscope.widgets.page_model import PageModel
+from glyphscope.widgets.qt_paths import path_from_polyline, path_from_rects
 
 # One colour per decode source, in the order of the decode chain (spec §1); the legend lists
 # every source so a reader can tell what is absent from the page.

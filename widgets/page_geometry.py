@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.geometry import Matrix, invert, multiply, normalize_rect
+from glyphscope.core.geometry import Matrix, invert, multiply, normalize_rect
 
 Rect = tuple[float, float, float, float]
 

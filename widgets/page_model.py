@@ -12,9 +12,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core.records import Glyph
-from widgets.glyph_arrays import DecisionArrays, GlyphArrays, decision_arrays, glyph_arrays
-from widgets.spatial import GlyphGrid
+from glyphscope.core.records import Glyph
+from glyphscope.widgets.glyph_arrays import (
+    DecisionArrays,
+    GlyphArrays,
+    decision_arrays,
+    glyph_arrays,
+)
+from glyphscope.widgets.spatial import GlyphGrid
 
 Rect = tuple[float, float, float, float]
 
@@ -121,7 +126,7 @@ class PageModel:
 
 def build_page_model(page_index: int, analysis, structure_reason: str = "") -> PageModel:
     """Everything the widgets need from one `core.analysis.PageAnalysis`; `structure_reason`
-    says why there is no structure order (core.structure.NoStructure.reason)."""
+    says why there is no structure order (glyphscope.core.structure.order.NoStructure.reason)."""
     glyphs = tuple(analysis.glyphs)
     quads = (
         np.asarray([g.quad for g in glyphs], dtype=np.float64).reshape(-1, 4, 2)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QToolTip,
 )
 
-from widgets.page_geometry import PageGeometry
+from glyphscope.widgets.page_geometry import PageGeometry
 
 MIN_ZOOM = 0.25
 MAX_ZOOM = 8.0

@@ -8,11 +8,11 @@ from html import escape
 
 from PySide6.QtWidgets import QTextBrowser
 
-from core.document import OperatorRecord
-from core.fonts import FontInfo
-from core.records import DecodeSource, Glyph
-from widgets.explain import char_label
-from widgets.page_model import PageModel
+from glyphscope.core.fonts.loader import FontInfo
+from glyphscope.core.interpret.content import OperatorRecord
+from glyphscope.core.records import DecodeSource, Glyph
+from glyphscope.widgets.explain import char_label
+from glyphscope.widgets.page_model import PageModel
 
 
 @dataclass(frozen=True, slots=True)

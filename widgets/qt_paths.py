@@ -1,9 +1,7 @@
 """QPainterPaths built from numpy arrays in one call, through QPainterPath's QDataStream form.
 
-Two reasons. Speed: a page's worth of quads would otherwise be hundreds of thousands of
-moveTo/lineTo calls from Python. Safety: the PySide6 6.12 wheels on Python 3.11 drop a
-reference to None on every call of a void C++ method (see widgets/none_guard.py); one
-deserialisation per path makes that one call instead of five per glyph.
+A page's worth of quads would otherwise be hundreds of thousands of moveTo/lineTo calls from
+Python; one deserialisation per path makes that one call instead of five per glyph.
 
 The stream layout (Qt's operator<< for QPainterPath, big-endian, stream version ≥ Qt 4):
 int32 element count; per element int32 type (0 moveTo, 1 lineTo), float64 x, float64 y;

@@ -1,7 +1,7 @@
-"""Every threshold of `core.rules.Rules` as an editor, and what a change did to the page.
+"""Every threshold of `glyphscope.core.rules.Rules` as an editor, and what a change did to the page.
 
 The panel only edits and shows: it emits `rulesChanged(Rules)` (debounced, so dragging a spin
-box re-analyses once) and draws the `core.diffing.RuleChanges` it is given.
+box re-analyses once) and draws the `glyphscope.core.qa.diffing.RuleChanges` it is given.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.diffing import RuleChanges
-from core.errors import RuleError
-from core.rules import Rules
-from widgets.explain import char_label
-from widgets.qa_layers import RULE_CHANGE_COLOURS
+from glyphscope.core.errors import RuleError
+from glyphscope.core.qa.diffing import RuleChanges
+from glyphscope.core.rules import Rules
+from glyphscope.widgets.explain import char_label
+from glyphscope.widgets.qa_layers import RULE_CHANGE_COLOURS
 
 DEBOUNCE_MS = 250
 INT_MAX = 2**31 - 1

@@ -1,4 +1,4 @@
-"""Search the document's extracted text (core.search); hits listed by page."""
+"""Search the document's extracted text (glyphscope.core.qa.search); hits listed by page."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.search import SearchHit
+from glyphscope.core.qa.search import SearchHit
 
 
 class SearchPanel(QWidget):

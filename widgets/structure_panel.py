@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.structure_tree import StructureNode
+from glyphscope.core.structure.tree import StructureNode
 
 TEXT_PREVIEW = 60
 UNTAGGED = "untagged"
@@ -146,7 +146,7 @@ class StructurePanel(QWidget):
         self.untagged: tuple[int, ...] = ()
 
     def set_structure(self, root: StructureNode | None, model, reason: str = "") -> None:
-        """`model` is the page's widgets.page_model.PageModel (its analysis holds the
+        """`model` is the page's glyphscope.widgets.page_model.PageModel (its analysis holds the
         structure-order result); `reason` says why there is no tree."""
         self.tree.clear()
         self.entries, self.nodes = {}, {}

@@ -1,11 +1,12 @@
 """Regenerate the predefined CMap data in this folder from Debian's poppler-data.
 
-    python3 -m assets.cmaps.build_cmaps [/usr/share/poppler/cMap]
+    python3 -m glyphscope.assets.cmaps.build_cmaps [/usr/share/poppler/cMap]
 
-Reads Adobe's CMap sources (BSD-3-Clause, see README.md) with `core.cmap.parse_cmap` and writes:
+Reads Adobe's CMap sources (BSD-3-Clause, see README.md) with
+`glyphscope.core.fonts.cmap.parser.parse_cmap` and writes:
 - `cmap-<Name>.json.gz` for each predefined encoding CMap of ISO 32000-1 §9.7.5.2 Table 118:
   codespace ranges and code → CID mappings, with a `usecmap` name kept as a reference (the
-  used CMap is shipped too and `core.predefined` chains to it on load);
+  used CMap is shipped too and `glyphscope.core.fonts.cmap.predefined` chains to it on load);
 - `cid2unicode-<Registry-Ordering>.json.gz` for each character collection, from Adobe's
   `<collection>-UCS2` CMaps (CID → Unicode, the tables pdf.js uses).
 
@@ -19,14 +20,14 @@ import json
 import sys
 from pathlib import Path
 
-from core.cmap import CMap, parse_cmap
+from glyphscope.core.fonts.cmap.parser import CMap, parse_cmap
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_SOURCE = Path("/usr/share/poppler/cMap")
 
 COLLECTIONS = ("Adobe-GB1", "Adobe-CNS1", "Adobe-Japan1", "Adobe-Korea1", "Adobe-KR")
 
-# ISO 32000-1 §9.7.5.2, Table 118 (Identity-H/V are built into core.predefined).
+# ISO 32000-1 §9.7.5.2, Table 118 (Identity-H/V are built into core.fonts.cmap.predefined).
 TABLE_118 = """
 GB-EUC-H GB-EUC-V GBpc-EUC-H GBpc-EUC-V GBK-EUC-H GBK-EUC-V GBKp-EUC-H GBKp-EUC-V GBK2K-H GBK2K-V
 UniGB-UCS2-H UniGB-UCS2-V UniGB-UTF16-H UniGB-UTF16-V

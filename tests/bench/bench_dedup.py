@@ -15,9 +15,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from test_visible import make_glyph  # noqa: E402
 
-from core.reading import reading_order  # noqa: E402
-from core.rules import Rules  # noqa: E402
-from core.visible import visible_glyphs  # noqa: E402
+from glyphscope.core.rules import Rules  # noqa: E402
+from glyphscope.core.text.reading import reading_order  # noqa: E402
+from glyphscope.core.text.visible import visible_glyphs  # noqa: E402
 
 COUNT = 50_000
 

@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 import pikepdf  # noqa: E402
 
-from core.document import Document  # noqa: E402
-from core.errors import GlyphscopeError  # noqa: E402
+from glyphscope.core.document import Document  # noqa: E402
+from glyphscope.core.errors import GlyphscopeError  # noqa: E402
 from tests.corpus import corpus_files  # noqa: E402
 
 

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from inspector.main_window import MainWindow  # noqa: E402
+from glyphscope.inspector.main_window import MainWindow  # noqa: E402
 
 PAGE_TIMEOUT_MS = 120_000
 HEARTBEAT_MS = 5

@@ -41,12 +41,12 @@ sys.path.insert(0, str(ROOT))
 import pdfplumber  # noqa: E402
 from pdfminer.high_level import extract_text  # noqa: E402
 
-import core.interpreter  # noqa: E402, F401 - Page.extract imports it lazily; keep that out of page 1
-from core.document import Document  # noqa: E402
-from core.errors import GlyphscopeError  # noqa: E402
-from core.reading import reading_order  # noqa: E402
-from core.rules import Rules  # noqa: E402
-from core.visible import visible_glyphs  # noqa: E402
+import glyphscope.core.interpret.interpreter  # noqa: E402, F401 - Page.extract imports it lazily; keep that out of page 1
+from glyphscope.core.document import Document  # noqa: E402
+from glyphscope.core.errors import GlyphscopeError  # noqa: E402
+from glyphscope.core.rules import Rules  # noqa: E402
+from glyphscope.core.text.reading import reading_order  # noqa: E402
+from glyphscope.core.text.visible import visible_glyphs  # noqa: E402
 from tests.corpus import corpus_files  # noqa: E402
 
 TOOLS = ("ours", "pdfminer", "pdfplumber")

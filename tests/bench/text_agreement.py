@@ -4,7 +4,7 @@
                                           [--timeout S] [--refresh]
 
 For every corpus file whose `ref_ok` is "ok", all pages: our reading-order text (what
-`glyphscope-extract --mode text` writes, core.output.write_document_text), pdfminer.six's
+`glyphscope-extract --mode text` writes, glyphscope.core.output.write_document_text), pdfminer.six's
 `high_level.extract_text` (default LAParams) and pdfplumber's `page.extract_text()` per page
 joined by form feeds, each compared with `refs/<file>.pdftotext.txt`.
 
@@ -24,7 +24,7 @@ memory blow-up is reported in the table, never fatal. Peers are skipped on files
 100 pages unless --all. Peer outputs (and peer failures) are cached in tests/bench/out/
 (gitignored) and reused until --refresh; our text is always recomputed and written to
 tests/bench/out/ours/<file>.txt for reading by eye (out/ours+NAME=VALUE/ when --rule
-overrides a threshold of core.rules.Rules, as the CLI's option does; --reuse-ours scores
+overrides a threshold of glyphscope.core.rules.Rules, as the CLI's option does; --reuse-ours scores
 those texts again without extracting, e.g. after a change to the normalisation).
 """
 
@@ -98,9 +98,9 @@ def agreement(text: str, reference: Counter) -> Agreement:
 def _ours_text(path: str, password: str | None, overrides: dict) -> str:
     import io
 
-    from core.document import Document
-    from core.output import write_document_text
-    from core.rules import Rules
+    from glyphscope.core.document import Document
+    from glyphscope.core.output import write_document_text
+    from glyphscope.core.rules import Rules
 
     stream = io.BytesIO()
     with Document.open(path, password=password) as document:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from core.document import Document  # noqa: E402
-from core.errors import GlyphscopeError  # noqa: E402
+from glyphscope.core.document import Document  # noqa: E402
+from glyphscope.core.errors import GlyphscopeError  # noqa: E402
 from tests.corpus import corpus_files  # noqa: E402
 
 
@@ -36,7 +36,7 @@ def reference_rate(text: str) -> float:
 def our_rate(entry) -> tuple[int, int, Counter]:
     total, unresolved, sources = 0, 0, Counter()
     with Document.open(entry.path, password=entry.password) as document:
-        for page in document.pages():
+        for page in document.pages:
             for glyph in page.extract().glyphs:
                 total += 1
                 sources[glyph.decode_source] += 1

@@ -1,0 +1,282 @@
+"""What simple and composite fonts share (§9.5–§9.8): the glyph and font records, the `Font`
+object `load_font` returns, the embedded program loaded on demand, and the small readers of
+PDF objects (names, numbers, streams, /ToUnicode, descriptor extents) both kinds use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol
+
+import pikepdf
+
+from glyphscope.core.fonts.cmap.parser import CMap, parse_cmap
+from glyphscope.core.fonts.cmap.predefined import predefined_cmap
+from glyphscope.core.fonts.program import EMPTY, FontProgramUnicode, font_program_unicode
+from glyphscope.core.records import DecodeSource
+
+DEFAULT_ASCENT = 0.8
+DEFAULT_DESCENT = -0.2
+_STRING_CACHE_LIMIT = 8192
+MAX_AUX_STREAM_BYTES = 16 * 1024 * 1024  # ToUnicode, embedded CMaps, CIDToGIDMap
+
+# Decode-source values bound once: the decoders return them per code on the hot path.
+TO_UNICODE = DecodeSource.TO_UNICODE.value
+ENCODING_CMAP = DecodeSource.ENCODING_CMAP.value
+DIFFERENCES = DecodeSource.DIFFERENCES.value
+PREDEFINED = DecodeSource.PREDEFINED_CMAP.value
+BUILTIN = DecodeSource.BUILTIN_ENCODING.value
+FONT_PROGRAM = DecodeSource.FONT_PROGRAM.value
+GLYPH_NAME_NUMBER = DecodeSource.GLYPH_NAME_NUMBER.value
+UNRESOLVED = DecodeSource.UNRESOLVED.value
+
+
+class FontGlyph(NamedTuple):
+    """One code of a shown string, decoded and measured (text-space units, §9.4.4)."""
+
+    code: int
+    code_length: int
+    text: str
+    decode_source: str
+    width: float  # w0, horizontal displacement
+    is_single_byte_space: bool  # §9.4.3: Tw applies to the single-byte code 32 only
+    vertical_displacement: float  # w1y (writing mode 1), 0.0 otherwise
+    position_vector: tuple[float, float]  # (vx, vy) §9.7.4.3, (0, 0) in writing mode 0
+
+
+@dataclass(frozen=True, slots=True)
+class FontInfo:
+    """What the inspector's Fonts panel shows about a font, and where each answer came from."""
+
+    base_font: str
+    subtype: str
+    encoding: str
+    has_to_unicode: bool
+    widths_source: str
+    w_sorted_on_read: bool
+    descendant_subtype: str
+    cid_system_info: str
+    embedded_program: str
+    writing_mode: int
+    problems: tuple[str, ...]
+
+
+class GlyphDecoder(Protocol):
+    """What `Font` needs from a simple or composite decoder."""
+
+    is_composite: bool
+
+    def split(self, data: bytes) -> list[tuple[int, int]]: ...
+
+    def glyph(self, code: int, length: int) -> FontGlyph: ...
+
+
+class LazyProgram:
+    """The embedded font program, parsed on the first code that needs it (most fonts never do)."""
+
+    __slots__ = ("descriptor", "subtype", "problems", "program")
+
+    def __init__(self, descriptor: pikepdf.Dictionary | None, subtype: str, problems: list[str]):
+        self.descriptor = descriptor
+        self.subtype = subtype
+        self.problems = problems
+        self.program: FontProgramUnicode | None = None if descriptor is not None else EMPTY
+
+    def get(self) -> FontProgramUnicode:
+        if self.program is None:
+            try:
+                self.program = font_program_unicode(self.descriptor, self.subtype)
+            except Exception as error:  # glyphs() must not raise on a hostile font program
+                problem = f"font program skipped: {type(error).__name__}: {error}"
+                self.program = FontProgramUnicode("", {}, {}, (problem,))
+            self.problems.extend(self.program.problems)
+            self.descriptor = None
+        return self.program
+
+
+class Font:
+    """A loaded font: identity, vertical extent, and the decoder behind `glyphs`."""
+
+    __slots__ = (
+        "name",
+        "subtype",
+        "writing_mode",
+        "ascent",
+        "descent",
+        "is_composite",
+        "_decoder",
+        "_details",
+        "_problems",
+        "_info",
+        "_glyph_cache",
+        "_string_cache",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        subtype: str,
+        writing_mode: int,
+        ascent: float,
+        descent: float,
+        decoder: GlyphDecoder,
+        details: dict,
+        problems: list[str],
+    ) -> None:
+        self.name = name
+        self.subtype = subtype
+        self.writing_mode = writing_mode
+        self.ascent = ascent
+        self.descent = descent
+        self.is_composite = decoder.is_composite
+        self._decoder = decoder
+        self._details = details
+        self._problems = problems
+        self._info: FontInfo | None = None
+        self._glyph_cache: dict[tuple[int, int], FontGlyph] = {}
+        self._string_cache: dict[bytes, tuple[FontGlyph, ...]] = {}
+
+    def glyphs(self, data: bytes) -> list[FontGlyph]:
+        """The glyphs a shown string (Tj operand, TJ element) paints, in order."""
+        cached = self._string_cache.get(data)
+        if cached is None:
+            glyph_cache = self._glyph_cache
+            decoder = self._decoder
+            glyphs = []
+            for key in decoder.split(data):
+                glyph = glyph_cache.get(key)
+                if glyph is None:
+                    glyph = glyph_cache[key] = decoder.glyph(*key)
+                glyphs.append(glyph)
+            if len(self._string_cache) >= _STRING_CACHE_LIMIT:
+                self._string_cache.clear()
+            cached = self._string_cache[data] = tuple(glyphs)
+        return list(cached)
+
+    def info(self) -> FontInfo:
+        info = self._info
+        if info is None or len(info.problems) != len(self._problems):
+            info = self._info = FontInfo(
+                base_font=self.name,
+                subtype=self.subtype,
+                writing_mode=self.writing_mode,
+                problems=tuple(self._problems),
+                **self._details,
+            )
+        return info
+
+    def __repr__(self) -> str:
+        return f"Font({self.name!r}, {self.subtype})"
+
+
+def font_details(
+    encoding: str,
+    widths_source: str,
+    *,
+    has_to_unicode: bool = False,
+    w_sorted_on_read: bool = False,
+    descendant_subtype: str = "",
+    cid_system_info: str = "",
+    embedded_program: str = "",
+) -> dict:
+    """The `FontInfo` fields a loader answers (the rest come from `Font` itself)."""
+    return {
+        "encoding": encoding,
+        "has_to_unicode": has_to_unicode,
+        "widths_source": widths_source,
+        "w_sorted_on_read": w_sorted_on_read,
+        "descendant_subtype": descendant_subtype,
+        "cid_system_info": cid_system_info,
+        "embedded_program": embedded_program,
+    }
+
+
+def to_unicode_cmap(font_dict: pikepdf.Dictionary, problems: list) -> CMap | None:
+    """§9.10.3 /ToUnicode; a stream that cannot be read or maps nothing falls through."""
+    stream = font_dict.get("/ToUnicode")
+    if stream is None:
+        return None
+    if not isinstance(stream, pikepdf.Stream):
+        problems.append("/ToUnicode is not a stream")
+        return None
+    data = read_stream(stream, "/ToUnicode", problems)
+    if data is None:
+        return None
+    cmap = parse_cmap(data, predefined_cmap)
+    problems.extend(f"/ToUnicode: {problem}" for problem in cmap.problems[:3])
+    if not cmap.has_unicode:
+        problems.append("/ToUnicode maps nothing")
+        return None
+    return cmap
+
+
+def read_stream(stream: pikepdf.Stream, label: str, problems: list) -> bytes | None:
+    try:
+        if pdf_number(stream.get("/Length"), 0) > MAX_AUX_STREAM_BYTES:
+            problems.append(f"{label} larger than 16 MB skipped")
+            return None
+        data = stream.read_bytes()
+    except pikepdf.PdfError as error:
+        problems.append(f"{label} unreadable: {error}")
+        return None
+    if len(data) > MAX_AUX_STREAM_BYTES:
+        problems.append(f"{label} larger than 16 MB skipped")
+        return None
+    return data
+
+
+def descriptor_extent(descriptor: pikepdf.Dictionary | None) -> tuple[float, float]:
+    """Ascent and descent in text space (§9.8.1): /Ascent /Descent, else /FontBBox."""
+    ascent = descent = 0.0
+    if descriptor is not None:
+        ascent = pdf_number(descriptor.get("/Ascent"), 0.0) / 1000.0
+        descent = pdf_number(descriptor.get("/Descent"), 0.0) / 1000.0
+        bbox = pdf_numbers(descriptor.get("/FontBBox"), 4)
+        if bbox is not None:
+            ascent = ascent or max(bbox[1], bbox[3]) / 1000.0
+            descent = descent or min(bbox[1], bbox[3]) / 1000.0
+    return sane_extent(ascent, descent)
+
+
+def sane_extent(ascent: float, descent: float) -> tuple[float, float]:
+    if descent > 0:
+        descent = -descent  # some producers write the descent's magnitude
+    if not descent:
+        descent = DEFAULT_DESCENT
+    if ascent <= 0:
+        ascent = DEFAULT_ASCENT
+    return ascent, descent
+
+
+def pdf_name(obj: object) -> str:
+    if not isinstance(obj, pikepdf.Name):
+        return ""
+    try:
+        return str(obj)[1:]
+    except UnicodeDecodeError:
+        # §7.3.5: names are bytes; a non-UTF-8 one (e.g. a GBK font name) is shown #-escaped.
+        return obj.unparse().decode("ascii")[1:]
+
+
+def pdf_text(obj: object) -> str:
+    return str(obj) if isinstance(obj, (pikepdf.String, str)) else ""
+
+
+def pdf_dictionary(obj: object) -> pikepdf.Dictionary | None:
+    return obj if isinstance(obj, pikepdf.Dictionary) else None
+
+
+def pdf_number(obj: object, default: float) -> float:
+    try:
+        return float(obj) if obj is not None else default
+    except (TypeError, ValueError):
+        return default
+
+
+def pdf_numbers(array: object, count: int) -> list[float] | None:
+    if not isinstance(array, pikepdf.Array) or len(array) != count:
+        return None
+    try:
+        return [float(value) for value in array]
+    except (TypeError, ValueError):
+        return None

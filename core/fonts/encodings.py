@@ -1,0 +1,177 @@
+"""Built-in data of simple fonts: base encodings (Annex D), glyph names, standard 14 metrics.
+
+Each base encoding is a 256-entry tuple of glyph names (None where the code is unassigned).
+They are built from well-kept sources instead of typed tables: fontTools' StandardEncoding and
+MacRoman lists, Python's cp1252 codec with the Adobe Glyph List's reverse mapping for WinAnsi,
+and the URW AFMs (assets/fonts/standard14.json) for the Symbol and ZapfDingbats built-ins.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache, lru_cache
+from importlib import resources
+
+from fontTools.agl import LEGACY_AGL2UV, UV2AGL, toUnicode
+from fontTools.encodings.MacRoman import MacRoman
+from fontTools.encodings.StandardEncoding import StandardEncoding
+
+Encoding = tuple["str | None", ...]
+
+STANDARD_14 = (
+    "Courier",
+    "Courier-Bold",
+    "Courier-Oblique",
+    "Courier-BoldOblique",
+    "Helvetica",
+    "Helvetica-Bold",
+    "Helvetica-Oblique",
+    "Helvetica-BoldOblique",
+    "Times-Roman",
+    "Times-Bold",
+    "Times-Italic",
+    "Times-BoldItalic",
+    "Symbol",
+    "ZapfDingbats",
+)
+
+
+def _standard_encoding() -> Encoding:
+    return tuple(None if name == ".notdef" else name for name in StandardEncoding)
+
+
+def _agl_name(code_point: int) -> str | None:
+    # AGLFN (UV2AGL) omits a few Latin-1 names WinAnsi uses (twosuperior, onesuperior…);
+    # the full AGL has them.
+    name = UV2AGL.get(code_point)
+    if name is None:
+        name = next((n for n, uvs in LEGACY_AGL2UV.items() if uvs == [code_point]), None)
+    return name
+
+
+def _win_ansi_encoding() -> Encoding:
+    names: list[str | None] = [None] * 256
+    for code in range(32, 256):
+        try:
+            character = bytes([code]).decode("cp1252")
+        except UnicodeDecodeError:
+            # Annex D.2 note 6: unused WinAnsi codes above 40 (octal) map to bullet.
+            names[code] = "bullet"
+            continue
+        names[code] = _agl_name(ord(character))
+    # Annex D.2 notes 3 and 5: space is also encoded at 240 (octal) and hyphen at 255;
+    # 177 (octal) is unused, so note 6 applies to it as well.
+    names[0xA0] = "space"
+    names[0xAD] = "hyphen"
+    names[0x7F] = "bullet"
+    return tuple(names)
+
+
+def _mac_roman_encoding() -> Encoding:
+    # fontTools' list is Apple's Mac OS Roman; its 0-31 and 127 slots are control names and
+    # Annex D.2 note 3 puts space (not nbspace) at 312 (octal). 'apple' is a private-use
+    # glyph with no Unicode value, so it stays unassigned as in Annex D.
+    names: list[str | None] = list(MacRoman)
+    for code in [*range(32), 127]:
+        names[code] = None
+    names[0xCA] = "space"
+    names[0xF0] = None
+    return tuple(names)
+
+
+@cache
+def _standard14_data() -> dict:
+    text = resources.files("glyphscope.assets.fonts").joinpath("standard14.json").read_text("ascii")
+    return json.loads(text)
+
+
+def _builtin_encoding(font: str) -> Encoding:
+    codes = _standard14_data()["builtin_encodings"][font]
+    return tuple(codes.get(str(code)) for code in range(256))
+
+
+_BUILDERS = {
+    "StandardEncoding": _standard_encoding,
+    "WinAnsiEncoding": _win_ansi_encoding,
+    "MacRomanEncoding": _mac_roman_encoding,
+    "Symbol": lambda: _builtin_encoding("Symbol"),
+    "ZapfDingbats": lambda: _builtin_encoding("ZapfDingbats"),
+}
+
+
+@cache
+def base_encoding(name: str) -> Encoding | None:
+    """A base encoding by its PDF name (§9.6.6.1), or the built-in encoding of Symbol or
+    ZapfDingbats; None for any other name (MacExpertEncoding is not shipped)."""
+    builder = _BUILDERS.get(name)
+    return builder() if builder else None
+
+
+@lru_cache(maxsize=4096)
+def glyph_name_to_unicode(name: str, zapf_dingbats: bool = False) -> str | None:
+    """Unicode text of a glyph name by the Adobe Glyph List specification (uniXXXX,
+    uXXXX[XX], f_f_i ligatures, .suffixes dropped) via fontTools.agl; the ZapfDingbats names
+    (a1…a191) count only for that font, as the AGL specification requires. None when nothing
+    matches."""
+    return toUnicode(name, zapf_dingbats) or None
+
+
+_SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
+_FAMILIES = {
+    "Helvetica": "Helvetica",
+    "Arial": "Helvetica",
+    "ArialMT": "Helvetica",
+    "Times": "Times",
+    "TimesNewRoman": "Times",
+    "TimesNewRomanPS": "Times",
+    "TimesNewRomanPSMT": "Times",
+    "Courier": "Courier",
+    "CourierNew": "Courier",
+    "CourierNewPS": "Courier",
+    "CourierNewPSMT": "Courier",
+    "Symbol": "Symbol",
+    "SymbolMT": "Symbol",
+    "ZapfDingbats": "ZapfDingbats",
+    "Dingbats": "ZapfDingbats",
+}
+_STYLE_WORDS = re.compile(r"Bold|Italic|Oblique|Roman|Regular|MT|PS|[,-]")
+_SEPARATOR = re.compile(r"[,-]")
+
+
+@lru_cache(maxsize=512)
+def standard14_name(base_font: str) -> str | None:
+    """The standard 14 font a /BaseFont names (§9.6.2.2), through the usual aliases (Arial →
+    Helvetica, TimesNewRoman → Times-Roman, CourierNew → Courier, ',Bold' / '-BoldMT' style
+    suffixes, subset prefixes); None for any other font."""
+    name = _SUBSET_PREFIX.sub("", base_font).replace(" ", "")
+    if name in STANDARD_14:
+        return name
+    # The family ends at the first ',' or '-': "Arial,Bold", "Times-Roman,Bold".
+    family, style = name, ""
+    separator = _SEPARATOR.search(name)
+    if separator:
+        family, style = name[: separator.start()], name[separator.end() :]
+    base = _FAMILIES.get(family)
+    if base is None or _STYLE_WORDS.sub("", style):
+        return None
+    if base in ("Symbol", "ZapfDingbats"):
+        return base
+    bold = "Bold" in style
+    slanted = "Italic" in style or "Oblique" in style
+    if base == "Times":
+        style_name = ("Bold" if bold else "") + ("Italic" if slanted else "")
+        return f"Times-{style_name or 'Roman'}"
+    style_name = ("Bold" if bold else "") + ("Oblique" if slanted else "")
+    return f"{base}-{style_name}" if style_name else base
+
+
+@cache
+def standard14_widths(font: str) -> dict[str, int]:
+    """Glyph name → advance width (glyph space, 1/1000 em) of a standard 14 font."""
+    data = _standard14_data()
+    return {
+        glyph: width
+        for glyph, width in zip(data["glyph_names"], data["widths"][font], strict=True)
+        if width is not None
+    }

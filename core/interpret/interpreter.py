@@ -1,0 +1,456 @@
+"""The content-stream interpreter (§7.8, §8.4, §9.3, §9.4): every shown glyph as a record.
+
+One explicit state object holds the graphics and text state that `q` saves and `Q` restores
+whole (§8.4.2, §9.3.1); the text matrices live outside it, as §9.4.2 says they are not part
+of the graphics state. Content streams are tokenised by qpdf (`pikepdf.parse_content_stream`);
+stream data comes through `glyphscope.core.pdf.streams.decode_stream`, which bounds decompression.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import pikepdf
+
+from glyphscope.core.fonts.loader import Font, FontInfo, load_font
+from glyphscope.core.geometry import IDENTITY, Matrix, multiply
+from glyphscope.core.interpret.content import (
+    form_resources,
+    form_xobject,
+    page_resources,
+    page_streams,
+    parse_content,
+)
+from glyphscope.core.interpret.state import (
+    GraphicsState,
+    matrix_operand,
+    position_text,
+    set_text_state,
+)
+from glyphscope.core.pdf.document import PdfPage
+from glyphscope.core.pdf.objects import get_entry
+from glyphscope.core.records import Glyph
+from glyphscope.core.rules import Rules
+
+EXTRACTIONS_KEPT = 8
+
+# Recoverable failures of one operator: wrong operand count or type, a broken object.
+_OPERATOR_ERRORS = (ValueError, TypeError, IndexError, KeyError, ArithmeticError, pikepdf.PdfError)
+
+
+@dataclass(frozen=True, slots=True)
+class PageExtraction:
+    """What the interpreter found on one page.
+
+    glyphs: page and form glyphs in drawing order. readable is False when the page has no
+    content stream that could be read (spec §2 "no result"). truncated is True when a limit
+    of the rules (stream size, operators, glyphs) cut the page short.
+    """
+
+    glyphs: tuple[Glyph, ...]
+    readable: bool
+    truncated: bool
+    warnings: tuple[str, ...]
+    fonts: dict[tuple[str, str], FontInfo] = field(default_factory=dict)
+
+
+class _Budget(Exception):
+    """Raised inside the interpreter when a page exceeds a limit of the rules."""
+
+
+class _Interpreter:
+    def __init__(self, page: PdfPage, rules: Rules) -> None:
+        self.pdf = page.document.pdf
+        self.font_cache = page.document.font_cache
+        self.rules = rules
+        self.glyphs: list[Glyph] = []
+        self.warnings: list[str] = []
+        self.fonts: dict[tuple[str, str], FontInfo] = {}
+        self.operators_run = 0
+        self.truncated = False
+        self.active_forms: set[tuple[int, int]] = set()
+        self.parsed_forms: dict[tuple[int, int], list | None] = {}
+        self.mcid_stack: list[int | None] = []
+        self.skipped: dict[str, int] = {}
+        self.warned: set[str] = set()
+
+    # -- streams -------------------------------------------------------------------------
+
+    def parse(self, streams: list[pikepdf.Stream], label: str) -> list | None:
+        """Decode and tokenise streams joined as one, noting what went wrong."""
+        parsed = parse_content(self.pdf, streams, label, self.rules.max_stream_bytes)
+        self.warnings.extend(parsed.warnings)
+        self.truncated = self.truncated or parsed.truncated
+        return parsed.instructions
+
+    # -- main loop ---------------------------------------------------------------------
+
+    def run(
+        self,
+        instructions: list,
+        resources: pikepdf.Dictionary | None,
+        state: GraphicsState,
+        form_depth: int,
+        form_path: str,
+    ) -> None:
+        text_matrix: Matrix = IDENTITY
+        line_matrix: Matrix = IDENTITY
+        stack: list[GraphicsState] = []
+        mcid_floor = len(self.mcid_stack)
+        budget = self.rules.max_page_operators
+        for index, (instruction, operator) in enumerate(instructions):
+            self.operators_run += 1
+            if self.operators_run > budget:
+                raise _Budget(f"more than {budget} operators")
+            if operator not in _INTERPRETED:
+                continue
+            operands = instruction.operands
+            try:
+                if operator in _SHOWING:
+                    text_matrix, line_matrix = self.show(
+                        operator,
+                        operands,
+                        state,
+                        text_matrix,
+                        line_matrix,
+                        index,
+                        form_depth,
+                        form_path,
+                    )
+                elif operator in _TEXT_POSITIONING:
+                    text_matrix, line_matrix = position_text(operator, operands, state, line_matrix)
+                elif operator in _TEXT_STATE:
+                    set_text_state(operator, operands, state)
+                elif operator == "Tf":
+                    self.set_font(operands, state, resources, form_path)
+                elif operator == "BT":
+                    text_matrix = line_matrix = IDENTITY
+                elif operator == "q":
+                    stack.append(state.copy())
+                elif operator == "Q":
+                    if stack:
+                        state = stack.pop()
+                elif operator == "cm":
+                    state.ctm = multiply(matrix_operand(operands), state.ctm)
+                elif operator == "Do":
+                    self.draw_xobject(operands[0], resources, state, form_depth, form_path)
+                elif operator == "BDC":
+                    self.begin_marked_content(operands, resources)
+                elif operator == "BMC":
+                    self.mcid_stack.append(self.mcid_stack[-1] if self.mcid_stack else None)
+                elif operator == "EMC":
+                    if len(self.mcid_stack) > mcid_floor:
+                        self.mcid_stack.pop()
+            except _OPERATOR_ERRORS as exc:
+                self.skipped[operator] = self.skipped.get(operator, 0) + 1
+                if self.skipped[operator] == 1:
+                    where = form_path or "page"
+                    self.warnings.append(f"{where}: skipped malformed {operator} #{index}: {exc}")
+        del self.mcid_stack[mcid_floor:]
+
+    # -- operators ---------------------------------------------------------------------
+
+    def set_font(
+        self,
+        operands: list,
+        state: GraphicsState,
+        resources: pikepdf.Dictionary | None,
+        form_path: str,
+    ) -> None:
+        key, size = str(operands[0]), float(operands[1])
+        state.font_key, state.font_size = key.lstrip("/"), size
+        fonts = get_entry(resources, "/Font")
+        font_dict = fonts.get(key) if isinstance(fonts, pikepdf.Dictionary) else None
+        if not isinstance(font_dict, pikepdf.Dictionary):
+            self.warn_once(f"{form_path or 'page'}: font {key} missing; Helvetica used")
+            font_dict = _FALLBACK_FONT
+        font = state.font = self.load(font_dict)
+        self.fonts.setdefault((form_path, state.font_key), font.info())
+
+    def warn_once(self, message: str) -> None:
+        """Record a finding once: a page may repeat the same fault thousands of times."""
+        if message not in self.warned:
+            self.warned.add(message)
+            self.warnings.append(message)
+
+    def load(self, font_dict: pikepdf.Dictionary) -> Font:
+        """The document's Font for a dictionary, loaded once per document."""
+        cache_key = font_dict.objgen if font_dict.objgen != (0, 0) else id(font_dict)
+        font = self.font_cache.get(cache_key)
+        if font is None:
+            font = self.font_cache[cache_key] = load_font(font_dict)
+        return font
+
+    def begin_marked_content(self, operands: list, resources: pikepdf.Dictionary | None) -> None:
+        """§14.6.2: the property list is inline or a name in the /Properties resource."""
+        properties = operands[1] if len(operands) > 1 else None
+        if isinstance(properties, pikepdf.Name):
+            properties = get_entry(get_entry(resources, "/Properties"), str(properties))
+        mcid = None
+        if isinstance(properties, pikepdf.Dictionary) and "/MCID" in properties:
+            try:
+                mcid = int(properties.MCID)
+            except (TypeError, ValueError):
+                mcid = None
+        inherited = self.mcid_stack[-1] if self.mcid_stack else None
+        self.mcid_stack.append(mcid if mcid is not None else inherited)
+
+    def draw_xobject(
+        self,
+        name: object,
+        resources: pikepdf.Dictionary | None,
+        state: GraphicsState,
+        form_depth: int,
+        form_path: str,
+    ) -> None:
+        xobject = form_xobject(resources, name)
+        if xobject is None:
+            return
+        path = f"{form_path}{name}"
+        if form_depth + 1 > self.rules.form_depth:
+            limit = self.rules.form_depth
+            self.warn_once(f"{path}: form nesting deeper than {limit}; skipped")
+            return
+        objgen = xobject.objgen
+        if objgen in self.active_forms:
+            self.warn_once(f"{path}: form draws itself (cycle); skipped")
+            return
+        if objgen not in self.parsed_forms:
+            self.parsed_forms[objgen] = self.parse([xobject], path)
+        instructions = self.parsed_forms[objgen]
+        if not instructions:
+            return
+        # §8.10.1: the form's /Matrix maps form space into the user space current at Do.
+        form_state = state.copy()
+        form_state.ctm = multiply(matrix_operand(xobject.get("/Matrix", IDENTITY)), state.ctm)
+        self.active_forms.add(objgen)
+        try:
+            inner = form_resources(xobject, resources)
+            self.run(instructions, inner, form_state, form_depth + 1, path)
+        finally:
+            self.active_forms.discard(objgen)
+
+    def show(
+        self,
+        operator: str,
+        operands: list,
+        state: GraphicsState,
+        text_matrix: Matrix,
+        line_matrix: Matrix,
+        index: int,
+        form_depth: int,
+        form_path: str,
+    ) -> tuple[Matrix, Matrix]:
+        if operator == "TJ":
+            elements = list(operands[0])
+        else:
+            if operator in ("'", '"'):
+                if operator == '"':
+                    state.word_spacing = float(operands[0])
+                    state.character_spacing = float(operands[1])
+                text_matrix = line_matrix = multiply((1, 0, 0, 1, 0, -state.leading), line_matrix)
+            elements = [operands[-1]]
+        font = state.font
+        if font is None:
+            font = state.font = self.fallback_font()
+        pen = self.show_elements(elements, font, state, text_matrix, index, form_depth, form_path)
+        # §9.4.4: after showing, Tm is translated by the total displacement.
+        if font.writing_mode:
+            return multiply((1, 0, 0, 1, 0, pen), text_matrix), line_matrix
+        return multiply((1, 0, 0, 1, pen, 0), text_matrix), line_matrix
+
+    def fallback_font(self) -> Font:
+        self.warn_once("text shown before any Tf; Helvetica used")
+        return self.load(_FALLBACK_FONT)
+
+    def show_elements(
+        self,
+        elements: list,
+        font: Font,
+        state: GraphicsState,
+        text_matrix: Matrix,
+        index: int,
+        form_depth: int,
+        form_path: str,
+    ) -> float:
+        """Emit one Glyph per code (§9.4.4) and return the pen displacement in text space."""
+        size = state.font_size
+        scaling = state.horizontal_scaling
+        char_spacing = state.character_spacing
+        word_spacing = state.word_spacing
+        rise = state.text_rise
+        a, b, c, d, e, f = multiply(text_matrix, state.ctm)
+        drawn_size = abs(size) * math.hypot(c, d)
+        vertical = font.writing_mode == 1
+        descent, ascent = font.descent * size, font.ascent * size
+        glyphs = self.glyphs
+        append = glyphs.append
+        # Building the record tuple directly skips NamedTuple's keyword-handling __new__ on
+        # the hottest line of the engine.
+        new_glyph = tuple.__new__
+        mcid = self.mcid_stack[-1] if self.mcid_stack else None
+        token_index = index if form_depth == 0 else -1
+        font_key, font_name, render_mode = state.font_key, font.name, state.render_mode
+        writing_mode = 1 if vertical else 0
+        pen = 0.0
+        limit = self.rules.max_page_glyphs
+        for element_index, element in enumerate(elements):
+            if not isinstance(element, pikepdf.String):
+                if isinstance(element, (int, float)) or hasattr(element, "as_integer_ratio"):
+                    # §9.4.3: a TJ number moves the pen back by number/1000 text-space units.
+                    adjustment = float(element) / 1000.0 * size
+                    pen -= adjustment if vertical else adjustment * scaling
+                continue
+            for fg in font.glyphs(bytes(element)):
+                if len(glyphs) >= limit:
+                    raise _Budget(f"more than {limit} glyphs")
+                spacing = char_spacing + word_spacing if fg.is_single_byte_space else char_spacing
+                if vertical:
+                    # §9.7.4.3: the pen is at the vertical origin; advance by w1 downward.
+                    advance = fg.vertical_displacement * size
+                    displacement = advance + spacing
+                    # The box spans the horizontal advance w0 across the column, placed
+                    # by the position vector's vx (§9.7.4.3, default w0/2: centred).
+                    left = -fg.position_vector[0] * size
+                    right = left + fg.width * size
+                    y = pen + rise
+                    ox, oy = c * y + e, d * y + f
+                    gx, gy = ox + c * advance, oy + d * advance
+                    origin, glyph_end = (ox, oy), (gx, gy)
+                    baseline_end = (ox + c * displacement, oy + d * displacement)
+                    la, lb, ra, rb = a * left, b * left, a * right, b * right
+                    quad = (
+                        (ox + la, oy + lb),
+                        (gx + la, gy + lb),
+                        (gx + ra, gy + rb),
+                        (ox + ra, oy + rb),
+                    )
+                else:
+                    advance = fg.width * size * scaling
+                    displacement = (fg.width * size + spacing) * scaling
+                    ox, oy = a * pen + c * rise + e, b * pen + d * rise + f
+                    gx, gy = ox + a * advance, oy + b * advance
+                    origin, glyph_end = (ox, oy), (gx, gy)
+                    baseline_end = (ox + a * displacement, oy + b * displacement)
+                    quad = (
+                        (ox + c * descent, oy + d * descent),
+                        (gx + c * descent, gy + d * descent),
+                        (gx + c * ascent, gy + d * ascent),
+                        (ox + c * ascent, oy + d * ascent),
+                    )
+                append(
+                    new_glyph(
+                        Glyph,
+                        (
+                            fg.text,
+                            fg.code,
+                            fg.code_length,
+                            font_key,
+                            font_name,
+                            drawn_size,
+                            origin,
+                            glyph_end,
+                            baseline_end,
+                            quad,
+                            writing_mode,
+                            render_mode,
+                            mcid,
+                            token_index,
+                            form_depth,
+                            fg.decode_source,
+                            len(glyphs),
+                            index,
+                            element_index,
+                            form_path,
+                        ),
+                    )
+                )
+                pen += displacement
+        return pen
+
+
+_SHOWING = frozenset(("Tj", "TJ", "'", '"'))
+_TEXT_POSITIONING = frozenset(("Td", "TD", "Tm", "T*"))
+_TEXT_STATE = frozenset(("Tc", "Tw", "Tz", "TL", "Ts", "Tr"))
+_INTERPRETED = (
+    _SHOWING
+    | _TEXT_POSITIONING
+    | _TEXT_STATE
+    | {
+        "Tf",
+        "BT",
+        "q",
+        "Q",
+        "cm",
+        "Do",
+        "BDC",
+        "BMC",
+        "EMC",
+    }
+)
+
+_FALLBACK_FONT = pikepdf.Dictionary(
+    Type=pikepdf.Name.Font,
+    Subtype=pikepdf.Name.Type1,
+    BaseFont=pikepdf.Name.Helvetica,
+    Encoding=pikepdf.Name.WinAnsiEncoding,
+)
+
+
+def extract_page(page: PdfPage, rules: Rules) -> PageExtraction:
+    """All painted glyphs of a page (its stream and every form it draws), with the findings.
+
+    Cached per document for the last EXTRACTIONS_KEPT pages and limits, so re-analysing a page
+    with new thresholds does not re-interpret it, and visiting every page of a long file does
+    not keep them all."""
+    key = (
+        page.index,
+        rules.form_depth,
+        rules.max_stream_bytes,
+        rules.max_page_operators,
+        rules.max_page_glyphs,
+    )
+    cache = page.document.extraction_cache
+    extraction: PageExtraction | None = cache.get(key)
+    if extraction is None:
+        extraction = cache[key] = interpret_page(page, rules)
+        if len(cache) > EXTRACTIONS_KEPT:
+            cache.popitem(last=False)
+    else:
+        cache.move_to_end(key)
+    return extraction
+
+
+def page_glyphs(page: PdfPage, rules: Rules) -> list[Glyph] | None:
+    """Glyphs the page content stream paints, form glyphs excluded (spec §3 "all glyphs").
+
+    None ("no result") when the page has no readable content stream.
+    """
+    extraction = extract_page(page, rules)
+    if not extraction.readable:
+        return None
+    return [g for g in extraction.glyphs if g.form_depth == 0]
+
+
+def interpret_page(page: PdfPage, rules: Rules) -> PageExtraction:
+    """Interpret a page's content stream and every form it draws (uncached)."""
+    interpreter = _Interpreter(page, rules)
+    streams = page_streams(page)
+    instructions = interpreter.parse(streams, "page") if streams else None
+    if instructions is None:
+        if streams is None:
+            interpreter.warnings.append("page has no content stream")
+        return PageExtraction((), False, interpreter.truncated, tuple(interpreter.warnings))
+    try:
+        interpreter.run(instructions, page_resources(page), GraphicsState(IDENTITY), 0, "")
+    except _Budget as exc:
+        interpreter.truncated = True
+        interpreter.warnings.append(f"page truncated: {exc}")
+    return PageExtraction(
+        tuple(interpreter.glyphs),
+        True,
+        interpreter.truncated,
+        tuple(interpreter.warnings),
+        interpreter.fonts,
+    )

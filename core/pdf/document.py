@@ -1,0 +1,194 @@
+"""Opening PDF files and reading page geometry (§7.7.3, §14.11.2), below any interpretation.
+
+`PdfDocument` opens a file with typed errors and wraps its pages on demand: opening a
+1000-page file walks the page tree once (qpdf) and parses no content stream. `PdfPage` answers
+the page's boxes. What a page's content paints is `core.interpret`'s work; the library objects
+that join the two are `core.document.Document` and `Page`.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import warnings
+from collections import OrderedDict
+from functools import cached_property
+from pathlib import Path
+from typing import Any, NamedTuple, TypeVar
+
+import pikepdf
+
+from glyphscope.core.errors import (
+    DamagedPdfError,
+    NotAPdfError,
+    PageIndexError,
+    PasswordRequiredError,
+    UnreadableFileError,
+    WrongPasswordError,
+)
+from glyphscope.core.geometry import intersect_rect, normalize_rect
+from glyphscope.core.pdf.objects import inherited_attribute
+
+Rect = tuple[float, float, float, float]
+_Document = TypeVar("_Document", bound="PdfDocument")
+
+# §14.11.2: when MediaBox is missing or unusable, readers fall back to US Letter.
+_LETTER: Rect = (0.0, 0.0, 612.0, 792.0)
+
+
+class PageBoxes(NamedTuple):
+    """A page's boxes (§14.11.2) and how it is shown: /Rotate (§7.7.3.3), /UserUnit (§14.11.2.2)."""
+
+    media_box: Rect
+    crop_box: Rect
+    visible_box: Rect
+    rotate: int
+    user_unit: float
+
+
+class PdfDocument:
+    """An open PDF. Use `open`; close it (or use `with`) to release the file."""
+
+    def __init__(self, pdf: pikepdf.Pdf, source: str) -> None:
+        self.pdf = pdf
+        self.source = source
+        self._pages: dict[int, PdfPage] = {}
+        # Per-document caches of the layers above (core.interpret): loaded fonts by font
+        # dictionary, and the last few page extractions, so re-analysing a page with new
+        # thresholds does not re-interpret it. The values are theirs to type.
+        self.font_cache: dict[Any, Any] = {}
+        self.extraction_cache: OrderedDict[tuple, Any] = OrderedDict()
+
+    @classmethod
+    def open(
+        cls: type[_Document], path_or_bytes: str | os.PathLike | bytes, password: str | None = None
+    ) -> _Document:
+        """Open a PDF from a path or bytes, with a user or owner password (§7.6.3.3/4).
+
+        Raises the typed errors of glyphscope.core.errors, never a pikepdf exception.
+        """
+        if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
+            source, data = "<bytes>", bytes(path_or_bytes)
+        else:
+            source = str(path_or_bytes)
+            try:
+                data = Path(source).read_bytes()
+            except OSError as exc:
+                raise UnreadableFileError(f"cannot read {source}: {exc.strerror or exc}") from None
+        if not data.strip():
+            raise NotAPdfError(f"{source} is empty")
+        if b"%PDF" not in data[:1024] and b"%FDF" not in data[:1024]:
+            raise NotAPdfError(f"{source} is not a PDF file (no %PDF header)")
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                stream = io.BytesIO(data)
+                pdf = pikepdf.open(stream, password=password or "")
+        except pikepdf.PasswordError:
+            if password:
+                raise WrongPasswordError(f"wrong password for {source}") from None
+            raise PasswordRequiredError(f"{source} is encrypted and needs a password") from None
+        except (pikepdf.PdfError, RuntimeError, ValueError) as exc:
+            reason = str(exc).replace(repr(stream), "").strip(" :") or type(exc).__name__
+            raise DamagedPdfError(f"{source} is damaged beyond repair: {reason}") from None
+        try:
+            len(pdf.pages)
+        except (pikepdf.PdfError, RuntimeError, ValueError) as exc:
+            raise DamagedPdfError(f"{source} has no readable page tree: {exc}") from None
+        return cls(pdf, source)
+
+    @property
+    def page_count(self) -> int:
+        return len(self.pdf.pages)
+
+    def page(self, index: int) -> PdfPage:
+        """The page at a 0-based index."""
+        if not 0 <= index < self.page_count:
+            raise PageIndexError(f"page {index + 1} is outside 1–{self.page_count}")
+        page = self._pages.get(index)
+        if page is None:
+            page = self._pages[index] = self._wrap_page(index)
+        return page
+
+    def _wrap_page(self, index: int) -> PdfPage:
+        return PdfPage(self, index)
+
+    def close(self) -> None:
+        self._pages.clear()
+        self.font_cache.clear()
+        self.extraction_cache.clear()
+        self.pdf.close()
+
+    def __enter__(self) -> PdfDocument:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class PdfPage:
+    """One page of a PdfDocument: its boxes."""
+
+    def __init__(self, document: PdfDocument, index: int) -> None:
+        self.document = document
+        self.index = index
+        self.pdf_page: pikepdf.Page = document.pdf.pages[index]
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @cached_property
+    def media_box(self) -> Rect:
+        return _box(self.pdf_page, "/MediaBox") or _LETTER
+
+    @cached_property
+    def crop_box(self) -> Rect:
+        """§14.11.2: CropBox defaults to MediaBox (inheritable, §7.7.3.4)."""
+        return _box(self.pdf_page, "/CropBox") or self.media_box
+
+    @cached_property
+    def visible_box(self) -> Rect:
+        """CropBox clipped to MediaBox (§14.11.2.1): the region a viewer shows.
+
+        A CropBox that misses the MediaBox entirely is unusable, and viewers then show the
+        MediaBox; so do we, rather than dropping every glyph of the page.
+        """
+        x0, y0, x1, y1 = intersect_rect(self.crop_box, self.media_box)
+        return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else self.media_box
+
+    @cached_property
+    def rotate(self) -> int:
+        """/Rotate normalised to 0, 90, 180 or 270 (§7.7.3.3: a multiple of 90, inheritable)."""
+        value = inherited_attribute(self.pdf_page, "/Rotate")
+        try:
+            return (int(value) // 90 * 90) % 360 if value is not None else 0
+        except (TypeError, ValueError):
+            return 0
+
+    @cached_property
+    def user_unit(self) -> float:
+        """§14.11.2.2 UserUnit: the size of a user-space unit in 1/72 inch (default 1)."""
+        try:
+            value = float(self.pdf_page.obj.get("/UserUnit", 1.0))
+        except (TypeError, ValueError):
+            return 1.0
+        return value if value > 0 else 1.0
+
+    @property
+    def boxes(self) -> PageBoxes:
+        return PageBoxes(
+            self.media_box, self.crop_box, self.visible_box, self.rotate, self.user_unit
+        )
+
+
+def _box(page: pikepdf.Page, key: str) -> Rect | None:
+    value = inherited_attribute(page, key)
+    try:
+        numbers = [float(v) for v in value]  # type: ignore[union-attr]
+    except (TypeError, ValueError):
+        return None
+    if len(numbers) != 4:
+        return None
+    rect = normalize_rect((numbers[0], numbers[1], numbers[2], numbers[3]))
+    return rect if rect[2] > rect[0] and rect[3] > rect[1] else None

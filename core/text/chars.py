@@ -1,0 +1,90 @@
+"""What one glyph contributes to text output: blanks, CJK classes, ligature expansion.
+
+Shared by the reading, layout and columns assemblers so every mode turns a glyph into the
+same characters (spec §1: an unresolved glyph becomes a space, never nothing).
+"""
+
+from __future__ import annotations
+
+from glyphscope.core.records import Glyph
+from glyphscope.core.rules import Rules
+
+# Latin ligatures of the Alphabetic Presentation Forms block, expanded only in text output
+# and only after duplicate removal, so a fake-bold "ﬁ" is still compared as one glyph.
+LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",  # LATIN SMALL LIGATURE LONG S T: NFKC folds ſ to s
+    "\ufb06": "st",
+}
+
+# Ranges whose characters are set without word spaces; justification stretches the gaps
+# between them without making word boundaries (spec §6). Inclusive code point ranges.
+# Hangul is not among them: Korean separates words with spaces, so a gap between two
+# syllables is a word boundary like any other.
+CJK_RANGES = (
+    (0x2E80, 0x2FDF),  # CJK Radicals Supplement, Kangxi Radicals
+    (0x3000, 0x303F),  # CJK Symbols and Punctuation
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x3100, 0x312F),  # Bopomofo
+    (0x3190, 0x31FF),  # Kanbun, Bopomofo Extended, CJK Strokes, Katakana Phonetic Ext.
+    (0x3200, 0x33FF),  # Enclosed CJK Letters and Months, CJK Compatibility
+    (0x3400, 0x4DBF),  # CJK Unified Ideographs Extension A
+    (0x4E00, 0x9FFF),  # CJK Unified Ideographs
+    (0xF900, 0xFAFF),  # CJK Compatibility Ideographs
+    (0xFE30, 0xFE4F),  # CJK Compatibility Forms (vertical punctuation)
+    (0xFF00, 0xFFEF),  # Halfwidth and Fullwidth Forms
+    (0x20000, 0x3FFFF),  # Supplementary and Tertiary Ideographic Planes
+)
+
+
+def is_blank_char(char: str) -> bool:
+    """Spec §5: code points ≤ U+0020, U+00A0 and U+3000 are blank."""
+    return char <= " " or char == "\u00a0" or char == "\u3000"
+
+
+def is_blank_text(text: str) -> bool:
+    """A glyph whose text is all blank characters (false for "", the unresolved glyph)."""
+    return text != "" and all(is_blank_char(c) for c in text)
+
+
+def is_whitespace_text(text: str) -> bool:
+    """A glyph that already separates words in output: blank, other white space, or
+    unresolved (which is written as a space)."""
+    if len(text) == 1:  # the common case, without a generator
+        return text <= " " or text.isspace()
+    return text == "" or all(c <= " " or c.isspace() for c in text)
+
+
+def is_cjk_char(char: str) -> bool:
+    code = ord(char)
+    for low, high in CJK_RANGES:
+        if code < low:
+            return False
+        if code <= high:
+            return True
+    return False
+
+
+def expand_ligatures(text: str) -> str:
+    if not any("\ufb00" <= c <= "\ufb06" for c in text):
+        return text
+    return "".join(LIGATURES.get(c, c) for c in text)
+
+
+# C0 controls mapped by a ToUnicode CMap (tab, CR, NUL…) would break lines or terminals.
+_CONTROLS_TO_SPACE = {code: " " for code in range(0x20)}
+
+
+def glyph_output_text(glyph: Glyph, rules: Rules) -> str:
+    """The characters a glyph writes: a space when unresolved (spec §1), C0 controls as
+    spaces, ligatures expanded when `rules.expand_ligatures`."""
+    text = glyph.text
+    if text == "":
+        return " "
+    if min(text) < " ":
+        text = text.translate(_CONTROLS_TO_SPACE)
+    return expand_ligatures(text) if rules.expand_ligatures else text
