@@ -22,6 +22,7 @@ from glyphscope.core.output import parse_page_range, write_document_text
 from glyphscope.core.records import glyph_to_json
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.visible import visible_glyphs
+from glyphscope.core.version import package_version
 
 MODES = ("glyphs", "text", "layout", "columns", "structure", "visible", "explain")
 EXIT_ERROR = 2
@@ -36,6 +37,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="glyphscope-extract", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     parser.add_argument("file", metavar="FILE")
     parser.add_argument("--mode", choices=MODES, default="text")
     parser.add_argument("--pages", default="", help="1-based pages, e.g. 1-3,7 (default: all)")

@@ -7,7 +7,7 @@
         print(page.text())                     # reading order (spec §6)
         print(page.text("layout"))             # also "columns", "structure"
         for glyph in page.visible_glyphs():    # records, in drawing order
-            print(glyph.unicode, glyph.origin, glyph.decode_source)
+            print(glyph.text, glyph.origin, glyph.decode_source)
         log = page.analysis().to_json()        # every decision with its numbers
 
 Pages are wrapped as they are reached and interpret nothing until asked; a page's

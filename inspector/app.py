@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+from glyphscope.core.version import package_version
 from glyphscope.widgets.overlay_layers import LAYER_TYPES
 
 SCREENSHOT_TIMEOUT_MS = 120_000
@@ -25,6 +26,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         prog="glyphscope",
         description="Inspect how text is extracted from a PDF: every glyph, every decision.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     parser.add_argument("file", nargs="?", help="PDF to open (default: the bundled sample)")
     parser.add_argument("--page", type=int, default=1, help="1-based page to show first")
     parser.add_argument("--password", help="user or owner password of an encrypted file")

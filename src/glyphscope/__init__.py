@@ -13,8 +13,6 @@ Errors are the typed exceptions of `glyphscope.errors`; the engine lives in `gly
 the inspector's widgets in `glyphscope.widgets` and the application in `glyphscope.inspector`.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from glyphscope.core import (
     Document,
     Glyph,
@@ -25,11 +23,9 @@ from glyphscope.core import (
     open,
 )
 from glyphscope.core.records import DecodeSource
+from glyphscope.core.version import package_version
 
-try:
-    __version__ = version("glyphscope")
-except PackageNotFoundError:  # a source tree that was never installed
-    __version__ = "0+unknown"
+__version__ = package_version()
 
 __all__ = [
     "DecodeSource",
