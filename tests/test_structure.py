@@ -7,6 +7,8 @@ the interpreter and the reading-order assembler on real content streams.
 
 from __future__ import annotations
 
+import io
+
 import pikepdf
 import pytest
 
@@ -647,6 +649,53 @@ def test_form_without_marked_content_takes_the_mcid_around_its_do():
     builder.struct_tree(Element("Document", [Element("P", [0]), Element("P", [1])], page=0))
     result = _end_to_end(builder.to_bytes())
     assert (result.text.text, result.mcid_order) == ("Page\nForm", (0, 1))
+
+
+def test_structure_element_whose_type_is_not_utf8_keeps_its_mcids():
+    # §7.3.5: a name is bytes. /S written in GBK (正文, "body text") is still a structure
+    # type: the element is walked, its MCID replayed where the tree puts it, its type shown
+    # #-escaped as font names are.
+    builder = PdfBuilder()
+    helvetica = builder.standard_font("Helvetica")
+    builder.add_page(
+        b"/P <</MCID 0>> BDC BT /F1 12 Tf 72 700 Td (Second) Tj ET EMC\n"
+        b"/P <</MCID 1>> BDC BT /F1 12 Tf 72 680 Td (First) Tj ET EMC",
+        fonts={"F1": helvetica},
+    )
+    builder.struct_tree(Element("Document", [Element("ZZZZ", [1]), Element("P", [0])], page=0))
+    data = builder.to_bytes()
+    assert data.count(b"/ZZZZ") == 1
+    data = data.replace(b"/ZZZZ", "/正文".encode("gbk"))  # same length: offsets stay right
+    result = _end_to_end(data)
+    assert (result.text.text, result.mcid_order, result.untagged) == ("First\nSecond", (1, 0), ())
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        document = structure_tree(pdf, 0, RULES).children[0]
+    assert [(node.type, node.mcids) for node in document.children] == [
+        ("#d5#fd#ce#c4", (1,)),
+        ("P", (0,)),
+    ]
+
+
+def test_form_chain_reads_form_resources_as_the_interpreter_does():
+    # §7.8.3: /Fm1's /Resources is not a dictionary, so the interpreter draws its /Fm2 from
+    # the page's resources; the structure replay must find the same /Fm2 to place the MCID
+    # the tree references through /Stm, not drop it into the untagged tail.
+    builder = PdfBuilder()
+    helvetica = builder.standard_font("Helvetica")
+    inner = builder.form_xobject(
+        b"/P <</MCID 0>> BDC BT /F1 12 Tf 72 600 Td (Inner) Tj ET EMC", fonts={"F1": helvetica}
+    )
+    outer = builder.form_xobject(b"/Fm2 Do")
+    outer.Resources = 7
+    builder.add_page(
+        b"/P <</MCID 0>> BDC BT /F1 12 Tf 72 700 Td (Page) Tj ET EMC /Fm1 Do",
+        fonts={"F1": helvetica},
+        xobjects={"Fm1": outer, "Fm2": inner},
+    )
+    builder.struct_tree(Element("Document", [Element("P", [MCR(0, stm=inner)]), 0], page=0))
+    result = _end_to_end(builder.to_bytes())
+    assert (result.text.text, result.untagged) == ("Inner\nPage", ())
+    assert list(result.form_spans.values()) == [(0, 5)]
 
 
 # --- real files ------------------------------------------------------------------------------

@@ -26,15 +26,12 @@ from glyphscope.core.fonts.dicts import (
     LazyProgram,
     descriptor_extent,
     font_details,
-    pdf_dictionary,
-    pdf_name,
-    pdf_number,
-    pdf_text,
     read_stream,
     to_unicode_cmap,
 )
 from glyphscope.core.fonts.program import embedded_program_type
 from glyphscope.core.fonts.simple import broken_font
+from glyphscope.core.pdf.objects import pdf_dictionary, pdf_name, pdf_number, pdf_text
 
 DEFAULT_CID_WIDTH = 1000.0  # §9.7.4.3 /DW default
 DEFAULT_VERTICAL = (880.0, -1000.0)  # §9.7.4.3 /DW2 default [vy w1y]

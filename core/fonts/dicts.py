@@ -1,6 +1,7 @@
 """What simple and composite fonts share (§9.5–§9.8): the glyph and font records, the `Font`
-object `load_font` returns, the embedded program loaded on demand, and the small readers of
-PDF objects (names, numbers, streams, /ToUnicode, descriptor extents) both kinds use.
+object `load_font` returns, the embedded program loaded on demand, and the readers both kinds
+use (bounded streams, /ToUnicode, descriptor extents); PDF objects are read through
+`glyphscope.core.pdf.objects`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pikepdf
 from glyphscope.core.fonts.cmap.parser import CMap, parse_cmap
 from glyphscope.core.fonts.cmap.predefined import predefined_cmap
 from glyphscope.core.fonts.program import EMPTY, FontProgramUnicode, font_program_unicode
+from glyphscope.core.pdf.objects import pdf_number, pdf_numbers
 from glyphscope.core.records import DecodeSource
 
 DEFAULT_ASCENT = 0.8
@@ -246,37 +248,3 @@ def sane_extent(ascent: float, descent: float) -> tuple[float, float]:
     if ascent <= 0:
         ascent = DEFAULT_ASCENT
     return ascent, descent
-
-
-def pdf_name(obj: object) -> str:
-    if not isinstance(obj, pikepdf.Name):
-        return ""
-    try:
-        return str(obj)[1:]
-    except UnicodeDecodeError:
-        # §7.3.5: names are bytes; a non-UTF-8 one (e.g. a GBK font name) is shown #-escaped.
-        return obj.unparse().decode("ascii")[1:]
-
-
-def pdf_text(obj: object) -> str:
-    return str(obj) if isinstance(obj, (pikepdf.String, str)) else ""
-
-
-def pdf_dictionary(obj: object) -> pikepdf.Dictionary | None:
-    return obj if isinstance(obj, pikepdf.Dictionary) else None
-
-
-def pdf_number(obj: object, default: float) -> float:
-    try:
-        return float(obj) if obj is not None else default
-    except (TypeError, ValueError):
-        return default
-
-
-def pdf_numbers(array: object, count: int) -> list[float] | None:
-    if not isinstance(array, pikepdf.Array) or len(array) != count:
-        return None
-    try:
-        return [float(value) for value in array]
-    except (TypeError, ValueError):
-        return None

@@ -18,9 +18,9 @@ from glyphscope.core.fonts.dicts import (
     Font,
     FontGlyph,
     FontInfo,
-    pdf_name,
 )
 from glyphscope.core.fonts.simple import BROKEN_FONT_WIDTH, broken_font, load_simple
+from glyphscope.core.pdf.objects import pdf_name
 
 __all__ = [
     "BROKEN_FONT_WIDTH",

@@ -21,6 +21,7 @@ from fontTools.encodings.StandardEncoding import StandardEncoding
 from fontTools.ttLib import TTFont, TTLibError
 
 from glyphscope.core.fonts.encodings import glyph_name_to_unicode
+from glyphscope.core.pdf.objects import pdf_name
 
 # A font program larger than this is not read: no real font needs more to name its glyphs,
 # and a hostile stream must not cost unbounded memory.
@@ -78,7 +79,7 @@ def embedded_program_type(font_descriptor: pikepdf.Dictionary | None) -> str:
         stream = font_descriptor.get(key)
         if isinstance(stream, pikepdf.Stream):
             subtype = stream.get("/Subtype")
-            return f"{key[1:]}/{str(subtype)[1:]}" if subtype is not None else key[1:]
+            return f"{key[1:]}/{pdf_name(subtype)}" if subtype is not None else key[1:]
     return ""
 
 

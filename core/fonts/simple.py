@@ -28,10 +28,6 @@ from glyphscope.core.fonts.dicts import (
     LazyProgram,
     descriptor_extent,
     font_details,
-    pdf_dictionary,
-    pdf_name,
-    pdf_number,
-    pdf_numbers,
     sane_extent,
     to_unicode_cmap,
 )
@@ -44,6 +40,7 @@ from glyphscope.core.fonts.encodings import (
 )
 from glyphscope.core.fonts.program import embedded_program_type
 from glyphscope.core.geometry import Matrix, apply, apply_vector
+from glyphscope.core.pdf.objects import pdf_dictionary, pdf_name, pdf_number, pdf_numbers
 
 # Width of every glyph of a font whose dictionary cannot be read: half an em keeps broken text
 # advancing (and therefore readable in order) instead of piling up at one point.

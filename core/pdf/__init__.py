@@ -1,11 +1,25 @@
 """Opening PDF files, page boxes, bounded stream decoding, defensive object access (§7)."""
 
 from glyphscope.core.pdf.document import PageBoxes, PdfDocument, PdfPage, Rect
-from glyphscope.core.pdf.objects import get_entry, inherited_attribute
+from glyphscope.core.pdf.objects import (
+    ObjGen,
+    get_entry,
+    inherited_attribute,
+    is_integer,
+    name_or_none,
+    objgen_of,
+    pdf_dictionary,
+    pdf_name,
+    pdf_number,
+    pdf_numbers,
+    pdf_text,
+    text_or_none,
+)
 from glyphscope.core.pdf.streams import DecodedStream, decode_stream
 
 __all__ = [
     "DecodedStream",
+    "ObjGen",
     "PageBoxes",
     "PdfDocument",
     "PdfPage",
@@ -13,4 +27,13 @@ __all__ = [
     "decode_stream",
     "get_entry",
     "inherited_attribute",
+    "is_integer",
+    "name_or_none",
+    "objgen_of",
+    "pdf_dictionary",
+    "pdf_name",
+    "pdf_number",
+    "pdf_numbers",
+    "pdf_text",
+    "text_or_none",
 ]

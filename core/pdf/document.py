@@ -9,6 +9,7 @@ that join the two are `core.document.Document` and `Page`.
 from __future__ import annotations
 
 import io
+import math
 import os
 import warnings
 from collections import OrderedDict
@@ -27,7 +28,7 @@ from glyphscope.core.errors import (
     WrongPasswordError,
 )
 from glyphscope.core.geometry import intersect_rect, normalize_rect
-from glyphscope.core.pdf.objects import inherited_attribute
+from glyphscope.core.pdf.objects import inherited_attribute, pdf_number, pdf_numbers
 
 Rect = tuple[float, float, float, float]
 _Document = TypeVar("_Document", bound="PdfDocument")
@@ -160,19 +161,13 @@ class PdfPage:
     @cached_property
     def rotate(self) -> int:
         """/Rotate normalised to 0, 90, 180 or 270 (§7.7.3.3: a multiple of 90, inheritable)."""
-        value = inherited_attribute(self.pdf_page, "/Rotate")
-        try:
-            return (int(value) // 90 * 90) % 360 if value is not None else 0
-        except (TypeError, ValueError):
-            return 0
+        rotate = pdf_number(inherited_attribute(self.pdf_page, "/Rotate"), 0)
+        return (int(rotate) // 90 * 90) % 360 if math.isfinite(rotate) else 0
 
     @cached_property
     def user_unit(self) -> float:
         """§14.11.2.2 UserUnit: the size of a user-space unit in 1/72 inch (default 1)."""
-        try:
-            value = float(self.pdf_page.obj.get("/UserUnit", 1.0))
-        except (TypeError, ValueError):
-            return 1.0
+        value = pdf_number(self.pdf_page.obj.get("/UserUnit"), 1.0)
         return value if value > 0 else 1.0
 
     @property
@@ -183,12 +178,8 @@ class PdfPage:
 
 
 def _box(page: pikepdf.Page, key: str) -> Rect | None:
-    value = inherited_attribute(page, key)
-    try:
-        numbers = [float(v) for v in value]  # type: ignore[union-attr]
-    except (TypeError, ValueError):
-        return None
-    if len(numbers) != 4:
+    numbers = pdf_numbers(inherited_attribute(page, key), 4)
+    if numbers is None:
         return None
     rect = normalize_rect((numbers[0], numbers[1], numbers[2], numbers[3]))
     return rect if rect[2] > rect[0] and rect[3] > rect[1] else None

@@ -20,10 +20,7 @@ from glyphscope.core.structure.records import (
     StructureWalk,
 )
 from glyphscope.core.structure.root import (
-    is_integer,
-    name_or_none,
     number_tree_lookup,
-    objgen_of,
     page_parent_elements,
     parent_tree_entries,
     relevant_elements,
@@ -41,10 +38,7 @@ __all__ = [
     "StructureResult",
     "StructureWalk",
     "geometric_order",
-    "is_integer",
-    "name_or_none",
     "number_tree_lookup",
-    "objgen_of",
     "order_glyphs",
     "page_parent_elements",
     "parent_tree_entries",

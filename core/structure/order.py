@@ -26,6 +26,7 @@ import pikepdf
 
 from glyphscope.core.errors import PageIndexError
 from glyphscope.core.geometry import quad_height
+from glyphscope.core.interpret.content import form_resources, form_xobject
 from glyphscope.core.pdf.document import PdfPage
 from glyphscope.core.pdf.objects import inherited_attribute
 from glyphscope.core.records import Glyph
@@ -175,9 +176,9 @@ def _glyph_key(
 
 
 def _form_chain(page: pikepdf.Page) -> Callable[[str], tuple[ObjGen, ...]]:
-    """Resolve an interpreter form path ("/Fm1/Fm2") to form objgens, innermost first,
-    through the resources each form is drawn with (§7.8.3: a form without /Resources uses
-    those of the stream that draws it)."""
+    """Resolve an interpreter form path ("/Fm1/Fm2") to form objgens, innermost first, the
+    way the interpreter found them: the same form lookup and the same resources each form is
+    drawn with (§7.8.3), so a damaged /Resources cannot send the two different ways."""
 
     page_resources = inherited_attribute(page, "/Resources")
     cache: dict[str, tuple[ObjGen, ...]] = {}
@@ -186,16 +187,11 @@ def _form_chain(page: pikepdf.Page) -> Callable[[str], tuple[ObjGen, ...]]:
         if form_path not in cache:
             resources, forms = page_resources, []
             for name in form_path.split("/")[1:]:
-                xobjects = (
-                    resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
-                )
-                form = (
-                    xobjects.get("/" + name) if isinstance(xobjects, pikepdf.Dictionary) else None
-                )
-                if not isinstance(form, pikepdf.Stream):
+                form = form_xobject(resources, "/" + name)
+                if form is None:
                     break
                 forms.append(form.objgen)
-                resources = form.get("/Resources", resources)
+                resources = form_resources(form, resources)
             cache[form_path] = tuple(reversed(forms))
         return cache[form_path]
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-ObjGen = tuple[int, int]
+from glyphscope.core.pdf.objects import ObjGen
+
 # A marked-content sequence: (form XObject objgen when referenced through an MCR /Stm,
 # None for the page's own content stream; MCID). §14.7.4.3: a form's MCIDs are its own.
 McidKey = tuple["ObjGen | None", int]

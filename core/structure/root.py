@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pikepdf
 
-from glyphscope.core.structure.records import ObjGen
+from glyphscope.core.pdf.objects import ObjGen, is_integer, name_or_none, objgen_of
 
 # §14.8.4 standard structure types (ISO 32000-1) and the PDF 2.0 additions a RoleMap may
 # legitimately target; role mapping stops at the first of these.
@@ -17,25 +17,6 @@ STANDARD_TYPES = frozenset(
     "Span Quote Note Reference BibEntry Code Link Annot Ruby RB RT RP Warichu WT WP "
     "Figure Formula Form DocumentFragment Aside Title FENote Sub Em Strong Artifact".split()
 )
-
-
-def objgen_of(obj: object) -> ObjGen | None:
-    """Identity of an indirect object; direct objects have none (and cannot form cycles)."""
-    if isinstance(obj, pikepdf.Object):
-        objgen = obj.objgen
-        if objgen != (0, 0):
-            return objgen
-    return None
-
-
-def name_or_none(value: object) -> str | None:
-    if isinstance(value, pikepdf.Name):
-        return str(value)[1:]
-    return None
-
-
-def is_integer(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def number_tree_lookup(node: object, key: int, max_depth: int) -> object | None:

@@ -24,6 +24,7 @@ from decimal import Decimal
 
 import pikepdf
 
+from glyphscope.core.pdf.objects import is_integer, name_or_none, objgen_of, text_or_none
 from glyphscope.core.rules import Rules
 from glyphscope.core.structure.records import (
     McidKey,
@@ -33,10 +34,7 @@ from glyphscope.core.structure.records import (
     StructureWalk,
 )
 from glyphscope.core.structure.root import (
-    is_integer,
-    name_or_none,
     number_tree_lookup,
-    objgen_of,
     page_parent_elements,
     parent_tree_entries,
     relevant_elements,
@@ -106,13 +104,6 @@ _KINDS = (
     (pikepdf.Stream, "stream"),
     (Decimal, "real number"),
 )
-
-
-def _text(value: object) -> str | None:
-    """A text string (§7.9.2.2); pikepdf decodes PDFDocEncoding and UTF-16BE."""
-    if isinstance(value, pikepdf.String):
-        return str(value)
-    return None
 
 
 def _page_objgen(value: object) -> ObjGen | None:
@@ -342,7 +333,7 @@ class _Walk:
             derived.append(("Pg", f"{_ref(inherited_page)}, inherited from an ancestor"))
         texts = {}
         for key in ("Alt", "ActualText", "Lang", "T", "E"):
-            value = _text(kid.get(f"/{key}"))
+            value = text_or_none(kid.get(f"/{key}"))
             if value is not None:
                 raw.append((key, value))
                 texts[key] = value
