@@ -651,6 +651,28 @@ def test_form_without_marked_content_takes_the_mcid_around_its_do():
     assert (result.text.text, result.mcid_order) == ("Page\nForm", (0, 1))
 
 
+def test_untagged_tail_of_a_turned_page_reads_in_the_lines_layout_reads():
+    # Text running up a /Rotate 90 page (Tm turns it a quarter): the lines are columns of
+    # user space. The untagged tail (a two-line note) is grouped into baseline lines in the
+    # page's writing frame, as layout text groups them, not across them in raw user space.
+    builder = PdfBuilder()
+    helvetica = builder.standard_font("Helvetica")
+    builder.add_page(
+        b"/P <</MCID 0>> BDC BT /F1 12 Tf 0 1 -1 0 100 300 Tm (Title) Tj ET EMC\n"
+        b"BT /F1 12 Tf 0 1 -1 0 130 300 Tm (ab) Tj ET\n"
+        b"BT /F1 12 Tf 0 1 -1 0 150 300 Tm (cd) Tj ET",
+        fonts={"F1": helvetica},
+        rotate=90,
+    )
+    builder.struct_tree(Element("Document", [Element("P", [0])], page=0))
+    data = builder.to_bytes()
+    result = _end_to_end(data)
+    assert (result.text.text, result.untagged) == ("Title\nab\ncd", (5, 6, 7, 8))
+    from glyphscope.core.document import Document
+
+    assert Document.open(data).page(0).text("layout") == "Title\n\nab\ncd"
+
+
 def test_structure_element_whose_type_is_not_utf8_keeps_its_mcids():
     # §7.3.5: a name is bytes. /S written in GBK (正文, "body text") is still a structure
     # type: the element is walked, its MCID replayed where the tree puts it, its type shown

@@ -1,13 +1,14 @@
 """Structure-order text (spec §9, `ExtractLoadedPageStructureText`; ISO 32000-1 §14.8.4).
 
 For a tagged page the structure tree, not geometry, gives the order: the walk
-(core/structure_tree.py) yields the page's MCIDs in author order, and the visible glyphs,
+(core.structure.tree) yields the page's MCIDs in author order, and the visible glyphs,
 bucketed by the MCID the interpreter recorded on each (§14.6, no second pass over the
 content stream), are replayed in that order, drawing order kept inside each MCID. Spaces and
 line breaks are then rebuilt from geometry by the reading-order assembler (spec §6).
 
-Glyphs outside every referenced MCID are never dropped: they follow as a geometric tail and
-are counted (`untagged`); the structure is trusted only when
+Glyphs outside every referenced MCID are never dropped: they follow as a geometric tail, in
+the baseline lines layout text reads (core.text.lines, in the page's dominant writing frame),
+and are counted (`untagged`); the structure is trusted only when
 untagged ≤ structure_trust_ratio × total (the seed's `Untagged * 4 <= TotalGlyphs`).
 
 Form XObject glyphs carry the MCID of the innermost marked-content sequence around them,
@@ -25,7 +26,6 @@ from typing import TYPE_CHECKING
 import pikepdf
 
 from glyphscope.core.errors import PageIndexError
-from glyphscope.core.geometry import quad_height
 from glyphscope.core.interpret.content import form_resources, form_xobject
 from glyphscope.core.pdf.document import PdfPage
 from glyphscope.core.pdf.objects import inherited_attribute
@@ -38,6 +38,7 @@ from glyphscope.core.structure.tree import (
     StructureWalk,
     walk_structure,
 )
+from glyphscope.core.text.lines import dominant_rotation, line_order
 
 if TYPE_CHECKING:
     from glyphscope.core.text.reading import TextResult
@@ -91,32 +92,6 @@ class StructureResult:
     form_spans: dict[tuple[ObjGen, int], tuple[int, int]] = field(default_factory=dict)
 
 
-def geometric_order(glyphs: Sequence[Glyph], indices: Sequence[int], rules: Rules) -> list[int]:
-    """Top-to-bottom by baseline, then left-to-right, in default user space (page /Rotate
-    ignored). Baselines closer than line_break_ratio × the larger box height to the line's
-    first (highest) baseline form one line, so superscripts and wobble stay on it."""
-    by_baseline = sorted(
-        indices,
-        key=lambda i: (-glyphs[i].origin[1], glyphs[i].origin[0], glyphs[i].draw_order),
-    )
-    lines: list[list[int]] = []
-    line_y = line_height = 0.0
-    for index in by_baseline:
-        glyph = glyphs[index]
-        height = quad_height(glyph.quad)
-        if lines and line_y - glyph.origin[1] <= rules.line_break_ratio * max(line_height, height):
-            lines[-1].append(index)
-            line_height = max(line_height, height)
-        else:
-            lines.append([index])
-            line_y, line_height = glyph.origin[1], height
-    return [
-        index
-        for line in lines
-        for index in sorted(line, key=lambda i: (glyphs[i].origin[0], glyphs[i].draw_order))
-    ]
-
-
 def order_glyphs(
     mcid_keys: Sequence[McidKey],
     glyphs: Sequence[Glyph],
@@ -150,7 +125,10 @@ def order_glyphs(
             spans[mcid] = (start, len(glyph_order))
         else:
             form_spans[(form, mcid)] = (start, len(glyph_order))
-    untagged = geometric_order(glyphs, tail, rules)
+    # The tail is read in baseline lines, in the frame layout text uses for the whole page:
+    # on a page drawn turned it follows the page's lines rather than crossing them.
+    rotation = dominant_rotation(glyphs, visible) if tail else 0
+    untagged = line_order(glyphs, tail, rotation, rules)
     return StructureOrder(
         glyph_order=tuple(glyph_order + untagged),
         mcid_order=tuple(mcid for form, mcid in mcid_keys if form is None),

@@ -1,5 +1,5 @@
 """From painted glyphs to text: visible glyphs and duplicates (spec §4–§5), character classes
-and ligatures, reading order (§6), layout (§7) and columns (§8)."""
+and ligatures, reading order (§6), baseline lines, layout (§7) and columns (§8)."""
 
 from glyphscope.core.text.chars import (
     expand_ligatures,
@@ -23,12 +23,16 @@ from glyphscope.core.text.columns import (
 )
 from glyphscope.core.text.layout import (
     LayoutResult,
-    dominant_rotation,
     fitted_cell_width,
     grid_cells,
     layout,
     layout_text,
-    rotation_cos_sin,
+)
+from glyphscope.core.text.lines import (
+    baseline_lines,
+    dominant_rotation,
+    frame_matrix,
+    line_order,
 )
 from glyphscope.core.text.reading import (
     GapDecision,
@@ -67,11 +71,13 @@ __all__ = [
     "VerticalColumn",
     "VisibleResult",
     "band_lines",
+    "baseline_lines",
     "columns_text",
     "dominant_rotation",
     "drawn_size",
     "expand_ligatures",
     "fitted_cell_width",
+    "frame_matrix",
     "glyph_output_text",
     "grid_cells",
     "is_blank_char",
@@ -82,11 +88,11 @@ __all__ = [
     "layout_text",
     "line_break",
     "line_ink",
+    "line_order",
     "median_advance",
     "merge_ink",
     "narrow_gutters",
     "reading_order",
-    "rotation_cos_sin",
     "vertical_columns",
     "visible_glyphs",
     "word_gap",

@@ -43,11 +43,12 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple
 
-from glyphscope.core.geometry import distance
-from glyphscope.core.records import Glyph
+from glyphscope.core.geometry import Matrix, apply_vector, distance
+from glyphscope.core.records import Glyph, Quad
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.chars import is_whitespace_text
-from glyphscope.core.text.layout import LayoutResult, layout, rotation_cos_sin
+from glyphscope.core.text.layout import LayoutResult, layout
+from glyphscope.core.text.lines import frame_matrix
 from glyphscope.core.text.reading import TextResult, reading_order
 
 Interval = tuple[float, float]
@@ -103,11 +104,9 @@ def columns_text(
     threshold = rules.columns_gap_multiple * median
     if grid is None:
         grid = layout(glyphs, order, rules)
-    cos_r, sin_r = rotation_cos_sin(grid.rotation)
+    frame = frame_matrix(grid.rotation)
     boxes = {
-        index: _frame_bounds(glyphs[index].quad, cos_r, sin_r)
-        for line in grid.lines
-        for index in line
+        index: _frame_bounds(glyphs[index].quad, frame) for line in grid.lines for index in line
     }
     inks = [line_ink(glyphs, line, boxes, median) for line in grid.lines]
     spans = band_lines(inks, threshold) if median > 0.0 else [(0, len(inks), [])]
@@ -253,10 +252,9 @@ def _band_gutters(gutters: Sequence[Gutter], lines: int) -> list[Interval]:
     return [(gutter.left, gutter.right) for gutter in gutters] if lines > 1 else []
 
 
-def _frame_bounds(quad, cos_r: float, sin_r: float) -> tuple[float, float, float, float]:
-    """(x0, y0, x1, y1) of a quad turned by -rotation into the layout grid frame."""
-    xs = [x * cos_r + y * sin_r for x, y in quad]
-    ys = [y * cos_r - x * sin_r for x, y in quad]
+def _frame_bounds(quad: Quad, frame: Matrix) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a quad in the layout grid frame (core.text.lines.frame_matrix)."""
+    xs, ys = zip(*(apply_vector(frame, x, y) for x, y in quad), strict=True)
     return min(xs), min(ys), max(xs), max(ys)
 
 

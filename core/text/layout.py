@@ -29,10 +29,17 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from glyphscope.core.geometry import distance, quad_height
+from glyphscope.core.geometry import apply_vector, distance, quad_height
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.chars import glyph_output_text, is_whitespace_text
+from glyphscope.core.text.lines import (
+    Line,
+    Placed,
+    baseline_lines,
+    dominant_rotation,
+    frame_matrix,
+)
 from glyphscope.core.text.reading import TextResult, reading_order, word_gap
 from glyphscope.core.text.visible import drawn_size, writing_direction
 
@@ -66,22 +73,19 @@ def layout_text(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> 
 
 def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> LayoutResult:
     rotation = dominant_rotation(glyphs, order)
-    cos_r, sin_r = rotation_cos_sin(rotation)
-    on_grid: list[tuple[float, float, int]] = []
+    frame = frame_matrix(rotation)
+    on_grid: list[Placed] = []
     off_grid: list[int] = []
     for index in order:
         glyph = glyphs[index]
-        ux, uy = writing_direction(glyph)
-        # The direction in the grid frame: rotate by -rotation.
-        frame_ux, frame_uy = ux * cos_r + uy * sin_r, uy * cos_r - ux * sin_r
+        frame_ux, frame_uy = apply_vector(frame, *writing_direction(glyph))
         if glyph.writing_mode == 1 or frame_ux <= 0 or abs(frame_uy) > GRID_DIRECTION_TOLERANCE:
             off_grid.append(index)
             continue
-        x, y = glyph.origin
-        on_grid.append((x * cos_r + y * sin_r, y * cos_r - x * sin_r, index))
+        on_grid.append((*apply_vector(frame, *glyph.origin), index))
     cell_width, cell_height = grid_cells(glyphs, [item[2] for item in on_grid])
     left = min((item[0] for item in on_grid), default=0.0)
-    lines = _baseline_lines(glyphs, on_grid, rules)
+    lines = baseline_lines(glyphs, on_grid, rules)
     cell_width = fitted_cell_width(glyphs, lines, cell_width)
     chars: list[str] = []
     owners: list[int] = []
@@ -111,17 +115,6 @@ def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> Layou
     )
 
 
-def dominant_rotation(glyphs: Sequence[Glyph], order: Sequence[int]) -> int:
-    """The multiple of 90° most horizontal-mode glyphs are written in (0 when none)."""
-    counts = [0, 0, 0, 0]
-    for index in order:
-        glyph = glyphs[index]
-        if glyph.writing_mode == 0:
-            ux, uy = writing_direction(glyph)
-            counts[round(math.degrees(math.atan2(uy, ux)) / 90.0) % 4] += 1
-    return 90 * counts.index(max(counts))
-
-
 def grid_cells(glyphs: Sequence[Glyph], indices: Sequence[int]) -> tuple[float, float]:
     """(cell width, cell height). The cell height is the median size as drawn (the body text
     size: a few large headings must not stretch the grid); the cell width is the mean advance
@@ -145,11 +138,7 @@ def grid_cells(glyphs: Sequence[Glyph], indices: Sequence[int]) -> tuple[float, 
     return cell_width, cell_height
 
 
-def fitted_cell_width(
-    glyphs: Sequence[Glyph],
-    lines: list[tuple[float, list[tuple[float, float, int]]]],
-    cell_width: float,
-) -> float:
+def fitted_cell_width(glyphs: Sequence[Glyph], lines: list[Line], cell_width: float) -> float:
     """Narrow the cell so that blocks of text fit the room they have on the page.
 
     A block written on the grid takes one cell per glyph; when its glyphs are narrower than
@@ -182,36 +171,9 @@ def fitted_cell_width(
     return max(0.5 * cell_width, min(cell_width, tight))
 
 
-def rotation_cos_sin(rotation: int) -> tuple[float, float]:
-    """cos and sin of a multiple of 90°, exact: the turn into the grid frame."""
-    return {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}[rotation]
-
-
-def _baseline_lines(
-    glyphs: Sequence[Glyph], on_grid: list[tuple[float, float, int]], rules: Rules
-) -> list[tuple[float, list[tuple[float, float, int]]]]:
-    """Lines top to bottom: a glyph whose baseline lies within line_break_ratio × the larger box
-    height below the line's first (highest) baseline joins it (the §6 line-break rule, so a
-    superscript stays on its line); each line sorted by x, drawing order on ties."""
-    ordered = sorted(on_grid, key=lambda item: (-item[1], item[0], item[2]))
-    lines: list[tuple[float, list[tuple[float, float, int]]]] = []
-    line_y = line_height = 0.0
-    for item in ordered:
-        height = quad_height(glyphs[item[2]].quad)
-        if lines and line_y - item[1] <= rules.line_break_ratio * max(line_height, height):
-            lines[-1][1].append(item)
-            line_height = max(line_height, height)
-        else:
-            lines.append((item[1], [item]))
-            line_y, line_height = item[1], height
-    for _, line in lines:
-        line.sort(key=lambda item: (item[0], item[2]))
-    return lines
-
-
 def _place_line(
     glyphs: Sequence[Glyph],
-    line: list[tuple[float, float, int]],
+    line: list[Placed],
     left: float,
     cell_width: float,
     rules: Rules,
