@@ -55,6 +55,17 @@ def distance(p: Point, q: Point) -> float:
     return math.hypot(q[0] - p[0], q[1] - p[1])
 
 
+def along(p: Point, q: Point, direction: Point) -> float:
+    """How far q lies from p along a unit direction (the move p → q projected on it)."""
+    return (q[0] - p[0]) * direction[0] + (q[1] - p[1]) * direction[1]
+
+
+def across(p: Point, q: Point, direction: Point) -> float:
+    """How far q lies from p across a unit direction, positive to its left (on its normal
+    turned a quarter counter-clockwise: "up" for a left-to-right baseline)."""
+    return (q[1] - p[1]) * direction[0] - (q[0] - p[0]) * direction[1]
+
+
 def quad_centre(quad: Quad) -> Point:
     """Centre of a parallelogram quad: the midpoint of its diagonal 0–2."""
     return ((quad[0][0] + quad[2][0]) * 0.5, (quad[0][1] + quad[2][1]) * 0.5)

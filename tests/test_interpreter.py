@@ -254,6 +254,14 @@ def test_quote_operators_move_to_the_next_line_and_set_spacing():
     _close(b2.origin, (6 + 2, 88))  # Tc 2 set by "
 
 
+def test_quote_is_t_star_then_tj_under_a_turned_line_matrix():
+    # §9.4.3 Table 109: ' is T* (move by -TL along the line matrix's y) followed by Tj.
+    quoted = _page(b"BT /F1 10 Tf 14 TL 0 2 -2 0 300 100 Tm (a) Tj (bc) ' ET").glyphs()
+    spelled = _page(b"BT /F1 10 Tf 14 TL 0 2 -2 0 300 100 Tm (a) Tj T* (bc) Tj ET").glyphs()
+    assert [(g.origin, g.quad) for g in quoted] == [(g.origin, g.quad) for g in spelled]
+    _close(quoted[1].origin, (328, 100))  # -14 in text space, turned and scaled by 2
+
+
 def test_a_fault_repeated_on_a_page_is_warned_once():
     builder = PdfBuilder()
     builder.add_page(b"BT /Nope 10 Tf (a) Tj /Nope 10 Tf (b) Tj /Nope 12 Tf (c) Tj ET", fonts={})

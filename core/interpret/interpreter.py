@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pikepdf
 
 from glyphscope.core.fonts.loader import Font, FontInfo, load_font
-from glyphscope.core.geometry import IDENTITY, Matrix, multiply
+from glyphscope.core.geometry import IDENTITY, Matrix, multiply, translate
 from glyphscope.core.interpret.content import (
     form_resources,
     form_xobject,
@@ -249,7 +249,8 @@ class _Interpreter:
                 if operator == '"':
                     state.word_spacing = float(operands[0])
                     state.character_spacing = float(operands[1])
-                text_matrix = line_matrix = multiply((1, 0, 0, 1, 0, -state.leading), line_matrix)
+                # §9.4.3 Table 109: ' is T* then Tj.
+                text_matrix, line_matrix = position_text("T*", [], state, line_matrix)
             elements = [operands[-1]]
         font = state.font
         if font is None:
@@ -257,8 +258,8 @@ class _Interpreter:
         pen = self.show_elements(elements, font, state, text_matrix, index, form_depth, form_path)
         # §9.4.4: after showing, Tm is translated by the total displacement.
         if font.writing_mode:
-            return multiply((1, 0, 0, 1, 0, pen), text_matrix), line_matrix
-        return multiply((1, 0, 0, 1, pen, 0), text_matrix), line_matrix
+            return multiply(translate(0.0, pen), text_matrix), line_matrix
+        return multiply(translate(pen, 0.0), text_matrix), line_matrix
 
     def fallback_font(self) -> Font:
         self.warn_once("text shown before any Tf; Helvetica used")

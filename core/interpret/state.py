@@ -4,7 +4,7 @@ state and positioning operators (§9.3, §9.4.2), as small functions over one st
 from __future__ import annotations
 
 from glyphscope.core.fonts.loader import Font
-from glyphscope.core.geometry import Matrix, multiply
+from glyphscope.core.geometry import Matrix, multiply, translate
 
 
 class GraphicsState:
@@ -78,5 +78,5 @@ def position_text(
         tx, ty = float(operands[0]), float(operands[1])
         if operator == "TD":
             state.leading = -ty
-    matrix = multiply((1.0, 0.0, 0.0, 1.0, tx, ty), line_matrix)
+    matrix = multiply(translate(tx, ty), line_matrix)
     return matrix, matrix

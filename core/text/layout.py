@@ -29,7 +29,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from glyphscope.core.geometry import apply_vector, distance, quad_height
+from glyphscope.core.geometry import along, apply_vector, distance, quad_height
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.chars import glyph_output_text, is_whitespace_text
@@ -152,16 +152,13 @@ def fitted_cell_width(glyphs: Sequence[Glyph], lines: list[Line], cell_width: fl
         for position in range(1, len(line) + 1):
             if position < len(line):
                 before = glyphs[line[position - 1][2]]
-                ux, uy = writing_direction(before)
                 current = glyphs[line[position][2]].origin
-                gap = (current[0] - before.glyph_end[0]) * ux + (
-                    current[1] - before.glyph_end[1]
-                ) * uy
+                gap = along(before.glyph_end, current, writing_direction(before))
                 if gap <= BLOCK_GAP_CELLS * cell_width:
                     continue
             if position - start >= FIT_BLOCK_GLYPHS:
                 last = glyphs[line[position - 1][2]]
-                extent = math.dist(last.glyph_end, glyphs[line[start][2]].origin)
+                extent = distance(glyphs[line[start][2]].origin, last.glyph_end)
                 per_glyph.append(extent / (position - start))
             start = position
     if not per_glyph:

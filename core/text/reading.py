@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from glyphscope.core.geometry import quad_centre, quad_height
+from glyphscope.core.geometry import across, along, quad_centre, quad_height
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.chars import glyph_output_text, is_cjk_char, is_whitespace_text
@@ -210,9 +210,7 @@ def line_break(
     line_break_ratio × the larger box height. Projecting on the direction's normal makes rotated
     runs behave like horizontal ones; the larger height keeps a superscript (Ts, §9.3.7) and a
     small caption beside a big word on the line."""
-    ux, uy = direction
-    (x0, y0), (x1, y1) = glyphs[previous].origin, glyphs[current].origin
-    projection = (y1 - y0) * ux - (x1 - x0) * uy
+    projection = across(glyphs[previous].origin, glyphs[current].origin, direction)
     threshold = rules.line_break_ratio * max(previous_height, current_height)
     return LineBreakDecision(previous, current, projection, threshold, abs(projection) > threshold)
 
@@ -229,10 +227,8 @@ def word_gap(
     w0 × Tfs × Th) rather than the pen position, so a negative Tc given back through TJ is no
     gap ("95后"); the threshold scales with the box height rather than Tf, so `1 Tf` under a
     scaled Tm works. A zero-height box never makes a space (the seed tests Height > 0)."""
-    ux, uy = direction
     before, glyph = glyphs[previous], glyphs[current]
-    (end_x, end_y), (x, y) = before.glyph_end, glyph.origin
-    gap = (x - end_x) * ux + (y - end_y) * uy
+    gap = along(before.glyph_end, glyph.origin, direction)
     threshold = rules.space_gap_ratio * current_height
     if is_whitespace_text(before.text) or is_whitespace_text(glyph.text):
         space, reason = False, BLANK_SIDE

@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from glyphscope.core.geometry import normalize_rect, quad_height
+from glyphscope.core.geometry import across, along, normalize_rect, quad_centre, quad_height
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.chars import is_blank_text
@@ -94,8 +94,7 @@ def _box_filter(glyphs: Sequence[Glyph], box: Rect) -> tuple[list[int], list[Dro
     inside: list[int] = []
     outside: list[DroppedGlyph] = []
     for index, glyph in enumerate(glyphs):
-        (x0, y0), _, (x2, y2), _ = glyph.quad
-        cx, cy = (x0 + x2) * 0.5, (y0 + y2) * 0.5
+        cx, cy = quad_centre(glyph.quad)
         if llx <= cx <= urx and lly <= cy <= ury:
             inside.append(index)
         else:
@@ -157,12 +156,19 @@ def _match(glyphs: Sequence[Glyph], first: int, later: int, rules: Rules) -> Dro
     size_ratio = drawn_size(copy) / size
     if abs(size_ratio - 1.0) > rules.duplicate_size_tolerance:
         return None
-    ux, uy = writing_direction(kept)
-    dx, dy = copy.origin[0] - kept.origin[0], copy.origin[1] - kept.origin[1]
-    along = dx * ux + dy * uy
-    across = dy * ux - dx * uy
-    if abs(along) >= rules.duplicate_along * size or abs(across) >= rules.duplicate_across * size:
+    direction = writing_direction(kept)
+    offset_along = along(kept.origin, copy.origin, direction)
+    offset_across = across(kept.origin, copy.origin, direction)
+    if (
+        abs(offset_along) >= rules.duplicate_along * size
+        or abs(offset_across) >= rules.duplicate_across * size
+    ):
         return None
     return DroppedGlyph(
-        index=later, reason=DUPLICATE, kept=first, along=along, across=across, size_ratio=size_ratio
+        index=later,
+        reason=DUPLICATE,
+        kept=first,
+        along=offset_along,
+        across=offset_across,
+        size_ratio=size_ratio,
     )
