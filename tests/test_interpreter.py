@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pikepdf
 import pytest
 
 from glyphscope.core.document import Document
@@ -260,6 +261,34 @@ def test_quote_is_t_star_then_tj_under_a_turned_line_matrix():
     spelled = _page(b"BT /F1 10 Tf 14 TL 0 2 -2 0 300 100 Tm (a) Tj T* (bc) Tj ET").glyphs()
     assert [(g.origin, g.quad) for g in quoted] == [(g.origin, g.quad) for g in spelled]
     _close(quoted[1].origin, (328, 100))  # -14 in text space, turned and scaled by 2
+
+
+def _direct_font(base_font: str) -> pikepdf.Dictionary:
+    """A font dictionary written inline in the /Font resources (no object number)."""
+    return pikepdf.Dictionary(
+        Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name("/" + base_font)
+    )
+
+
+def test_a_direct_font_is_loaded_once_however_often_tf_names_it():
+    builder = PdfBuilder()
+    fonts = {"F1": _direct_font("Helvetica")}
+    builder.add_page(b"BT " + b"/F1 10 Tf (a) Tj " * 4000 + b"ET", fonts=fonts)
+    builder.add_page(b"BT /F1 10 Tf (b) Tj ET", fonts=fonts)
+    document = Document.open(builder.to_bytes())
+    glyphs = document.page(0).glyphs() + document.page(1).glyphs()
+    assert len(glyphs) == 4001 and {g.font_name for g in glyphs} == {"Helvetica"}
+    assert len(document.font_cache) == 1
+
+
+def test_two_direct_fonts_named_in_turn_keep_their_own_fonts():
+    builder = PdfBuilder()
+    fonts = {"F1": _direct_font("Helvetica"), "F2": _direct_font("Courier")}
+    builder.add_page(b"BT " + b"/F1 10 Tf (a) Tj /F2 10 Tf (b) Tj " * 500 + b"ET", fonts=fonts)
+    document = Document.open(builder.to_bytes())
+    glyphs = document.page(0).glyphs()
+    assert {(g.text, g.font_name) for g in glyphs} == {("a", "Helvetica"), ("b", "Courier")}
+    assert len(document.font_cache) == 2
 
 
 def test_a_fault_repeated_on_a_page_is_warned_once():

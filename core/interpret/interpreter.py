@@ -67,6 +67,7 @@ class _Interpreter:
         self.glyphs: list[Glyph] = []
         self.warnings: list[str] = []
         self.fonts: dict[tuple[str, str], FontInfo] = {}
+        self.resource_fonts: dict[tuple[str, str], Font] = {}
         self.operators_run = 0
         self.truncated = False
         self.active_forms: set[tuple[int, int]] = set()
@@ -160,12 +161,17 @@ class _Interpreter:
     ) -> None:
         key, size = str(operands[0]), float(operands[1])
         state.font_key, state.font_size = key.lstrip("/"), size
-        fonts = get_entry(resources, "/Font")
-        font_dict = fonts.get(key) if isinstance(fonts, pikepdf.Dictionary) else None
-        if not isinstance(font_dict, pikepdf.Dictionary):
-            self.warn_once(f"{form_path or 'page'}: font {key} missing; Helvetica used")
-            font_dict = _FALLBACK_FONT
-        font = state.font = self.load(font_dict)
+        # A form path names one chain of resource dictionaries, so (form path, name) is one
+        # font for the whole page: a page that repeats Tf thousands of times looks it up once.
+        font = self.resource_fonts.get((form_path, key))
+        if font is None:
+            fonts = get_entry(resources, "/Font")
+            font_dict = fonts.get(key) if isinstance(fonts, pikepdf.Dictionary) else None
+            if not isinstance(font_dict, pikepdf.Dictionary):
+                self.warn_once(f"{form_path or 'page'}: font {key} missing; Helvetica used")
+                font_dict = _FALLBACK_FONT
+            font = self.resource_fonts[(form_path, key)] = self.load(font_dict)
+        state.font = font
         self.fonts.setdefault((form_path, state.font_key), font.info())
 
     def warn_once(self, message: str) -> None:
@@ -175,8 +181,16 @@ class _Interpreter:
             self.warnings.append(message)
 
     def load(self, font_dict: pikepdf.Dictionary) -> Font:
-        """The document's Font for a dictionary, loaded once per document."""
-        cache_key = font_dict.objgen if font_dict.objgen != (0, 0) else id(font_dict)
+        """The document's Font for a dictionary, loaded once per document.
+
+        An indirect font is keyed by its object number. A direct one (written inline in a
+        /Font resource dictionary) has none, and pikepdf hands out a new wrapper on every
+        lookup, so it is keyed by its own bytes (read once per page and resource name): the
+        same dictionary, the same font; its indirect parts (descriptor, widths, program)
+        appear there as references.
+        """
+        objgen = font_dict.objgen
+        cache_key = objgen if objgen != (0, 0) else font_dict.unparse()
         font = self.font_cache.get(cache_key)
         if font is None:
             font = self.font_cache[cache_key] = load_font(font_dict)
