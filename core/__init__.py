@@ -35,11 +35,15 @@ from glyphscope.core.output import write_document_text
 from glyphscope.core.pdf.document import PageBoxes
 from glyphscope.core.records import DecodeSource, Glyph
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.reading import GapReason
+from glyphscope.core.text.visible import DropReason
 
 __all__ = [
     "DamagedPdfError",
     "DecodeSource",
+    "DropReason",
     "Document",
+    "GapReason",
     "Glyph",
     "GlyphscopeError",
     "NotAPdfError",

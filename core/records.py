@@ -13,8 +13,21 @@ Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
 
 
-class DecodeSource(str, Enum):
-    """The step of the fallback chain (spec §1) that turned a code into Unicode."""
+class StrEnum(str, Enum):
+    """A string-valued enum (`enum.StrEnum`, which Python 3.10 lacks): a member compares and
+    hashes as its value, and str(), f-strings and json write the value, so records holding
+    members serialise exactly as if they held the strings."""
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+
+class DecodeSource(StrEnum):
+    """The step of the fallback chain (spec §1) that turned a code into Unicode.
+
+    `Glyph.decode_source` holds the value, a plain string: the decoders bind the values once
+    (core.fonts.dicts) and every reader compares against the members.
+    """
 
     TO_UNICODE = "tounicode"  # §9.10.3 embedded /ToUnicode CMap
     ENCODING_CMAP = "encoding_cmap"  # Type0 /Encoding: embedded CMap stream or a named CMap

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.inspector.actions import build_actions
 from glyphscope.inspector.analysis_worker import CoreOwner
 from glyphscope.inspector.owner_thread import OwnerThread
@@ -282,7 +283,7 @@ class MainWindow(PageSession, QMainWindow):
         if not hits:
             return None
         # Of overlapping glyphs (a fake-bold pair) the one the text kept, else the top one.
-        visible = [i for i in hits if self.model.status[i] == "visible"]
+        visible = [i for i in hits if self.model.status[i] == GlyphStatus.VISIBLE]
         return (visible or hits)[0]
 
     def tooltip_for(self, index: int) -> str:

@@ -10,6 +10,8 @@ import pytest
 from glyphscope.core.analysis import analyse_page
 from glyphscope.core.document import Document
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.reading import GapReason
+from glyphscope.core.text.visible import DropReason, GlyphStatus
 from tests.pdfbuilder import PdfBuilder, tounicode_cmap
 
 RULES = Rules()
@@ -232,6 +234,33 @@ def test_explain_json_is_serialisable_and_keeps_every_decision():
     }
     assert decoded["glyphs"][0]["index"] == 0
     assert decoded["structure"] is None
+
+
+def test_decision_reasons_are_core_enums_written_as_their_values():
+    # The inspector compares against GapReason / DropReason / GlyphStatus members, never
+    # against retyped strings; the decision log and every printout still read the values.
+    result = analyse(
+        b"BT /F1 12 Tf 72 700 Td [(ab)-400(cd)] TJ ET BT /F1 8 Tf 40 10 Td (S) Tj ET",
+        crop_box=(36, 36, 576, 756),
+    )
+    reasons = [gap.reason for gap in result.gaps]
+    assert reasons == [
+        GapReason.BELOW_THRESHOLD,
+        GapReason.ABOVE_THRESHOLD,
+        GapReason.BELOW_THRESHOLD,
+    ]
+    assert [d.reason for d in result.dropped] == [DropReason.OUTSIDE_VISIBLE_BOX]
+    assert GlyphStatus(result.dropped[0].reason) is GlyphStatus.OUTSIDE_VISIBLE_BOX
+    assert (f"{reasons[1]}", str(reasons[1]), reasons[1] == "above_threshold") == (
+        "above_threshold",
+        "above_threshold",
+        True,
+    )
+    logged = json.dumps(result.to_json())
+    assert '"reason": "above_threshold"' in logged and '"reason": "outside_visible_box"' in logged
+    assert json.dumps(result.to_json(), indent=1) == json.dumps(
+        json.loads(logged), indent=1
+    )  # the pure-Python encoder (indent, --mode explain) writes the same values
 
 
 def test_untagged_page_says_why_it_has_no_structure_order():

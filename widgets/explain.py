@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
-from glyphscope.widgets.page_model import DUPLICATE, OUTSIDE_VISIBLE_BOX, PageModel
+from glyphscope.core.text.visible import DropReason
+from glyphscope.widgets.page_model import PageModel
 
 
 def _num(value: float) -> str:
@@ -38,12 +39,12 @@ def decision_lines(model: PageModel, index: int) -> list[str]:
     """Each decision of the engine about glyph `index`, one plain-text line each."""
     lines: list[str] = []
     record = model.dropped.get(index)
-    if record is not None and record.reason == OUTSIDE_VISIBLE_BOX:
+    if record is not None and record.reason == DropReason.OUTSIDE_VISIBLE_BOX:
         box = record.box or model.visible_box
         lines.append(
             f"dropped: quad centre outside the visible box [{', '.join(_num(v) for v in box)}] (§4)"
         )
-    elif record is not None and record.reason == DUPLICATE:
+    elif record is not None and record.reason == DropReason.DUPLICATE:
         lines.append(
             f"dropped: duplicate of #{record.kept} — along {_num(record.along)}, "
             f"across {_num(record.across)}, size ×{record.size_ratio:.3f} (§5)"

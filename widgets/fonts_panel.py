@@ -55,7 +55,7 @@ def font_usage(glyphs: tuple[Glyph, ...], fonts: dict[FontKey, FontInfo] | None)
         unresolved = sum(
             1
             for i in indices
-            if glyphs[i].decode_source == DecodeSource.UNRESOLVED.value or not glyphs[i].text
+            if glyphs[i].decode_source == DecodeSource.UNRESOLVED or not glyphs[i].text
         )
         usage.append(
             FontUsage(

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from glyphscope.core.records import DecodeSource
+from glyphscope.core.text.visible import GlyphStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,6 @@ def glyph_arrays(glyphs, status, dropped, bounds: np.ndarray, page_size: float) 
         if record.kept is not None:
             kept[index] = record.kept
     status_array = np.asarray(status, dtype=object) if count else np.zeros(0, dtype=object)
-    unresolved_value = DecodeSource.UNRESOLVED.value
     return GlyphArrays(
         origins=_points([g.origin for g in glyphs]),
         glyph_ends=_points([g.glyph_end for g in glyphs]),
@@ -84,12 +84,12 @@ def glyph_arrays(glyphs, status, dropped, bounds: np.ndarray, page_size: float) 
         token_index=np.asarray([g.token_index for g in glyphs], dtype=np.int64),
         form_depth=np.asarray([g.form_depth for g in glyphs], dtype=np.int64),
         mcid=np.asarray([-1 if g.mcid is None else g.mcid for g in glyphs], dtype=np.int64),
-        visible=status_array == "visible",
-        outside=status_array == "outside_visible_box",
-        duplicate=status_array == "duplicate",
+        visible=status_array == GlyphStatus.VISIBLE,
+        outside=status_array == GlyphStatus.OUTSIDE_VISIBLE_BOX,
+        duplicate=status_array == GlyphStatus.DUPLICATE,
         kept=kept,
         unresolved=np.asarray(
-            [g.decode_source == unresolved_value or g.text == "" for g in glyphs], dtype=bool
+            [g.decode_source == DecodeSource.UNRESOLVED or g.text == "" for g in glyphs], dtype=bool
         ),
         oversized=np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
         > max(page_size, 1.0),

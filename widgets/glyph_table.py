@@ -23,8 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.widgets.explain import char_label
-from glyphscope.widgets.page_model import VISIBLE, PageModel
+from glyphscope.widgets.page_model import PageModel
 from glyphscope.widgets.table_model import TitledTableModel
 
 COLUMNS = (
@@ -95,7 +96,10 @@ class GlyphTableModel(TitledTableModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return _display(self.model, glyph_index, column)
-        if role == Qt.ItemDataRole.ForegroundRole and self.model.status[glyph_index] != VISIBLE:
+        if (
+            role == Qt.ItemDataRole.ForegroundRole
+            and self.model.status[glyph_index] != GlyphStatus.VISIBLE
+        ):
             return QColor("#b00020")
         return None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from glyphscope.core.records import DecodeSource
+from glyphscope.core.text.reading import GapReason
 from glyphscope.widgets.glyph_arrays import group_bounds
 from glyphscope.widgets.overlay_base import (
     PALETTE,
@@ -44,10 +45,10 @@ SPACE_COLOUR = "#00a651"
 NO_SPACE_COLOUR = "#8a8a8a"
 # Reasons the gap rule gave for not inserting a space; unknown reasons get palette colours.
 REASON_COLOURS = {
-    "below_threshold": NO_SPACE_COLOUR,
-    "blank_side": "#1f77b4",
-    "cjk_pair": "#9467bd",
-    "negative_gap": "#e377c2",
+    GapReason.BELOW_THRESHOLD.value: NO_SPACE_COLOUR,
+    GapReason.BLANK_SIDE.value: "#1f77b4",
+    GapReason.CJK_PAIR.value: "#9467bd",
+    GapReason.NEGATIVE_GAP.value: "#e377c2",
 }
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from glyphscope.core.records import Glyph
+from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.widgets.glyph_arrays import (
     DecisionArrays,
     GlyphArrays,
@@ -23,9 +24,6 @@ from glyphscope.widgets.spatial import GlyphGrid
 
 Rect = tuple[float, float, float, float]
 
-VISIBLE = "visible"
-OUTSIDE_VISIBLE_BOX = "outside_visible_box"
-DUPLICATE = "duplicate"
 
 # The panes of the first inspector issue, in the order they are shown.
 PANE_TITLES = {
@@ -99,7 +97,7 @@ class PageModel:
     glyphs: tuple[Glyph, ...]
     quads: np.ndarray  # (N, 4, 2) user space
     grid: GlyphGrid
-    status: tuple[str, ...]  # VISIBLE / OUTSIDE_VISIBLE_BOX / DUPLICATE per glyph
+    status: tuple[GlyphStatus, ...]  # per glyph
     dropped: dict[int, object]  # glyph index → core DroppedGlyph
     kept_copies: dict[int, list[int]]  # kept glyph → the duplicates dropped in its favour
     gaps_before: dict[int, object]  # glyph → GapDecision with current == glyph
@@ -133,18 +131,18 @@ def build_page_model(page_index: int, analysis, structure_reason: str = "") -> P
         if glyphs
         else np.zeros((0, 4, 2))
     )
-    status = [VISIBLE] * len(glyphs)
+    status = [GlyphStatus.VISIBLE] * len(glyphs)
     visible = set(analysis.visible)
     dropped: dict[int, object] = {}
     kept_copies: dict[int, list[int]] = defaultdict(list)
     for record in analysis.dropped:
         dropped[record.index] = record
-        status[record.index] = record.reason
+        status[record.index] = GlyphStatus(record.reason)
         if record.kept is not None:
             kept_copies[record.kept].append(record.index)
     for index in range(len(glyphs)):
         if index not in visible and index not in dropped:
-            status[index] = OUTSIDE_VISIBLE_BOX
+            status[index] = GlyphStatus.OUTSIDE_VISIBLE_BOX
     gaps_before = {d.current: d for d in analysis.gaps}
     gaps_after = {d.previous: d for d in analysis.gaps}
     breaks_before = {d.current: d for d in analysis.line_breaks}

@@ -180,7 +180,7 @@ def decode_rows(glyph: Glyph, info: FontInfo | None = None) -> str:
             )
         elif not reached:
             items.append(f"<li style='color:#777'>{escape(source)} — {escape(description)}</li>")
-    if answered == DecodeSource.UNRESOLVED.value or not glyph.text:
+    if answered == DecodeSource.UNRESOLVED or not glyph.text:
         items.append(
             "<li><b style='color:#c62828'>unresolved</b> — no step answered: Unicode 0, "
             "written as a space so words stay apart (spec §1)</li>"

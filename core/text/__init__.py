@@ -36,6 +36,7 @@ from glyphscope.core.text.lines import (
 )
 from glyphscope.core.text.reading import (
     GapDecision,
+    GapReason,
     LineBreakDecision,
     ReadingResult,
     TextBuilder,
@@ -48,6 +49,8 @@ from glyphscope.core.text.reading import (
 )
 from glyphscope.core.text.visible import (
     DroppedGlyph,
+    DropReason,
+    GlyphStatus,
     Rect,
     VisibleResult,
     drawn_size,
@@ -58,8 +61,11 @@ from glyphscope.core.text.visible import (
 __all__ = [
     "ColumnBand",
     "ColumnsResult",
+    "DropReason",
     "DroppedGlyph",
     "GapDecision",
+    "GapReason",
+    "GlyphStatus",
     "Gutter",
     "Interval",
     "LayoutResult",

@@ -19,16 +19,20 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from glyphscope.core.geometry import across, along, quad_centre, quad_height
-from glyphscope.core.records import Glyph
+from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.chars import glyph_output_text, is_cjk_char, is_whitespace_text
 from glyphscope.core.text.visible import writing_direction
 
-ABOVE_THRESHOLD = "above_threshold"
-BELOW_THRESHOLD = "below_threshold"
-NEGATIVE_GAP = "negative_gap"
-BLANK_SIDE = "blank_side"
-CJK_PAIR = "cjk_pair"
+
+class GapReason(StrEnum):
+    """Why the word-gap rule (spec §6) decided as it did between two glyphs on one line."""
+
+    ABOVE_THRESHOLD = "above_threshold"  # the one reason for a space
+    BELOW_THRESHOLD = "below_threshold"
+    NEGATIVE_GAP = "negative_gap"  # a backward move: out-of-order fragments join
+    BLANK_SIDE = "blank_side"  # a drawn space on either side already separates the words
+    CJK_PAIR = "cjk_pair"  # CJK text has no word spaces
 
 
 class GapDecision(NamedTuple):
@@ -41,7 +45,7 @@ class GapDecision(NamedTuple):
     gap: float
     threshold: float
     space: bool
-    reason: str
+    reason: GapReason
 
 
 class LineBreakDecision(NamedTuple):
@@ -231,15 +235,15 @@ def word_gap(
     gap = along(before.glyph_end, glyph.origin, direction)
     threshold = rules.space_gap_ratio * current_height
     if is_whitespace_text(before.text) or is_whitespace_text(glyph.text):
-        space, reason = False, BLANK_SIDE
+        space, reason = False, GapReason.BLANK_SIDE
     elif is_cjk_char(before.text[-1]) and is_cjk_char(glyph.text[0]):
-        space, reason = False, CJK_PAIR
+        space, reason = False, GapReason.CJK_PAIR
     elif gap < 0.0:
-        space, reason = False, NEGATIVE_GAP
+        space, reason = False, GapReason.NEGATIVE_GAP
     elif current_height > 0.0 and gap > threshold:
-        space, reason = True, ABOVE_THRESHOLD
+        space, reason = True, GapReason.ABOVE_THRESHOLD
     else:
-        space, reason = False, BELOW_THRESHOLD
+        space, reason = False, GapReason.BELOW_THRESHOLD
     return GapDecision(previous, current, gap, threshold, space, reason)
 
 

@@ -13,28 +13,40 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from glyphscope.core.geometry import across, along, normalize_rect, quad_centre, quad_height
-from glyphscope.core.records import Glyph
+from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.chars import is_blank_text
 
 Rect = tuple[float, float, float, float]
 
-OUTSIDE_VISIBLE_BOX = "outside_visible_box"
-DUPLICATE = "duplicate"
+
+class DropReason(StrEnum):
+    """Why a painted glyph is not visible (spec §4, §5)."""
+
+    OUTSIDE_VISIBLE_BOX = "outside_visible_box"
+    DUPLICATE = "duplicate"
+
+
+class GlyphStatus(StrEnum):
+    """What the visible stage made of a painted glyph: visible, or why it was dropped."""
+
+    VISIBLE = "visible"
+    OUTSIDE_VISIBLE_BOX = DropReason.OUTSIDE_VISIBLE_BOX.value
+    DUPLICATE = DropReason.DUPLICATE.value
 
 
 @dataclass(frozen=True, slots=True)
 class DroppedGlyph:
     """Why glyph `index` is not visible.
 
-    reason "outside_visible_box": its quad centre lies outside `box`.
-    reason "duplicate": it repeats glyph `kept` (drawn earlier); `along` and `across` are the
+    reason OUTSIDE_VISIBLE_BOX: its quad centre lies outside `box`.
+    reason DUPLICATE: it repeats glyph `kept` (drawn earlier); `along` and `across` are the
     offset of its origin from kept's origin in kept's baseline frame, `size_ratio` its size as
     drawn over kept's.
     """
 
     index: int
-    reason: str
+    reason: DropReason
     kept: int | None = None
     along: float | None = None
     across: float | None = None
@@ -98,7 +110,9 @@ def _box_filter(glyphs: Sequence[Glyph], box: Rect) -> tuple[list[int], list[Dro
         if llx <= cx <= urx and lly <= cy <= ury:
             inside.append(index)
         else:
-            outside.append(DroppedGlyph(index=index, reason=OUTSIDE_VISIBLE_BOX, box=box))
+            outside.append(
+                DroppedGlyph(index=index, reason=DropReason.OUTSIDE_VISIBLE_BOX, box=box)
+            )
     return inside, outside
 
 
@@ -166,7 +180,7 @@ def _match(glyphs: Sequence[Glyph], first: int, later: int, rules: Rules) -> Dro
         return None
     return DroppedGlyph(
         index=later,
-        reason=DUPLICATE,
+        reason=DropReason.DUPLICATE,
         kept=first,
         along=offset_along,
         across=offset_across,
