@@ -5,17 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import pikepdf
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PySide6.QtGui import QImage
 
 from glyphscope.core.errors import (
     DamagedPdfError,
+    GlyphscopeError,
     NotAPdfError,
     PasswordRequiredError,
     WrongPasswordError,
 )
+from glyphscope.core.pdf.document import PdfDocument
 from glyphscope.widgets.page_geometry import PageGeometry, display_size
 
 # Above this many pixels a render is made at a lower scale and the view magnifies it: a
@@ -39,7 +40,10 @@ class PdfiumOwner:
         self._document: pdfium.PdfDocument | None = None
         self._path: str | None = None
         self._password: str | None = None
-        self._user_units: dict[int, float] | None = None
+        # Core's view of the same file, for what pdfium does not read (/UserUnit), opened on
+        # first need on this thread: a pikepdf Pdf must not be shared with the analysis thread.
+        self._boxes: PdfDocument | None = None
+        self._boxes_failed = False
 
     @property
     def document(self) -> pdfium.PdfDocument | None:
@@ -53,13 +57,15 @@ class PdfiumOwner:
         except pdfium.PdfiumError as exc:
             raise _typed_error(exc, path, password) from None
         self._document, self._path, self._password = document, path, password
-        self._user_units = None
         return len(document)
 
     def close(self) -> None:
         if self._document is not None:
             self._document.close()
         self._document = None
+        if self._boxes is not None:
+            self._boxes.close()
+        self._boxes, self._boxes_failed = None, False
 
     def render(self, index: int, scale: float) -> RenderedPage:
         if self._document is None:
@@ -93,18 +99,18 @@ class PdfiumOwner:
         return RenderedPage(index=index, geometry=geometry, image=image, scale=scale)
 
     def _user_unit(self, index: int) -> float:
-        # pdfium has no accessor for /UserUnit (§14.11.2); read it once per document with qpdf.
-        if self._user_units is None:
-            self._user_units = {}
+        """The page's /UserUnit (§14.11.2.2) as core reads it; pdfium has no accessor for it."""
+        if self._boxes is None and not self._boxes_failed and self._path is not None:
             try:
-                with pikepdf.open(self._path, password=self._password or "") as pdf:
-                    for number, page in enumerate(pdf.pages):
-                        unit = page.obj.get("/UserUnit")
-                        if unit is not None and float(unit) > 0:
-                            self._user_units[number] = float(unit)
-            except (pikepdf.PdfError, OSError, ValueError, TypeError):
-                self._user_units = {}
-        return self._user_units.get(index, 1.0)
+                self._boxes = PdfDocument.open(self._path, self._password)
+            except GlyphscopeError:
+                self._boxes_failed = True  # pdfium shows the page; it is drawn at 1/72 inch
+        if self._boxes is None:
+            return 1.0
+        try:
+            return self._boxes.page(index).boxes.user_unit
+        except GlyphscopeError:
+            return 1.0
 
 
 def _empty_visible_box(geometry: PageGeometry, scale: float) -> RenderedPage:

@@ -6,6 +6,7 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 
 from glyphscope.inspector.main_window import MainWindow
+from glyphscope.inspector.render_worker import PdfiumOwner
 from glyphscope.widgets.page_geometry import display_matrix
 from glyphscope.widgets.page_view import to_qtransform
 from tests.pdfbuilder import PdfBuilder
@@ -79,6 +80,23 @@ def test_user_unit_scales_the_shown_page(qtbot, window, tmp_path):
     assert window.rendered.geometry.size == (520.0, 360.0)
     assert pixel_at_user_point(window, 120, 110) < 40
     assert pixel_at_user_point(window, 145, 110) > 215
+
+
+def test_a_page_with_a_damaged_user_unit_leaves_the_other_pages_their_own(qtbot, tmp_path):
+    # §14.11.2.2: /UserUnit is a number per page. One page's bad value (a name) counts as 1
+    # for that page only; the render worker asks core, which reads each page on its own.
+    path = tmp_path / "units.pdf"
+    b = PdfBuilder()
+    b.add_page(SQUARE, media_box=(0, 0, 300, 200), extra={"UserUnit": "/Huge"})
+    b.add_page(SQUARE, media_box=(0, 0, 300, 200), user_unit=2.0)
+    b.save(path)
+    owner = PdfiumOwner()
+    owner.open(str(path), None)
+    try:
+        units = [owner.render(index, 0.25).geometry.user_unit for index in (0, 1)]
+    finally:
+        owner.close()
+    assert units == [1.0, 2.0]
 
 
 def test_cursor_position_is_reported_in_user_space(qtbot, window, tmp_path):
