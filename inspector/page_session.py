@@ -10,6 +10,7 @@ from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from glyphscope.core.errors import PasswordRequiredError, WrongPasswordError
+from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.inspector.render_worker import RenderedPage
 from glyphscope.inspector.settings import add_recent_file
 from glyphscope.widgets.page_model import PageModel
@@ -203,7 +204,8 @@ class PageSession:
     def _apply_model(self, model: PageModel) -> None:
         self._show_model(model)
         warnings = "; ".join(model.warnings[:3])
-        state = f"{model.count} glyphs, {sum(s == 'visible' for s in model.status)} visible"
+        visible = sum(status == GlyphStatus.VISIBLE for status in model.status)
+        state = f"{model.count} glyphs, {visible} visible"
         if model.truncated:
             state += " (truncated)"
         self.state_label.setText(state)

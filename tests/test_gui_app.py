@@ -416,6 +416,13 @@ def test_glyph_table_visible_scope_hides_dropped_glyphs(qtbot, decisions):
     assert table.visible_rows() == list(decisions.model.analysis.visible)
 
 
+def test_status_bar_counts_the_visible_glyphs(qtbot, decisions):
+    model = decisions.model
+    visible = len(model.analysis.visible)
+    assert 0 < visible < model.count  # the page drops a copy and a glyph outside the box
+    assert decisions.state_label.text() == f"{model.count} glyphs, {visible} visible"
+
+
 # -- settings --------------------------------------------------------------------------------
 
 
