@@ -8,7 +8,8 @@ A plain library with no Qt. Its sub-packages follow ISO 32000-1's own division:
 - `text`: visible glyphs and duplicates, character classes, reading, layout and columns order;
 - `structure`: the structure tree and structure-order text (§14.7, §14.8);
 - `analysis` (every stage with its decisions), `output` (whole documents as text), `cli`;
-- `qa`: rule-change diffs, comparison with pdfium's text, regression cases, search.
+- `qa`: rule-change diffs, comparison with pdfium's text, regression cases, search;
+- `view`: the inspector's Qt-free model of an analysed page (arrays, hit index, pane texts).
 
     from glyphscope.core import open, Rules
 

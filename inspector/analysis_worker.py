@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from glyphscope.core.rules import Rules
-from glyphscope.widgets.page_model import PageModel, build_page_model
+from glyphscope.core.view.page_model import PageModel, build_page_model
 
 
 class AnalysisUnavailableError(RuntimeError):

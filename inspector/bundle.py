@@ -163,7 +163,7 @@ def rules_table(rules: Rules) -> str:
 
 
 def texts_section(panes) -> str:
-    """`panes`: glyphscope.widgets.page_model.PaneText per mode (title, text, note)."""
+    """`panes`: glyphscope.core.view.page_model.PaneText per mode (title, text, note)."""
     parts = []
     for pane in panes:
         note = f"<p class='note'>{escape(pane.note)}</p>" if pane.note else ""
@@ -173,7 +173,7 @@ def texts_section(panes) -> str:
 
 def explanation_html(analysis, panes, page_png: bytes, source_name: str, layer_titles=()) -> str:
     """The whole bundle. `analysis` is a core.analysis.PageAnalysis, `panes` the text panes
-    shown (widgets.page_model.PaneText), `page_png` the page picture with its overlays."""
+    shown (core.view.page_model.PaneText), `page_png` the page picture with its overlays."""
     number = analysis.page_number
     image = base64.b64encode(page_png).decode("ascii")
     visible = len(analysis.visible)

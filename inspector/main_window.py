@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.visible import GlyphStatus
+from glyphscope.core.view.page_model import PageModel
 from glyphscope.inspector.actions import build_actions
 from glyphscope.inspector.analysis_worker import CoreOwner
 from glyphscope.inspector.owner_thread import OwnerThread
@@ -52,7 +53,6 @@ from glyphscope.widgets.overlay_layers import (
     HoverLayer,
     SelectionLayer,
 )
-from glyphscope.widgets.page_model import PageModel
 from glyphscope.widgets.page_view import PageView
 from glyphscope.widgets.selection import GlyphSelection
 from glyphscope.widgets.text_panes import TextPanes

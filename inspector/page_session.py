@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from glyphscope.core.errors import PasswordRequiredError, WrongPasswordError
 from glyphscope.core.text.visible import GlyphStatus
+from glyphscope.core.view.page_model import PageModel
 from glyphscope.inspector.render_worker import RenderedPage
 from glyphscope.inspector.settings import add_recent_file
-from glyphscope.widgets.page_model import PageModel
 
 # Analysed pages kept for going back and forth without re-analysing.
 MODEL_CACHE_PAGES = 8

@@ -4,6 +4,8 @@ batches and kept while the rules stay the same; hits are listed by page and draw
 from __future__ import annotations
 
 from glyphscope.core.qa.search import search_pages
+from glyphscope.core.rules import Rules
+from glyphscope.core.text.reading import TextResult
 from glyphscope.inspector.qa_worker import JobFailure
 from glyphscope.widgets.qa_layers import SEARCH_COLOURS, MarkedGroup
 
@@ -15,8 +17,8 @@ class SearchController:
 
     def __init__(self, features) -> None:
         self.features = features
-        self.texts: dict[int, object] = {}  # page → reading TextResult under `texts_rules`
-        self.texts_rules = None
+        self.texts: dict[int, TextResult] = {}  # page → reading-order text under texts_rules
+        self.texts_rules: Rules | None = None
         self.query: tuple[str, bool] | None = None
         self.pending: tuple[int, tuple[int, ...]] | None = None  # hit to select on arrival
 

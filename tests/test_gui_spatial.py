@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from glyphscope.widgets.page_model import PaneText
-from glyphscope.widgets.spatial import GlyphGrid
+from glyphscope.core.view.page_model import PaneText
+from glyphscope.core.view.spatial import GlyphGrid
 
 
 def box(x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from glyphscope.core.text.visible import DropReason
-from glyphscope.widgets.page_model import PageModel
+from glyphscope.core.view.page_model import PageModel
 
 
 def _num(value: float) -> str:

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.text.visible import GlyphStatus
+from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.explain import char_label
-from glyphscope.widgets.page_model import PageModel
 from glyphscope.widgets.table_model import TitledTableModel
 
 COLUMNS = (

@@ -15,7 +15,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
-from glyphscope.widgets.page_model import PageModel
+from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.qt_paths import path_from_polylines, path_from_rects, path_from_segments
 
 # A qualitative palette readable on white paper (fonts, MCIDs, form depths, gap reasons).

@@ -10,7 +10,8 @@ import numpy as np
 
 from glyphscope.core.records import DecodeSource
 from glyphscope.core.text.reading import GapReason
-from glyphscope.widgets.glyph_arrays import group_bounds
+from glyphscope.core.view.glyph_arrays import group_bounds
+from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.overlay_base import (
     PALETTE,
     LegendEntry,
@@ -22,7 +23,6 @@ from glyphscope.widgets.overlay_base import (
     rect_path,
     segments_path,
 )
-from glyphscope.widgets.page_model import PageModel
 from glyphscope.widgets.qt_paths import path_from_polyline, path_from_rects
 
 # One colour per decode source, in the order of the decode chain (spec §1); the legend lists

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QTextBrowser
 from glyphscope.core.fonts.loader import FontInfo
 from glyphscope.core.interpret.content import OperatorRecord
 from glyphscope.core.records import DecodeSource, Glyph
+from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.explain import char_label
-from glyphscope.widgets.page_model import PageModel
 
 
 @dataclass(frozen=True, slots=True)

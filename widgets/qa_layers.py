@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.overlay_base import LegendEntry, OverlayLayer, Stroke, on_page, quads_path
-from glyphscope.widgets.page_model import PageModel
 
 
 @dataclass(frozen=True, slots=True)

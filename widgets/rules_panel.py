@@ -263,7 +263,7 @@ class RulesPanel(QWidget):
 
     # -- changes ----------------------------------------------------------------------------
     def show_changes(self, changes: RuleChanges | None, model=None, against: str = "") -> None:
-        """List what the rules changed on the page; `model` (widgets.page_model.PageModel of
+        """List what the rules changed on the page; `model` (core.view.page_model.PageModel of
         the new analysis) names the glyphs."""
         self.changes.clear()
         if changes is None:

@@ -146,7 +146,7 @@ class StructurePanel(QWidget):
         self.untagged: tuple[int, ...] = ()
 
     def set_structure(self, root: StructureNode | None, model, reason: str = "") -> None:
-        """`model` is the page's glyphscope.widgets.page_model.PageModel (its analysis holds the
+        """`model` is the page's glyphscope.core.view.page_model.PageModel (its analysis holds the
         structure-order result); `reason` says why there is no tree."""
         self.tree.clear()
         self.entries, self.nodes = {}, {}

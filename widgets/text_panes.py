@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.widgets.page_model import PANE_TITLES, PaneText, utf16_offsets
+from glyphscope.core.view.page_model import PANE_TITLES, PaneText, utf16_offsets
 
 HIGHLIGHT = QColor("#ffd400")
 # Marks are translucent so the text stays readable and overlapping marks both show.

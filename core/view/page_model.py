@@ -1,4 +1,4 @@
-"""What the inspector shows of one analysed page, prepared off the GUI thread (no Qt here).
+"""The view model of one analysed page, prepared off the GUI thread (no Qt here).
 
 `build_page_model` turns core's `PageAnalysis` into arrays and lookups the widgets draw from:
 glyph quads as one numpy array, a spatial index, every decision filed under the glyphs it
@@ -8,19 +8,24 @@ touched, and each text pane's character → glyph map with its inverse.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from glyphscope.core.analysis import PageAnalysis
 from glyphscope.core.records import Glyph
-from glyphscope.core.text.visible import GlyphStatus
-from glyphscope.widgets.glyph_arrays import (
+from glyphscope.core.structure.order import StructureResult
+from glyphscope.core.text.columns import ColumnsResult
+from glyphscope.core.text.reading import GapDecision, LineBreakDecision, TextResult
+from glyphscope.core.text.visible import DroppedGlyph, GlyphStatus
+from glyphscope.core.view.glyph_arrays import (
     DecisionArrays,
     GlyphArrays,
     decision_arrays,
     glyph_arrays,
 )
-from glyphscope.widgets.spatial import GlyphGrid
+from glyphscope.core.view.spatial import GlyphGrid
 
 Rect = tuple[float, float, float, float]
 
@@ -65,7 +70,9 @@ class PaneText:
     _sorted_glyphs: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
 
     @classmethod
-    def make(cls, name: str, text: str, char_glyphs, note: str = "") -> PaneText:
+    def make(
+        cls, name: str, text: str, char_glyphs: Iterable[int] | None, note: str = ""
+    ) -> PaneText:
         mapping = np.full(len(text), -1, dtype=np.int64)
         if char_glyphs is not None:
             given = np.asarray(list(char_glyphs), dtype=np.int64)[: len(text)]
@@ -74,7 +81,7 @@ class PaneText:
         title = PANE_TITLES.get(name, name)
         return cls(name, title, text, mapping, note, order, utf16_offsets(text), mapping[order])
 
-    def chars_of(self, glyph_indices) -> np.ndarray:
+    def chars_of(self, glyph_indices: Iterable[int]) -> np.ndarray:
         """Positions of the characters that came from any of the given glyphs, ascending."""
         wanted = np.asarray(sorted(set(glyph_indices)), dtype=np.int64)
         if not len(wanted) or not len(self.char_glyphs):
@@ -93,16 +100,16 @@ class PaneText:
 @dataclass(slots=True)
 class PageModel:
     page_index: int
-    analysis: object
+    analysis: PageAnalysis
     glyphs: tuple[Glyph, ...]
     quads: np.ndarray  # (N, 4, 2) user space
     grid: GlyphGrid
     status: tuple[GlyphStatus, ...]  # per glyph
-    dropped: dict[int, object]  # glyph index → core DroppedGlyph
+    dropped: dict[int, DroppedGlyph]  # by glyph index
     kept_copies: dict[int, list[int]]  # kept glyph → the duplicates dropped in its favour
-    gaps_before: dict[int, object]  # glyph → GapDecision with current == glyph
-    gaps_after: dict[int, object]  # glyph → GapDecision with previous == glyph
-    breaks_before: dict[int, object]  # glyph → LineBreakDecision with current == glyph
+    gaps_before: dict[int, GapDecision]  # glyph → the decision with current == glyph
+    gaps_after: dict[int, GapDecision]  # glyph → the decision with previous == glyph
+    breaks_before: dict[int, LineBreakDecision]  # glyph → the decision with current == glyph
     panes: dict[str, PaneText]
     media_box: Rect
     crop_box: Rect
@@ -122,7 +129,9 @@ class PageModel:
         return len(self.glyphs)
 
 
-def build_page_model(page_index: int, analysis, structure_reason: str = "") -> PageModel:
+def build_page_model(
+    page_index: int, analysis: PageAnalysis, structure_reason: str = ""
+) -> PageModel:
     """Everything the widgets need from one `core.analysis.PageAnalysis`; `structure_reason`
     says why there is no structure order (glyphscope.core.structure.order.NoStructure.reason)."""
     glyphs = tuple(analysis.glyphs)
@@ -133,7 +142,7 @@ def build_page_model(page_index: int, analysis, structure_reason: str = "") -> P
     )
     status = [GlyphStatus.VISIBLE] * len(glyphs)
     visible = set(analysis.visible)
-    dropped: dict[int, object] = {}
+    dropped: dict[int, DroppedGlyph] = {}
     kept_copies: dict[int, list[int]] = defaultdict(list)
     for record in analysis.dropped:
         dropped[record.index] = record
@@ -146,10 +155,10 @@ def build_page_model(page_index: int, analysis, structure_reason: str = "") -> P
     gaps_before = {d.current: d for d in analysis.gaps}
     gaps_after = {d.previous: d for d in analysis.gaps}
     breaks_before = {d.current: d for d in analysis.line_breaks}
-    media_box = tuple(analysis.media_box)
-    crop_box = tuple(analysis.crop_box)
+    media_box = analysis.media_box
+    crop_box = analysis.crop_box
     grid = GlyphGrid(quads)
-    visible_box = tuple(analysis.visible_box)
+    visible_box = analysis.visible_box
     return PageModel(
         page_index=page_index,
         analysis=analysis,
@@ -178,7 +187,7 @@ def build_page_model(page_index: int, analysis, structure_reason: str = "") -> P
     )
 
 
-def _panes(analysis, structure_reason: str) -> dict[str, PaneText]:
+def _panes(analysis: PageAnalysis, structure_reason: str) -> dict[str, PaneText]:
     panes: dict[str, PaneText] = {}
     panes["reading"] = _pane("reading", analysis.reading)
     panes["layout"] = _pane("layout", analysis.layout)
@@ -198,14 +207,14 @@ def _panes(analysis, structure_reason: str) -> dict[str, PaneText]:
     return panes
 
 
-def _pane(name: str, result, note: str = "") -> PaneText:
-    # ColumnsResult and StructureResult wrap a TextResult in `.text`.
-    while not isinstance(result.text, str):
-        result = result.text
-    return PaneText.make(name, result.text, result.char_glyphs, note)
+def _pane(
+    name: str, result: TextResult | ColumnsResult | StructureResult, note: str = ""
+) -> PaneText:
+    text = result if isinstance(result, TextResult) else result.text
+    return PaneText.make(name, text.text, text.char_glyphs, note)
 
 
-def _reading_order(analysis) -> tuple[int, ...]:
+def _reading_order(analysis: PageAnalysis) -> tuple[int, ...]:
     """Glyph indices in the order the reading-order text (spec §6) first writes them."""
     return tuple(dict.fromkeys(i for i in analysis.reading.char_glyphs if i >= 0))
 
@@ -214,7 +223,7 @@ def _larger_side(box: Rect) -> float:
     return max(abs(box[2] - box[0]), abs(box[3] - box[1]))
 
 
-def _bounds(quads: np.ndarray, boxes) -> Rect:
+def _bounds(quads: np.ndarray, boxes: Sequence[Rect]) -> Rect:
     xs = [b[0] for b in boxes] + [b[2] for b in boxes]
     ys = [b[1] for b in boxes] + [b[3] for b in boxes]
     if len(quads):
