@@ -52,7 +52,7 @@ class PageAnalysis:
     truncated: bool
     warnings: tuple[str, ...]
     rules: Rules
-    layout_grid: LayoutResult | None = None
+    layout_grid: LayoutResult
     # Why `structure` is None (spec §9 "no result"): "" when there is a structure order.
     structure_reason: str = ""
 
@@ -174,9 +174,7 @@ def _dropped_json(dropped: DroppedGlyph) -> dict:
     return record
 
 
-def _grid_json(grid: LayoutResult | None) -> dict:
-    if grid is None:
-        return {}
+def _grid_json(grid: LayoutResult) -> dict:
     return {
         "rotation": grid.rotation,
         "cell_width": grid.cell_width,

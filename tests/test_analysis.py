@@ -280,6 +280,15 @@ def test_page_without_content_is_unreadable_and_empty():
     assert (result.readable, result.reading.text, result.glyphs) == (False, "", ())
 
 
+def test_even_an_unreadable_page_has_a_layout_grid_in_its_log():
+    builder = PdfBuilder()
+    builder.add_page(None)
+    result = analyse_page(Document.open(builder.to_bytes()).page(0), RULES)
+    assert (result.layout_grid.lines, result.layout_grid.rotation) == ((), 0)
+    layout = result.to_json()["layout"]
+    assert (layout["text"], layout["lines"], layout["cell_height"]) == ("", [], 1.0)
+
+
 def test_corpus_overprinted_report_cover_reads_each_line_once(corpus_dir):
     document = Document.open(corpus_dir / "pdfplumber__issue-842-example.pdf")
     result = analyse_page(document.page(0), RULES)

@@ -49,12 +49,11 @@ class StructureWalk:
     """The walk's answer for one page.
 
     mcid_keys: the page's marked-content sequences in author order, each once (an MCID
-    referenced twice is replayed at its first reference). stm_forms: form XObjects whose
-    MCIDs the tree references through MCR /Stm.
+    referenced twice is replayed at its first reference); a key's form, when not None, is a
+    form XObject whose MCIDs the tree references through MCR /Stm.
     """
 
     root: StructureNode
     mcid_keys: tuple[McidKey, ...]
-    stm_forms: frozenset[ObjGen]
     elements_visited: int
     warnings: tuple[str, ...]

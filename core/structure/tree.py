@@ -143,7 +143,6 @@ class _Walk:
         self.relevant = relevant_elements(entries, self.depth_cap) if entries else None
         self.keys: list[McidKey] = []
         self.seen_keys: set[McidKey] = set()
-        self.stm_forms: set[ObjGen] = set()
         self.visited: set[ObjGen] = set()
         self.on_path: set[ObjGen] = set()
         self.warnings: dict[str, None] = {}
@@ -191,7 +190,6 @@ class _Walk:
         return StructureWalk(
             root=_freeze(root),
             mcid_keys=tuple(self.keys),
-            stm_forms=frozenset(self.stm_forms),
             elements_visited=self.elements,
             warnings=tuple(self.warnings),
         )
@@ -252,7 +250,6 @@ class _Walk:
             element.mcids.append(mcid)
         else:
             element.form_mcids.append((form, mcid))
-            self.stm_forms.add(form)
         key = (form, mcid)
         if key in self.seen_keys:
             self.repeated.setdefault(mcid, None)
