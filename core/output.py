@@ -8,6 +8,7 @@ still counted, keeping that alignment. Text is UTF-8, with a BOM first when aske
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from glyphscope.core.errors import PageRangeError, TextModeError
@@ -49,21 +50,16 @@ def parse_page_range(text: str, page_count: int) -> list[int]:
     return pages
 
 
-class WriteReport(int):
-    """The number of pages written (an int, spec §10), carrying what structure mode found:
-    `structured_pages` (0-based indices of pages read in structure order) and `notes` (one
-    line per page that fell back to reading order, and why)."""
+@dataclass(frozen=True, slots=True)
+class WriteReport:
+    """What `write_document_text` wrote: `pages`, the number of pages (spec §10), and what
+    structure mode found: `notes` (one line per page noted: fell back to reading order and
+    why, or its untagged count) and `structured_pages` (0-based indices of the pages read in
+    structure order)."""
 
-    notes: tuple[str, ...]
-    structured_pages: tuple[int, ...]
-
-    def __new__(
-        cls, pages: int, notes: Sequence[str] = (), structured_pages: Sequence[int] = ()
-    ) -> WriteReport:
-        report = super().__new__(cls, pages)
-        report.notes = tuple(notes)
-        report.structured_pages = tuple(structured_pages)
-        return report
+    pages: int
+    notes: tuple[str, ...] = ()
+    structured_pages: tuple[int, ...] = ()
 
 
 class PageText(NamedTuple):
@@ -120,7 +116,8 @@ def write_document_text(
     rules: Rules | None = None,
 ) -> WriteReport:
     """Write the text of `pages` (0-based; None or empty = every page) of a
-    glyphscope.core.document.Document to a binary stream; return the number of pages written."""
+    glyphscope.core.document.Document to a binary stream; report the number of pages written
+    and what structure mode found."""
     _check_mode(mode)
     rules = rules or Rules()
     indices = list(pages) if pages else list(range(document.page_count))
@@ -138,4 +135,4 @@ def write_document_text(
             notes.append(result.note)
         if result.structured:
             structured.append(index)
-    return WriteReport(len(indices), notes, structured)
+    return WriteReport(len(indices), tuple(notes), tuple(structured))
