@@ -1,5 +1,5 @@
 """One page analysed end to end, every decision kept: the record the inspector draws and
-`glyphscope-extract --mode explain` prints (shape documented in the README).
+`glyphscope-extract --mode explain` prints (shape: core.serialize, documented in the README).
 
 painted glyphs (core.interpret.interpreter) → visible glyphs (§4 box, §5 duplicates) → reading order
 (§6), layout (§7), columns (§8), structure order (§9, glyphscope.core.structure.order).
@@ -8,12 +8,13 @@ painted glyphs (core.interpret.interpreter) → visible glyphs (§4 box, §5 dup
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from glyphscope.core.interpret.interpreter import extract_page
-from glyphscope.core.records import Glyph, glyph_to_json
+from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+from glyphscope.core.serialize import analysis_json
 from glyphscope.core.structure.order import NoStructure, StructureResult, structure_outcome
 from glyphscope.core.text.columns import ColumnsResult, columns_text
 from glyphscope.core.text.layout import LayoutResult, layout
@@ -57,56 +58,8 @@ class PageAnalysis:
     structure_reason: str = ""
 
     def to_json(self) -> dict:
-        number = self.page_number
-        return {
-            "page": number,
-            "readable": self.readable,
-            "truncated": self.truncated,
-            "warnings": list(self.warnings),
-            "media_box": list(self.media_box),
-            "crop_box": list(self.crop_box),
-            "visible_box": list(self.visible_box),
-            "rules": asdict(self.rules),
-            "glyphs": [
-                {"index": index, **glyph_to_json(glyph, number)}
-                for index, glyph in enumerate(self.glyphs)
-            ],
-            "visible": list(self.visible),
-            "dropped": [_dropped_json(dropped) for dropped in self.dropped],
-            "gaps": [gap._asdict() for gap in self.gaps],
-            "line_breaks": [line_break._asdict() for line_break in self.line_breaks],
-            "vertical_columns": [
-                {
-                    "glyphs": list(column.glyphs),
-                    "x_centre": column.x_centre,
-                    "top": column.top,
-                    "bottom": column.bottom,
-                }
-                for column in self.vertical_columns
-            ],
-            "reading": text_json(self.reading),
-            "layout": {**text_json(self.layout), **_grid_json(self.layout_grid)},
-            "columns": {
-                **text_json(self.columns.text),
-                "columns": [list(column) for column in self.columns.columns],
-                "median_advance": self.columns.median_advance,
-                "threshold": self.columns.threshold,
-                "gaps": [list(gap) for gap in self.columns.gaps],
-                "rotation": self.columns.rotation,
-                "bands": [
-                    {
-                        "top": band.top,
-                        "bottom": band.bottom,
-                        "columns": [list(column) for column in band.columns],
-                        "gutters": [list(gutter) for gutter in band.gutters],
-                        "lines": band.lines,
-                    }
-                    for band in self.columns.bands
-                ],
-            },
-            "structure": None if self.structure is None else _structure_json(self.structure),
-            "structure_reason": self.structure_reason,
-        }
+        """The decision log of the page (shape: core.serialize.analysis_json)."""
+        return analysis_json(self)
 
 
 def analyse_page(page: PdfPage, rules: Rules) -> PageAnalysis:
@@ -146,10 +99,6 @@ def analyse_page(page: PdfPage, rules: Rules) -> PageAnalysis:
     )
 
 
-def text_json(text: TextResult) -> dict:
-    return {"text": text.text, "char_glyphs": list(text.char_glyphs)}
-
-
 def _structure(
     page: PdfPage,
     glyphs: Sequence[Glyph],
@@ -166,37 +115,3 @@ def _structure(
     if isinstance(outcome, NoStructure):
         return None, outcome.reason
     return outcome, ""
-
-
-def _dropped_json(dropped: DroppedGlyph) -> dict:
-    record = asdict(dropped)
-    record["box"] = None if dropped.box is None else list(dropped.box)
-    return record
-
-
-def _grid_json(grid: LayoutResult) -> dict:
-    return {
-        "rotation": grid.rotation,
-        "cell_width": grid.cell_width,
-        "cell_height": grid.cell_height,
-        "left": grid.left,
-        "lines": [list(line) for line in grid.lines],
-        "off_grid": list(grid.off_grid),
-    }
-
-
-def _structure_json(result: StructureResult) -> dict:
-    return {
-        **text_json(result.text),
-        "glyph_order": list(result.glyph_order),
-        "mcid_order": list(result.mcid_order),
-        "spans": {str(mcid): list(span) for mcid, span in result.spans.items()},
-        "form_spans": [
-            {"form": list(form), "mcid": mcid, "span": list(span)}
-            for (form, mcid), span in result.form_spans.items()
-        ],
-        "untagged": list(result.untagged),
-        "total": result.total,
-        "trusted": result.trusted,
-        "warnings": list(result.warnings),
-    }

@@ -19,8 +19,8 @@ from typing import BinaryIO
 from glyphscope.core.document import Document
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.output import parse_page_range, write_document_text
-from glyphscope.core.records import glyph_to_json
 from glyphscope.core.rules import Rules
+from glyphscope.core.serialize import explain_report, glyph_to_json
 from glyphscope.core.text.visible import visible_glyphs
 from glyphscope.core.version import package_version
 
@@ -84,9 +84,8 @@ def _write_json_lines(
 def _write_explain(document: Document, pages: list[int], rules: Rules, out: BinaryIO) -> None:
     from glyphscope.core.analysis import analyse_page
 
-    report = {"file": document.source, "rules": json.loads(rules.to_json()), "pages": []}
-    for index in pages:
-        report["pages"].append(analyse_page(document.page(index), rules).to_json())
+    logs = [analyse_page(document.page(index), rules).to_json() for index in pages]
+    report = explain_report(document.source, rules, logs)
     out.write(json.dumps(report, ensure_ascii=False, indent=1).encode("utf-8") + b"\n")
 
 

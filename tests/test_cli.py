@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from glyphscope.core.cli import main
-from glyphscope.core.records import GLYPH_JSON_KEYS
+from glyphscope.core.serialize import GLYPH_JSON_KEYS
 from tests.pdfbuilder import Encrypt, PdfBuilder
 
 
@@ -41,6 +41,14 @@ def test_glyphs_mode_prints_one_json_object_per_glyph_with_the_stable_keys(two_p
     assert first["origin"] == [72, 700] and first["mcid"] is None
     assert first["token_index"] == 3 and first["decode_source"] == "builtin_encoding"
     assert len(first["quad"]) == 4
+
+
+def test_glyph_json_keys_are_those_glyph_to_json_writes_in_its_order(two_pages, capsys):
+    # Derived from glyph_to_json, not kept by hand: the copy had drifted (font_name last).
+    _, out, _ = _run(["--mode", "glyphs", "--pages", "2", two_pages], capsys)
+    first_line = out.splitlines()[0]
+    assert tuple(json.loads(first_line)) == GLYPH_JSON_KEYS
+    assert GLYPH_JSON_KEYS[:6] == ("page", "unicode", "code", "code_length", "font", "font_name")
 
 
 def test_text_mode_joins_pages_with_the_separator_and_optional_bom(two_pages, capsys):

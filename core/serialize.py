@@ -1,0 +1,192 @@
+"""Every JSON shape the engine writes, in one place (the README documents them).
+
+- a glyph: `glyph_to_json`, one line of `glyphscope-extract --mode glyphs` / `--mode visible`;
+- a page's decision log: `analysis_json`, `PageAnalysis.to_json()`, one page of
+  `--mode explain` and of the inspector's HTML bundle, built from the record shapes below
+  (dropped glyphs, gap and line-break decisions, vertical columns, the three texts with their
+  grids, columns and bands, structure order);
+- the `--mode explain` report around the pages: `explain_report`.
+
+Shapes are plain dicts and lists of JSON scalars, keys in the order written. Enum members
+(DecodeSource, GapReason, DropReason) are str subclasses, so json writes their values.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import TYPE_CHECKING
+
+from glyphscope.core.records import DecodeSource, Glyph
+from glyphscope.core.rules import Rules
+from glyphscope.core.structure.order import StructureResult
+from glyphscope.core.text.columns import ColumnBand, ColumnsResult
+from glyphscope.core.text.layout import LayoutResult
+from glyphscope.core.text.reading import (
+    GapDecision,
+    LineBreakDecision,
+    TextResult,
+    VerticalColumn,
+)
+from glyphscope.core.text.visible import DroppedGlyph
+
+if TYPE_CHECKING:
+    # The analysis serialises itself through this module (PageAnalysis.to_json).
+    from glyphscope.core.analysis import PageAnalysis
+
+
+def glyph_to_json(glyph: Glyph, page_number: int) -> dict:
+    """The stable JSON shape of a glyph (CLI `--mode glyphs`); page_number is 1-based."""
+    return {
+        "page": page_number,
+        "unicode": glyph.text,
+        "code": glyph.code,
+        "code_length": glyph.code_length,
+        "font": glyph.font_key,
+        "font_name": glyph.font_name,
+        "font_size": glyph.font_size,
+        "origin": list(glyph.origin),
+        "glyph_end": list(glyph.glyph_end),
+        "baseline_end": list(glyph.baseline_end),
+        "quad": [list(p) for p in glyph.quad],
+        "writing_mode": glyph.writing_mode,
+        "render_mode": glyph.render_mode,
+        "mcid": glyph.mcid,
+        "token_index": glyph.token_index,
+        "form_depth": glyph.form_depth,
+        "decode_source": glyph.decode_source,
+        "draw_order": glyph.draw_order,
+        "operator_index": glyph.operator_index,
+        "element_index": glyph.element_index,
+        "form_path": glyph.form_path,
+    }
+
+
+def _glyph_json_keys() -> tuple[str, ...]:
+    """The keys glyph_to_json writes, read off it rather than kept as a second list."""
+    point = (0.0, 0.0)
+    blank = Glyph(
+        "", 0, 0, "", "", 0.0, point, point, point, (point, point, point, point), 0, 0,
+        None, 0, 0, DecodeSource.UNRESOLVED.value, 0, 0, 0, "",
+    )  # fmt: skip
+    return tuple(glyph_to_json(blank, 1))
+
+
+GLYPH_JSON_KEYS = _glyph_json_keys()
+
+
+def text_json(text: TextResult) -> dict:
+    return {"text": text.text, "char_glyphs": list(text.char_glyphs)}
+
+
+def dropped_json(dropped: DroppedGlyph) -> dict:
+    record = asdict(dropped)
+    record["box"] = None if dropped.box is None else list(dropped.box)
+    return record
+
+
+def gap_json(gap: GapDecision) -> dict:
+    return gap._asdict()
+
+
+def line_break_json(line_break: LineBreakDecision) -> dict:
+    return line_break._asdict()
+
+
+def vertical_column_json(column: VerticalColumn) -> dict:
+    return {
+        "glyphs": list(column.glyphs),
+        "x_centre": column.x_centre,
+        "top": column.top,
+        "bottom": column.bottom,
+    }
+
+
+def layout_json(text: TextResult, grid: LayoutResult) -> dict:
+    """The layout text with the grid it was laid on (§7)."""
+    return {
+        **text_json(text),
+        "rotation": grid.rotation,
+        "cell_width": grid.cell_width,
+        "cell_height": grid.cell_height,
+        "left": grid.left,
+        "lines": [list(line) for line in grid.lines],
+        "off_grid": list(grid.off_grid),
+    }
+
+
+def band_json(band: ColumnBand) -> dict:
+    return {
+        "top": band.top,
+        "bottom": band.bottom,
+        "columns": [list(column) for column in band.columns],
+        "gutters": [list(gutter) for gutter in band.gutters],
+        "lines": band.lines,
+    }
+
+
+def columns_json(columns: ColumnsResult) -> dict:
+    """The columns text with the numbers behind the split (§8)."""
+    return {
+        **text_json(columns.text),
+        "columns": [list(column) for column in columns.columns],
+        "median_advance": columns.median_advance,
+        "threshold": columns.threshold,
+        "gaps": [list(gap) for gap in columns.gaps],
+        "rotation": columns.rotation,
+        "bands": [band_json(band) for band in columns.bands],
+    }
+
+
+def structure_json(result: StructureResult) -> dict:
+    """Structure-order text and its replay (§9)."""
+    return {
+        **text_json(result.text),
+        "glyph_order": list(result.glyph_order),
+        "mcid_order": list(result.mcid_order),
+        "spans": {str(mcid): list(span) for mcid, span in result.spans.items()},
+        "form_spans": [
+            {"form": list(form), "mcid": mcid, "span": list(span)}
+            for (form, mcid), span in result.form_spans.items()
+        ],
+        "untagged": list(result.untagged),
+        "total": result.total,
+        "trusted": result.trusted,
+        "warnings": list(result.warnings),
+    }
+
+
+def analysis_json(analysis: PageAnalysis) -> dict:
+    """One page's decision log: every stage, every decision with its numbers."""
+    number = analysis.page_number
+    structure = analysis.structure
+    return {
+        "page": number,
+        "readable": analysis.readable,
+        "truncated": analysis.truncated,
+        "warnings": list(analysis.warnings),
+        "media_box": list(analysis.media_box),
+        "crop_box": list(analysis.crop_box),
+        "visible_box": list(analysis.visible_box),
+        "rules": asdict(analysis.rules),
+        "glyphs": [
+            {"index": index, **glyph_to_json(glyph, number)}
+            for index, glyph in enumerate(analysis.glyphs)
+        ],
+        "visible": list(analysis.visible),
+        "dropped": [dropped_json(dropped) for dropped in analysis.dropped],
+        "gaps": [gap_json(gap) for gap in analysis.gaps],
+        "line_breaks": [line_break_json(line_break) for line_break in analysis.line_breaks],
+        "vertical_columns": [vertical_column_json(c) for c in analysis.vertical_columns],
+        "reading": text_json(analysis.reading),
+        "layout": layout_json(analysis.layout, analysis.layout_grid),
+        "columns": columns_json(analysis.columns),
+        "structure": None if structure is None else structure_json(structure),
+        "structure_reason": analysis.structure_reason,
+    }
+
+
+def explain_report(source: str, rules: Rules, pages: list[dict]) -> dict:
+    """`glyphscope-extract --mode explain`: the file, the rules in the `--rules FILE` format
+    (Rules.to_json) and the decision log of each page."""
+    return {"file": source, "rules": json.loads(rules.to_json()), "pages": pages}
