@@ -291,6 +291,25 @@ def test_two_direct_fonts_named_in_turn_keep_their_own_fonts():
     assert len(document.font_cache) == 2
 
 
+def test_tf_naming_a_font_resource_whose_name_is_not_utf8_selects_that_font():
+    # §7.3.5: a resource name is bytes. /宋体 written in GBK names the second font; the Tf is
+    # not skipped (which left Helvetica decoding a Symbol string) and its key is #-escaped.
+    builder = PdfBuilder()
+    fonts = {
+        "F1": builder.standard_font("Helvetica"),
+        "ZZZZ": builder.standard_font("Symbol", encoding=None),
+    }
+    builder.add_page(b"BT /F1 12 Tf 72 700 Td (a) Tj /ZZZZ 12 Tf (a) Tj ET", fonts=fonts)
+    data = builder.to_bytes()
+    assert data.count(b"/ZZZZ") == 2  # the Tf operand and the resource key
+    extraction = Document.open(data.replace(b"/ZZZZ", "/宋体".encode("gbk"))).page(0).extract()
+    assert [(g.text, g.font_key, g.font_name) for g in extraction.glyphs] == [
+        ("a", "F1", "Helvetica"),
+        ("α", "#cb#ce#cc#e5", "Symbol"),
+    ]
+    assert extraction.warnings == ()
+
+
 def test_a_fault_repeated_on_a_page_is_warned_once():
     builder = PdfBuilder()
     builder.add_page(b"BT /Nope 10 Tf (a) Tj /Nope 10 Tf (b) Tj /Nope 12 Tf (c) Tj ET", fonts={})

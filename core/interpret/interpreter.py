@@ -29,7 +29,7 @@ from glyphscope.core.interpret.state import (
     set_text_state,
 )
 from glyphscope.core.pdf.document import PdfPage
-from glyphscope.core.pdf.objects import get_entry
+from glyphscope.core.pdf.objects import get_entry, pdf_name
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 
@@ -159,14 +159,22 @@ class _Interpreter:
         resources: pikepdf.Dictionary | None,
         form_path: str,
     ) -> None:
-        key, size = str(operands[0]), float(operands[1])
+        name, size = operands[0], float(operands[1])
+        # §7.3.5: the resource name may be bytes that are not UTF-8 (a GBK font name); it is
+        # looked up as the name object and shown #-escaped.
+        is_name = isinstance(name, pikepdf.Name)
+        key = "/" + pdf_name(name) if is_name else str(name)
         state.font_key, state.font_size = key.lstrip("/"), size
         # A form path names one chain of resource dictionaries, so (form path, name) is one
         # font for the whole page: a page that repeats Tf thousands of times looks it up once.
         font = self.resource_fonts.get((form_path, key))
         if font is None:
             fonts = get_entry(resources, "/Font")
-            font_dict = fonts.get(key) if isinstance(fonts, pikepdf.Dictionary) else None
+            font_dict = (
+                fonts.get(name if is_name else key)
+                if isinstance(fonts, pikepdf.Dictionary)
+                else None
+            )
             if not isinstance(font_dict, pikepdf.Dictionary):
                 self.warn_once(f"{form_path or 'page'}: font {key} missing; Helvetica used")
                 font_dict = _FALLBACK_FONT
