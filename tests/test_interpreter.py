@@ -310,6 +310,21 @@ def test_tf_naming_a_font_resource_whose_name_is_not_utf8_selects_that_font():
     assert extraction.warnings == ()
 
 
+def test_bdc_naming_a_property_list_whose_name_is_not_utf8_opens_its_mcid():
+    # §14.6.2 / §7.3.5: /Properties key in GBK. The BDC opens MCID 3 (it was skipped, and its
+    # EMC then closed the sequence around it, MCID 1).
+    builder = PdfBuilder()
+    builder.add_page(
+        b"/P <</MCID 1>> BDC /Span /ZZZZ BDC BT /F1 12 Tf 72 700 Td (a) Tj ET EMC "
+        b"BT /F1 12 Tf (b) Tj ET EMC",
+        fonts={"F1": builder.standard_font("Helvetica")},
+        properties={"ZZZZ": {"MCID": 3}},
+    )
+    data = builder.to_bytes().replace(b"/ZZZZ", "/宋体".encode("gbk"))
+    extraction = Document.open(data).page(0).extract()
+    assert [(g.text, g.mcid) for g in extraction.glyphs] == [("a", 3), ("b", 1)]
+
+
 def test_a_fault_repeated_on_a_page_is_warned_once():
     builder = PdfBuilder()
     builder.add_page(b"BT /Nope 10 Tf (a) Tj /Nope 10 Tf (b) Tj /Nope 12 Tf (c) Tj ET", fonts={})

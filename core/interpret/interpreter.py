@@ -208,7 +208,9 @@ class _Interpreter:
         """§14.6.2: the property list is inline or a name in the /Properties resource."""
         properties = operands[1] if len(operands) > 1 else None
         if isinstance(properties, pikepdf.Name):
-            properties = get_entry(get_entry(resources, "/Properties"), str(properties))
+            # Looked up as the name object: str() fails on a name that is not UTF-8 (§7.3.5),
+            # and a skipped BDC would leave its EMC to close the sequence around it.
+            properties = get_entry(get_entry(resources, "/Properties"), properties)
         mcid = None
         if isinstance(properties, pikepdf.Dictionary) and "/MCID" in properties:
             try:

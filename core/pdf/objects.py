@@ -12,8 +12,9 @@ import pikepdf
 ObjGen = tuple[int, int]
 
 
-def get_entry(dictionary: object, key: str) -> object | None:
-    """dictionary[key] when dictionary is a PDF dictionary, else None (damaged resources)."""
+def get_entry(dictionary: object, key: str | pikepdf.Name) -> object | None:
+    """dictionary[key] when dictionary is a PDF dictionary, else None (damaged resources).
+    A name object as key finds entries whose names are not UTF-8 (§7.3.5)."""
     if isinstance(dictionary, pikepdf.Dictionary):
         return dictionary.get(key)
     return None
