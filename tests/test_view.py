@@ -9,7 +9,7 @@ from glyphscope.core.analysis import analyse_page
 from glyphscope.core.document import Document
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.visible import GlyphStatus
-from glyphscope.core.view import build_page_model
+from glyphscope.core.view import PaneText, build_page_model
 from tests.pdfbuilder import PdfBuilder
 
 
@@ -48,3 +48,13 @@ def test_page_model_files_statuses_and_decisions_under_their_glyphs():
     assert model.status == (GlyphStatus.VISIBLE, GlyphStatus.VISIBLE, GlyphStatus.DUPLICATE)
     assert (model.kept_copies, model.gaps_before[1].reason) == ({0: [2]}, "below_threshold")
     assert model.panes["reading"].text == "ab"
+
+
+def test_a_pane_maps_characters_to_glyphs_and_back():
+    pane = PaneText.make("reading", "ab c", [0, 1, -1, 2])
+    assert (pane.title, pane.note, list(pane.chars_of([1, 2])), pane.glyphs_in(0, 4)) == (
+        "Reading order",
+        "",
+        [1, 3],
+        [0, 1, 2],
+    )

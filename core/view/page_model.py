@@ -55,19 +55,20 @@ def utf16_offsets(text: str) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class PaneText:
-    """One text mode's output and the glyph behind each character (-1: inserted by a rule)."""
+    """One text mode's output and the glyph behind each character (-1: inserted by a rule).
+    Built by `make`, which derives the lookup columns."""
 
     name: str
     title: str
     text: str
     char_glyphs: np.ndarray
-    note: str = ""
+    note: str
     # Character positions sorted by glyph, for glyph → characters lookups.
-    _order: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    _order: np.ndarray = field(repr=False)
     # Qt (UTF-16) cursor position of each character and of the end: non-BMP chars take two.
-    offsets: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    offsets: np.ndarray = field(repr=False)
     # char_glyphs[_order], sorted once here rather than on every hover and selection.
-    _sorted_glyphs: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    _sorted_glyphs: np.ndarray = field(repr=False)
 
     @classmethod
     def make(
