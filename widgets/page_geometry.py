@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from glyphscope.core.geometry import Matrix, invert, multiply, normalize_rect
+from glyphscope.core.geometry import IDENTITY, Matrix, invert, multiply, normalize_rect
 
 Rect = tuple[float, float, float, float]
 
@@ -41,7 +41,7 @@ def display_matrix(visible_box: Rect, rotate: int = 0, user_unit: float = 1.0) -
     elif rotation == 270:
         turn = (0.0, -1.0, 1.0, 0.0, 0.0, width)
     else:
-        turn = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        turn = IDENTITY
     unit = float(user_unit) if user_unit and user_unit > 0 else 1.0
     return multiply(multiply(unrotated, turn), (unit, 0.0, 0.0, unit, 0.0, 0.0))
 
@@ -87,7 +87,7 @@ class PageGeometry:
     def inverse(self) -> Matrix:
         inverse = invert(self.matrix)
         # A degenerate visible box has no inverse; the identity keeps the cursor readout alive.
-        return inverse if inverse is not None else (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        return inverse if inverse is not None else IDENTITY
 
     @property
     def size(self) -> tuple[float, float]:
