@@ -325,6 +325,24 @@ def test_bdc_naming_a_property_list_whose_name_is_not_utf8_opens_its_mcid():
     assert [(g.text, g.mcid) for g in extraction.glyphs] == [("a", 3), ("b", 1)]
 
 
+def test_do_naming_a_form_whose_name_is_not_utf8_draws_it_and_lists_its_operators():
+    # §7.3.5: /宋体 in GBK names the form. It was skipped as a malformed Do (its text lost)
+    # and Page.operators() raised UnicodeDecodeError; the path shows the name #-escaped.
+    builder = PdfBuilder()
+    helvetica = builder.standard_font("Helvetica")
+    form = builder.form_xobject(b"BT /F1 12 Tf 72 600 Td (Form) Tj ET", fonts={"F1": helvetica})
+    builder.add_page(
+        b"BT /F1 12 Tf 72 700 Td (Page) Tj ET /ZZZZ Do",
+        fonts={"F1": helvetica},
+        xobjects={"ZZZZ": form},
+    )
+    page = Document.open(builder.to_bytes().replace(b"/ZZZZ", "/宋体".encode("gbk"))).page(0)
+    extraction = page.extract()
+    assert (page.text(), extraction.warnings) == ("Page\nForm", ())
+    assert {g.form_path for g in extraction.glyphs} == {"", "/#cb#ce#cc#e5"}
+    assert [r.operator for r in page.operators() if r.form_path] == ["BT", "Tf", "Td", "Tj", "ET"]
+
+
 def test_a_fault_repeated_on_a_page_is_warned_once():
     builder = PdfBuilder()
     builder.add_page(b"BT /Nope 10 Tf (a) Tj /Nope 10 Tf (b) Tj /Nope 12 Tf (c) Tj ET", fonts={})

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pikepdf
 
 from glyphscope.core.pdf.document import PdfPage
-from glyphscope.core.pdf.objects import get_entry, inherited_attribute
+from glyphscope.core.pdf.objects import get_entry, inherited_attribute, name_key
 from glyphscope.core.pdf.streams import decode_stream
 from glyphscope.core.rules import Rules
 
@@ -84,8 +84,10 @@ def operator_name(operator: pikepdf.Operator) -> str:
 
 
 def form_xobject(resources: object, name: object) -> pikepdf.Stream | None:
-    """The form XObject (§8.10) a Do operand names in resources, or None for images and gaps."""
-    xobject = get_entry(get_entry(resources, "/XObject"), str(name))
+    """The form XObject (§8.10) a Do operand names in resources, or None for images and gaps.
+    A name operand is looked up as the name object, so one that is not UTF-8 is found too."""
+    key = name if isinstance(name, pikepdf.Name) else str(name)
+    xobject = get_entry(get_entry(resources, "/XObject"), key)
     if isinstance(xobject, pikepdf.Stream) and xobject.get("/Subtype") == "/Form":
         return xobject
     return None
@@ -131,7 +133,7 @@ def list_operators(page: PdfPage, rules: Rules) -> tuple[OperatorRecord, ...]:
             if xobject is None or xobject.objgen in seen:
                 continue
             seen.add(xobject.objgen)
-            path = f"{form_path}{operands[0]}"
+            path = form_path + name_key(operands[0])
             form = parse_content(pdf, [xobject], path, rules.max_stream_bytes).instructions
             if form:
                 visit(form, form_resources(xobject, resources), path, depth + 1)

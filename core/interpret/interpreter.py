@@ -29,7 +29,7 @@ from glyphscope.core.interpret.state import (
     set_text_state,
 )
 from glyphscope.core.pdf.document import PdfPage
-from glyphscope.core.pdf.objects import get_entry, pdf_name
+from glyphscope.core.pdf.objects import get_entry, name_key
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 
@@ -163,7 +163,7 @@ class _Interpreter:
         # §7.3.5: the resource name may be bytes that are not UTF-8 (a GBK font name); it is
         # looked up as the name object and shown #-escaped.
         is_name = isinstance(name, pikepdf.Name)
-        key = "/" + pdf_name(name) if is_name else str(name)
+        key = name_key(name)
         state.font_key, state.font_size = key.lstrip("/"), size
         # A form path names one chain of resource dictionaries, so (form path, name) is one
         # font for the whole page: a page that repeats Tf thousands of times looks it up once.
@@ -231,7 +231,7 @@ class _Interpreter:
         xobject = form_xobject(resources, name)
         if xobject is None:
             return
-        path = f"{form_path}{name}"
+        path = form_path + name_key(name)
         if form_depth + 1 > self.rules.form_depth:
             limit = self.rules.form_depth
             self.warn_once(f"{path}: form nesting deeper than {limit}; skipped")

@@ -53,6 +53,12 @@ def pdf_name(obj: object) -> str:
     return "" if name is None else name
 
 
+def name_key(obj: object) -> str:
+    """A resource-name operand (Tf, Do) as text with its slash, `/F1`, #-escaped when not
+    UTF-8 (`name_or_none`); an operand that is not a name as str() (damaged content)."""
+    return "/" + pdf_name(obj) if isinstance(obj, pikepdf.Name) else str(obj)
+
+
 def text_or_none(obj: object) -> str | None:
     """A string object as text (§7.9.2.2: pikepdf decodes PDFDocEncoding and UTF-16BE)."""
     return str(obj) if isinstance(obj, (pikepdf.String, str)) else None

@@ -156,7 +156,10 @@ def _glyph_key(
 def _form_chain(page: pikepdf.Page) -> Callable[[str], tuple[ObjGen, ...]]:
     """Resolve an interpreter form path ("/Fm1/Fm2") to form objgens, innermost first, the
     way the interpreter found them: the same form lookup and the same resources each form is
-    drawn with (§7.8.3), so a damaged /Resources cannot send the two different ways."""
+    drawn with (§7.8.3), so a damaged /Resources cannot send the two different ways.
+
+    A form name that is not UTF-8 is in the path #-escaped (§7.3.5) and is not looked up
+    again from that text: the chain stops there and its glyphs keep the page's MCID bucket."""
 
     page_resources = inherited_attribute(page, "/Resources")
     cache: dict[str, tuple[ObjGen, ...]] = {}
