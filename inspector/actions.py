@@ -7,6 +7,10 @@ from pathlib import Path
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QSpinBox, QToolBar
 
+from glyphscope.inspector import edit_actions
+from glyphscope.inspector.continuous import CONTINUOUS_KEY, ContinuousScrolling
+from glyphscope.inspector.file_session import install_file_session
+from glyphscope.inspector.settings import read_bool
 from glyphscope.widgets.overlay_layers import LAYER_TYPES
 
 
@@ -97,15 +101,58 @@ def build_actions(window) -> dict[str, QAction]:
             lambda: window.layers_panel.set_all(False),
             "Ctrl+Shift+N",
         ),
+        "copy": _action(
+            window,
+            "copy",
+            "&Copy",
+            lambda: edit_actions.copy(window),
+            QKeySequence.StandardKey.Copy,
+        ),
+        "select_all": _action(
+            window,
+            "select_all",
+            "Select &all",
+            lambda: edit_actions.select_all(window),
+            QKeySequence.StandardKey.SelectAll,
+        ),
+        "copy_selection": _action(
+            window,
+            "copy_selection",
+            "Copy selected glyphs as &text",
+            lambda: edit_actions.copy_page_selection(window),
+            "Ctrl+Shift+C",
+        ),
+        "wrap": _action(
+            window, "wrap", "&Wrap long lines in text panes", window.text_panes.set_wrap
+        ),
     }
+    window.file_session = install_file_session(window)
+    actions["close"].triggered.connect(window.file_session.forget)
+    actions["reload"] = _action(
+        window, "reload", "&Reload", window.file_session.reload, ["F5", "Ctrl+R"], "Reload"
+    )
+    window.continuous = ContinuousScrolling(window)
+    actions["continuous"] = _action(
+        window, "continuous", "&Continuous scrolling", window.continuous.set_enabled
+    )
+    actions["continuous"].setCheckable(True)
+    if read_bool(window.settings, CONTINUOUS_KEY, False):
+        actions["continuous"].setChecked(True)
+        window.view.continuous = True
+    actions["wrap"].setCheckable(True)
+    window.navigation_keys = edit_actions.install_navigation_keys(window)
     menu_bar = window.menuBar()
     file_menu = menu_bar.addMenu("&File")
     file_menu.addAction(actions["open"])
     window.recent_menu = file_menu.addMenu("Open &Recent")
     window.recent_menu.aboutToShow.connect(lambda: _fill_recent(window))
+    file_menu.addAction(actions["reload"])
     file_menu.addAction(actions["close"])
     file_menu.addSeparator()
     file_menu.addAction(actions["quit"])
+    edit_menu = menu_bar.addMenu("&Edit")
+    for name in ("copy", "select_all", "copy_selection"):
+        edit_menu.addAction(actions[name])
     go_menu = menu_bar.addMenu("&Go")
     for name in ("previous", "next", "first", "last", "goto"):
         go_menu.addAction(actions[name])
@@ -133,6 +180,8 @@ def build_actions(window) -> dict[str, QAction]:
         layers_menu.addAction(toggle)
         actions[f"toggle_{layer_id}"] = toggle
     view_menu.addAction(actions["clear_selection"])
+    view_menu.addAction(actions["continuous"])
+    view_menu.addAction(actions["wrap"])
     window.panels_menu = view_menu.addMenu("&Panels")
     help_menu = menu_bar.addMenu("&Help")
     actions["shortcuts"] = _action(

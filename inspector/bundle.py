@@ -18,7 +18,10 @@ from html import escape
 from glyphscope.core.rules import Rules
 
 JSON_ELEMENT_ID = "glyphscope-analysis"
-MAX_TABLE_ROWS = 5000
+# Rows a table shows; the rest are in the embedded JSON (a page can log 100,000 decisions).
+MAX_TABLE_ROWS = 500
+# Tables longer than this start collapsed, with a summary line.
+OPEN_TABLE_ROWS = 40
 CSP = (
     "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
     "script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
@@ -34,6 +37,7 @@ td, th { border: 1px solid #ddd; padding: 2px 6px; text-align: left; }
 th { background: #eee; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .space { color: #00a651; } .nospace { color: #777; } .changed { color: #c62828; font-weight: bold; }
 .note { color: #555; font-size: 12px; }
+tr.sel td { background: #fff3b0; } summary { cursor: pointer; color: #1a237e; }
 """
 
 SCRIPT = """
@@ -69,22 +73,37 @@ def _char(glyphs, index: int) -> str:
     return escape(text) if text.strip() else ("∅" if text == "" else "·")
 
 
-def _table(headers, rows, total: int) -> str:
+def _table(headers, rows, total: int, selected=frozenset(), what: str = "rows") -> str:
+    """A table of the first rows; `selected` (row numbers) are highlighted and come first.
+    Long tables start collapsed under a summary, so the page reads in a minute."""
     head = "".join(f"<th>{escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(row) + "</tr>" for row in rows)
+    order = sorted(range(len(rows)), key=lambda n: n not in selected)
+    body = "".join(
+        ("<tr class='sel'>" if n in selected else "<tr>") + "".join(rows[n]) + "</tr>"
+        for n in order
+    )
     more = (
         f"<p class='note'>{total - MAX_TABLE_ROWS} more rows are in the embedded JSON.</p>"
         if total > MAX_TABLE_ROWS
         else ""
     )
-    return f"<table><tr>{head}</tr>{body}</table>{more}"
+    table = f"<table><tr>{head}</tr>{body}</table>{more}"
+    if len(rows) <= OPEN_TABLE_ROWS:
+        return table
+    marked = f", {len(selected)} touching the selection (highlighted, first)" if selected else ""
+    return f"<details><summary>{total} {escape(what)}{marked}</summary>{table}</details>"
+
+
+def _touching(pairs, chosen: frozenset) -> frozenset:
+    """Row numbers whose (previous, current) glyph pair touches a chosen glyph."""
+    return frozenset(n for n, (a, b) in enumerate(pairs) if a in chosen or b in chosen)
 
 
 def _num(value) -> str:
     return "" if value is None else f"<td class='num'>{value:.2f}</td>"
 
 
-def gaps_table(analysis) -> str:
+def gaps_table(analysis, selection=frozenset()) -> str:
     glyphs = analysis.glyphs
     rows = []
     for gap in analysis.gaps[:MAX_TABLE_ROWS]:
@@ -103,10 +122,12 @@ def gaps_table(analysis) -> str:
             ]
         )
     headers = ("previous", "current", "pair", "gap", "threshold", "decision", "reason")
-    return _table(headers, rows, len(analysis.gaps))
+    shown = [(g.previous, g.current) for g in analysis.gaps[:MAX_TABLE_ROWS]]
+    selected = _touching(shown, selection)
+    return _table(headers, rows, len(analysis.gaps), selected, "gap decisions")
 
 
-def line_breaks_table(analysis) -> str:
+def line_breaks_table(analysis, selection=frozenset()) -> str:
     glyphs = analysis.glyphs
     rows = [
         [
@@ -120,10 +141,12 @@ def line_breaks_table(analysis) -> str:
         for b in analysis.line_breaks[:MAX_TABLE_ROWS]
     ]
     headers = ("previous", "current", "pair", "move across", "threshold", "decision")
-    return _table(headers, rows, len(analysis.line_breaks))
+    shown = [(b.previous, b.current) for b in analysis.line_breaks[:MAX_TABLE_ROWS]]
+    selected = _touching(shown, selection)
+    return _table(headers, rows, len(analysis.line_breaks), selected, "line decisions")
 
 
-def dropped_table(analysis) -> str:
+def dropped_table(analysis, selection=frozenset()) -> str:
     glyphs = analysis.glyphs
     rows = []
     for dropped in analysis.dropped[:MAX_TABLE_ROWS]:
@@ -143,7 +166,10 @@ def dropped_table(analysis) -> str:
                 f"<td>{escape(detail)}</td>",
             ]
         )
-    return _table(("glyph", "char", "reason", "numbers"), rows, len(analysis.dropped))
+    shown = [(d.index, d.kept) for d in analysis.dropped[:MAX_TABLE_ROWS]]
+    selected = _touching(shown, selection)
+    headers = ("glyph", "char", "reason", "numbers")
+    return _table(headers, rows, len(analysis.dropped), selected, "dropped glyphs")
 
 
 def rules_table(rules: Rules) -> str:
@@ -171,9 +197,13 @@ def texts_section(panes) -> str:
     return "".join(parts)
 
 
-def explanation_html(analysis, panes, page_png: bytes, source_name: str, layer_titles=()) -> str:
+def explanation_html(
+    analysis, panes, page_png: bytes, source_name: str, layer_titles=(), selection=()
+) -> str:
     """The whole bundle. `analysis` is a core.analysis.PageAnalysis, `panes` the text panes
-    shown (core.view.page_model.PaneText), `page_png` the page picture with its overlays."""
+    shown (core.view.page_model.PaneText), `page_png` the page picture with its overlays;
+    decisions touching the `selection` glyphs are highlighted and listed first."""
+    chosen = frozenset(selection)
     number = analysis.page_number
     image = base64.b64encode(page_png).decode("ascii")
     visible = len(analysis.visible)
@@ -200,11 +230,11 @@ Overlay layers drawn: {escape(layers)}.</p>
 <h2>Word-gap decisions (spec §6)</h2>
 <p class="note">Gap from the previous glyph end to the current origin, against
 space_gap_ratio × the current box height.</p>
-{gaps_table(analysis)}
+{gaps_table(analysis, chosen)}
 <h2>Line-break decisions (spec §6)</h2>
-{line_breaks_table(analysis)}
+{line_breaks_table(analysis, chosen)}
 <h2>Dropped glyphs (spec §4, §5)</h2>
-{dropped_table(analysis)}
+{dropped_table(analysis, chosen)}
 <h2>Rules used</h2>
 {rules_table(analysis.rules)}
 <h2>Glyph records</h2>

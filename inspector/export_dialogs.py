@@ -24,6 +24,23 @@ from PySide6.QtWidgets import (
 from glyphscope.core.errors import PageRangeError
 from glyphscope.core.output import MODES, parse_page_range
 
+EXPORT_FOLDER_KEY = "export/folder"
+
+
+def export_folder(window) -> Path:
+    """The folder the last export went to, else the opened file's folder, else home."""
+    remembered = window.settings.value(EXPORT_FOLDER_KEY)
+    if remembered and Path(str(remembered)).is_dir():
+        return Path(str(remembered))
+    if window.path and Path(window.path).parent.is_dir():
+        return Path(window.path).parent
+    return Path.home()
+
+
+def remember_export_folder(window, written: str | Path) -> None:
+    window.settings.setValue(EXPORT_FOLDER_KEY, str(Path(written).resolve().parent))
+
+
 SEPARATORS = {"form feed (\\f)": "\f", "blank line": "\n\n", "newline": "\n", "custom": None}
 
 

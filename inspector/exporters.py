@@ -9,44 +9,29 @@ user space), so an export shows exactly what the screen does, at any resolution.
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 import threading
 from collections.abc import Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QObject, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
-from PySide6.QtSvg import QSvgGenerator
 
 from glyphscope.core.rules import Rules
+from glyphscope.inspector.export_common import (
+    LEGEND_MARGIN,
+    LEGEND_ROW,
+    LEGEND_WIDTH,
+    LegendSection,
+    legend_sections,
+    page_rect,
+    png_bytes,
+)
+from glyphscope.inspector.svg_export import page_svg
 from glyphscope.widgets.overlay_base import LegendEntry
-from glyphscope.widgets.overlay_layers import GlyphQuadsLayer
 
-LEGEND_WIDTH = 280.0  # display points
-LEGEND_ROW = 15.0
-LEGEND_MARGIN = 10.0
-
-
-@dataclass(frozen=True, slots=True)
-class LegendSection:
-    title: str
-    entries: tuple[LegendEntry, ...]
-
-
-def legend_sections(window, layer_ids: Sequence[str]) -> list[LegendSection]:
-    sections = []
-    for layer_id in layer_ids:
-        layer = window.layers.get(layer_id)
-        if layer is None:
-            continue
-        if isinstance(layer, GlyphQuadsLayer):
-            entries = layer.legend_for(window.model)
-        else:
-            entries = layer.legend()
-        sections.append(LegendSection(layer.title, tuple(entries)))
-    return sections
+__all__ = ["LEGEND_WIDTH", "export_png", "export_svg", "page_image", "page_rect", "png_bytes"]
 
 
 @contextmanager
@@ -65,11 +50,6 @@ def layers_shown(window, layer_ids: Sequence[str]):
         for layer_id, visible in before.items():
             window.layers[layer_id].setVisible(visible)
         window.selection_layer.setVisible(selection_visible)
-
-
-def page_rect(window) -> QRectF:
-    """The scene area of the page and every overlay outside it (slug lines, MediaBox)."""
-    return QRectF(window.view.sceneRect())
 
 
 def legend_height(sections: Sequence[LegendSection]) -> float:
@@ -160,31 +140,10 @@ def export_png(
     return image
 
 
-def png_bytes(image: QImage) -> bytes:
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
-    buffer.close()
-    return bytes(data.data())
-
-
 def export_svg(window, path: str | Path, layer_ids: Sequence[str], legend: bool = True) -> None:
-    """SVG in display points (1 unit = 1/72 inch); the page image is embedded as PNG, the
-    overlays stay vectors."""
-    sections = legend_sections(window, layer_ids) if legend else []
-    size = export_size(window, sections, 1.0)
-    generator = QSvgGenerator()
-    generator.setFileName(str(path))
-    generator.setSize(size)
-    generator.setViewBox(QRectF(0, 0, size.width(), size.height()))
-    generator.setResolution(72)
-    generator.setTitle(f"Glyphscope page {window.page_index + 1}")
-    generator.setDescription("Page with the chosen Glyphscope overlay layers and their legend")
-    with layers_shown(window, layer_ids):
-        painter = QPainter(generator)
-        paint_export(painter, window, sections, 1.0)
-        painter.end()
+    """Vector SVG in display points: the page image underneath, every overlay as SVG
+    elements with classes and titles (glyphscope.inspector.svg_export)."""
+    Path(path).write_text(page_svg(window, layer_ids, legend), encoding="utf-8")
 
 
 # -- whole-document text ----------------------------------------------------------------------
@@ -245,8 +204,11 @@ class TextExport(QObject):
         from glyphscope.core.document import Document
         from glyphscope.core.output import UTF8_BOM, write_document_text
 
-        folder = str(Path(output).resolve().parent)
-        handle, temporary = tempfile.mkstemp(prefix=".glyphscope-", suffix=".txt", dir=folder)
+        folder = Path(output).resolve().parent
+        # Not tempfile.mkstemp: its 0600 file would keep that mode after the rename, where
+        # the user expects their usual permissions (0666 less the umask, like any new file).
+        temporary = str(folder / f".glyphscope-{secrets.token_hex(8)}.txt")
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         try:
             with os.fdopen(handle, "wb") as stream, Document.open(path, password) as document:
                 indices = list(pages) if pages else list(range(document.page_count))

@@ -5,7 +5,7 @@ Extension points (used by the second inspector issue):
   persistence; `panels[panel_id]` gives it back.
 - `selection` (glyphscope.widgets.selection.GlyphSelection): `set(indices, source)`, `indices`,
   `current`, and `changed(indices, source)`.
-- signals: `documentOpened(path, page_count)`, `pageChanged(index)`,
+- signals: `documentOpened(path, page_count)`, `documentClosed()`, `pageChanged(index)`,
   `analysisReady(index, PageModel)`, `pageReady(index)` (image, overlays and panes drawn),
   `errorShown(message)`, `documentFailed(message)`.
 - `add_layer(layer)` adds an overlay layer (a glyphscope.widgets.overlay_base.OverlayLayer).
@@ -42,6 +42,7 @@ from glyphscope.inspector.owner_thread import OwnerThread
 from glyphscope.inspector.page_session import PageSession
 from glyphscope.inspector.render_worker import PdfiumOwner, RenderedPage
 from glyphscope.inspector.settings import open_settings, read_bool, recent_files
+from glyphscope.inspector.sidebar import install_sidebar
 from glyphscope.widgets.details_panel import DetailsPanel
 from glyphscope.widgets.explain import glyph_tooltip
 from glyphscope.widgets.glyph_table import GlyphTable
@@ -57,6 +58,9 @@ from glyphscope.widgets.page_view import PageView
 from glyphscope.widgets.selection import GlyphSelection
 from glyphscope.widgets.text_panes import TextPanes
 
+# Selections made on the page itself, or emptied, leave the view where it is.
+STAY_PUT_SOURCES = frozenset({"page", "band", "page-change", "escape", "clear", "select-all"})
+
 
 class MainWindow(PageSession, QMainWindow):
     documentOpened = Signal(str, int)
@@ -66,6 +70,7 @@ class MainWindow(PageSession, QMainWindow):
     errorShown = Signal(str)
     documentFailed = Signal(str)
     rulesChanged = Signal(object)  # Rules
+    documentClosed = Signal()  # the shown document's data is gone (a new one may be loading)
 
     def __init__(self, *, persist: bool = True) -> None:
         super().__init__()
@@ -138,16 +143,21 @@ class MainWindow(PageSession, QMainWindow):
             "layers", "Layers", self.layers_panel, Qt.DockWidgetArea.LeftDockWidgetArea, "F2"
         )
         self.add_panel(
-            "details", "Details", self.details, Qt.DockWidgetArea.RightDockWidgetArea, "F3"
+            "details", "Details", self.details, Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+F3"
         )
         self.add_panel(
             "text", "Text", self.text_panes, Qt.DockWidgetArea.BottomDockWidgetArea, "F4"
         )
         self.add_panel(
-            "glyphs", "Glyph table", self.glyph_table, Qt.DockWidgetArea.BottomDockWidgetArea, "F5"
+            "glyphs",
+            "Glyph table",
+            self.glyph_table,
+            Qt.DockWidgetArea.BottomDockWidgetArea,
+            "Ctrl+F5",
         )
         self.tabifyDockWidget(self.panels["text"], self.panels["glyphs"])
         self.panels["text"].raise_()
+        self.sidebar = install_sidebar(self)  # page thumbnails and the outline
 
         self.view.hit_test = self.glyph_at
         self.view.tooltip_for = self.tooltip_for
@@ -166,6 +176,8 @@ class MainWindow(PageSession, QMainWindow):
         )
         self.glyph_table.glyphsSelected.connect(lambda g: self.selection.set(g, "table"))
         self.selection.changed.connect(self._on_selection)
+        self._reveal_when_ready: tuple[int, ...] = ()
+        self.pageReady.connect(self._reveal_pending)
 
         self.cursor_label = QLabel()
         self.zoom_label = QLabel()
@@ -238,6 +250,10 @@ class MainWindow(PageSession, QMainWindow):
         if isinstance(state, QByteArray):
             self.restoreState(state)
 
+    def _close_document(self) -> None:
+        super()._close_document()
+        self.documentClosed.emit()
+
     # -- errors -------------------------------------------------------------------------------
     def show_error(self, message: str) -> None:
         self.banner.setText(message)
@@ -299,10 +315,27 @@ class MainWindow(PageSession, QMainWindow):
 
     def _on_selection(self, indices: tuple, source: str) -> None:
         self.selection_layer.set_selected(indices)
-        self.text_panes.highlight(indices)
+        self.text_panes.highlight(indices, source)
         if source != "table":
             self.glyph_table.set_selected(indices)
         self.details.show_selection(self.model, indices)
+        if source not in STAY_PUT_SOURCES:
+            self.reveal_glyphs(indices)
+
+    def reveal_glyphs(self, indices) -> None:
+        """Bring the glyphs into view on the page (scroll, zoom out if needed, flash)."""
+        if "render" in self._waiting or self.view.geometry is None:
+            # The page's image (and the fit that lays it out) is still coming: reveal then.
+            self._reveal_when_ready = tuple(indices)
+            return
+        rect = self.model.glyph_rect(indices) if self.model is not None else None
+        if rect is not None:
+            self.view.reveal(rect)
+
+    def _reveal_pending(self, _index: int) -> None:
+        indices, self._reveal_when_ready = self._reveal_when_ready, ()
+        if indices and indices == self.selection.indices:
+            self.reveal_glyphs(indices)
 
     # -- status -------------------------------------------------------------------------------
     def _on_cursor(self, x: float, y: float) -> None:
@@ -360,6 +393,7 @@ class MainWindow(PageSession, QMainWindow):
         """Stop the worker threads (each finishes its running job first)."""
         self.render_thread.stop(final=self._pdfium.close)
         self.analysis_thread.stop(final=self._core.close)
+        self.sidebar.shutdown()
 
     def showEvent(self, event) -> None:
         self.restore_layout()

@@ -8,9 +8,15 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
 
 from glyphscope.inspector.bundle import explanation_html
-from glyphscope.inspector.export_dialogs import LayersDialog, TextExportDialog
+from glyphscope.inspector.export_dialogs import (
+    LayersDialog,
+    TextExportDialog,
+    export_folder,
+    remember_export_folder,
+)
 from glyphscope.inspector.exporters import TextExport, export_png, export_svg, page_image, png_bytes
 from glyphscope.inspector.regression import ask_regression_case
+from glyphscope.inspector.selection_export import export_selection
 
 
 def _action(features, name: str, text: str, slot, shortcut: str | None = None) -> QAction:
@@ -27,6 +33,16 @@ def _action(features, name: str, text: str, slot, shortcut: str | None = None) -
 def build(features) -> dict[str, QAction]:
     actions = {
         "find": _action(features, "find", "&Find in document…", features.focus_search, "Ctrl+F"),
+        "find_next": _action(
+            features, "find_next", "Find &next", lambda: features.search_panel.step(1), "F3"
+        ),
+        "find_previous": _action(
+            features,
+            "find_previous",
+            "Find pre&vious",
+            lambda: features.search_panel.step(-1),
+            "Shift+F3",
+        ),
         "compare_page": _action(
             features,
             "compare_page",
@@ -69,6 +85,13 @@ def build(features) -> dict[str, QAction]:
             lambda: _export_bundle(features),
             "Ctrl+B",
         ),
+        "export_selection": _action(
+            features,
+            "export_selection",
+            "Export &selection (PNG, SVG, HTML)…",
+            lambda: _export_selection(features),
+            "Ctrl+Alt+E",
+        ),
         "export_text": _action(
             features,
             "export_text",
@@ -87,9 +110,10 @@ def build(features) -> dict[str, QAction]:
     menu = features.window.menuBar().addMenu("&QA")
     menu.setObjectName("menu_qa")
     for group in (
-        ("find", "compare_page", "compare_document"),
+        ("find", "find_next", "find_previous"),
+        ("compare_page", "compare_document"),
         ("reset_rules",),
-        ("export_png", "export_svg", "export_bundle", "export_text"),
+        ("export_png", "export_svg", "export_selection", "export_bundle", "export_text"),
         ("regression_case",),
     ):
         for name in group:
@@ -123,7 +147,7 @@ def _export_picture(features, kind: str) -> None:
     path, _ = QFileDialog.getSaveFileName(
         window,
         f"Export page as {kind.upper()}",
-        f"{_stem(window)}.{kind}",
+        str(export_folder(window) / f"{_stem(window)}.{kind}"),
         f"{kind.upper()} (*.{kind})",
     )
     if not path:
@@ -138,6 +162,7 @@ def _export_picture(features, kind: str) -> None:
     except OSError as exc:
         QMessageBox.warning(window, "Export", str(exc))
         return
+    remember_export_folder(window, path)
     window.statusBar().showMessage(f"Saved {path}", 8000)
 
 
@@ -154,6 +179,7 @@ def export_bundle(window, path: str | Path, layer_ids=None) -> None:
         png_bytes(image),
         Path(window.path or "").name,
         titles,
+        window.selection.indices,
     )
     Path(path).write_text(html, encoding="utf-8")
 
@@ -163,7 +189,10 @@ def _export_bundle(features) -> None:
     if window.model is None:
         return
     path, _ = QFileDialog.getSaveFileName(
-        window, "Export explanation bundle", f"{_stem(window)}.html", "HTML (*.html)"
+        window,
+        "Export explanation bundle",
+        str(export_folder(window) / f"{_stem(window)}.html"),
+        "HTML (*.html)",
     )
     if not path:
         return
@@ -172,17 +201,41 @@ def _export_bundle(features) -> None:
     except OSError as exc:
         QMessageBox.warning(window, "Export", str(exc))
         return
+    remember_export_folder(window, path)
     window.statusBar().showMessage(f"Saved {path}", 8000)
+
+
+def _export_selection(features) -> None:
+    window = features.window
+    if window.model is None or not window.selection.indices:
+        window.statusBar().showMessage("Select glyphs first (click, drag a rectangle).", 8000)
+        return
+    path, _ = QFileDialog.getSaveFileName(
+        window,
+        "Export selection",
+        str(export_folder(window) / f"{_stem(window)}-selection.html"),
+        "HTML with PNG and SVG beside it (*.html)",
+    )
+    if not path:
+        return
+    try:
+        written = export_selection(window, path)
+    except (OSError, ValueError) as exc:
+        QMessageBox.warning(window, "Export selection", str(exc))
+        return
+    remember_export_folder(window, path)
+    window.statusBar().showMessage("Saved " + ", ".join(p.name for p in written), 8000)
 
 
 def _export_text(features) -> None:
     window = features.window
     if not window.path or not window.page_count:
         return
-    default = str(Path(window.path).with_suffix(".txt"))
+    default = str(export_folder(window) / f"{Path(window.path).stem}.txt")
     dialog = TextExportDialog(window, window.page_count, default)
     if not dialog.exec():
         return
+    remember_export_folder(window, dialog.output.text())
     start_text_export(
         features,
         dialog.output.text(),

@@ -26,11 +26,13 @@ from glyphscope.core.rules import Rules
 from glyphscope.inspector import qa_actions
 from glyphscope.inspector.owner_thread import OwnerThread
 from glyphscope.inspector.qa_compare import CompareController
+from glyphscope.inspector.qa_cos import CosController
 from glyphscope.inspector.qa_search import SearchController
 from glyphscope.inspector.qa_worker import JobFailure, PageDetails, QaCore, page_details
 from glyphscope.inspector.regression import report_regression_case, save_regression_case
 from glyphscope.widgets.compare_panel import ComparePanel
 from glyphscope.widgets.content_stream_pane import ContentStreamPane
+from glyphscope.widgets.cos_panel import CosPanel
 from glyphscope.widgets.fonts_panel import FontsPanel
 from glyphscope.widgets.provenance_panel import ProvenancePanel, operator_lookup
 from glyphscope.widgets.qa_layers import (
@@ -70,6 +72,7 @@ class QaFeatures(QObject):
     documentCompared = Signal(int)  # pages compared
     searchFinished = Signal(str, int)  # query, hits
     regressionCaseSaved = Signal(str, tuple)  # folder, modes reading differently in the source
+    cosShown = Signal(object)  # the glyphscope.core.pdf.cos.CosNode a link opened
 
     def __init__(self, window) -> None:
         super().__init__(window)
@@ -106,6 +109,8 @@ class QaFeatures(QObject):
         self.structure_panel = StructurePanel()
         self.compare_panel = ComparePanel()
         self.search_panel = SearchPanel()
+        self.cos_panel = CosPanel()
+        self.objects = CosController(self, self.cos_panel)
         panels = (
             ("rules", "Rules", self.rules_panel, LEFT, "F6"),
             ("provenance", "Provenance", self.provenance, RIGHT, "F7"),
@@ -114,6 +119,7 @@ class QaFeatures(QObject):
             ("structure", "Structure", self.structure_panel, RIGHT, "F10"),
             ("compare", "Compare", self.compare_panel, RIGHT, "F11"),
             ("search", "Search", self.search_panel, LEFT, None),
+            ("objects", "Objects", self.cos_panel, BOTTOM, "F12"),
         )
         self.docks = {}
         for panel_id, title, widget, area, key in panels:
@@ -141,7 +147,7 @@ class QaFeatures(QObject):
                 window.tabifyDockWidget(panels["details"], self.docks[panel_id])
             panels["details"].raise_()
         if "text" in panels:
-            for panel_id in ("content_stream", "fonts"):
+            for panel_id in ("content_stream", "fonts", "objects"):
                 window.tabifyDockWidget(panels["text"], self.docks[panel_id])
             panels["text"].raise_()
 
@@ -151,6 +157,7 @@ class QaFeatures(QObject):
     def _connect(self) -> None:
         window = self.window
         window.documentOpened.connect(self._open_document)
+        window.documentClosed.connect(self._clear_panels)
         window.analysisReady.connect(self._on_analysis)
         window.rulesChanged.connect(self._on_rules_changed)
         window.layers_panel.layerToggled.connect(lambda _id, _on: self.mark_panes())
@@ -162,6 +169,11 @@ class QaFeatures(QObject):
             name = panel.objectName()
             panel.glyphsChosen.connect(lambda glyphs, n=name: self.select(glyphs, n))
         self.content_stream.operatorChosen.connect(self.select_operator)
+        self.provenance.fontObjectWanted.connect(self.objects.show_font)
+        self.fonts_panel.fontObjectWanted.connect(self.objects.show_font)
+        self.structure_panel.objectWanted.connect(
+            lambda objgen: self.objects.show_link("object", objgen)
+        )
         self.compare_panel.pageChosen.connect(window.go_to_page)
         self.compare_panel.documentRequested.connect(self.compare_document)
         self.compare_panel.cancelRequested.connect(self.comparing.cancel)
@@ -170,6 +182,7 @@ class QaFeatures(QObject):
         )
         self.search_panel.searchRequested.connect(self.search)
         self.search_panel.hitChosen.connect(self.searching.show_hit)
+        self.search_panel.cancelRequested.connect(self.searching.cancel)
 
     def eventFilter(self, watched, event) -> bool:
         if watched is self.window and event.type() == QEvent.Type.Close:
@@ -190,6 +203,24 @@ class QaFeatures(QObject):
         self.search_layer.set_groups(())
         self.diff_layer.set_groups(())
         self.thread.submit("open", self.core.open, path, self.window.password)
+        self.objects.open_document()
+
+    def _clear_panels(self) -> None:
+        """Nothing of the previous file stays on screen while the next one loads."""
+        self.details = None
+        self._operators = {}
+        self.changes = None
+        self.searching.reset()
+        self.provenance.show_glyph(None, None)
+        self.content_stream.set_operators([])
+        self.fonts_panel.set_fonts((), None)
+        self.structure_panel.set_structure(None, None)
+        self.compare_panel.show_page_diff(0, None, "")
+        self.compare_panel.clear_document()
+        self.rules_panel.show_changes(None)
+        self.cos_panel.clear()
+        for layer in (self.rule_layer, self.diff_layer, self.search_layer):
+            layer.set_groups(())
 
     def _on_page_changed(self, _index: int) -> None:
         self.details = None
@@ -247,9 +278,12 @@ class QaFeatures(QObject):
     def _on_job(self, kind: str, generation: int, result: object) -> None:
         if not self.thread.is_latest(kind, generation):
             return
+        if kind.startswith("cos-"):
+            self.objects.on_job(kind, result)
+            return
         handler = {
             "defaults": self._on_default_analysis,
-            "search": self.searching.on_texts,
+            "search": self.searching.on_batch,
             "compare-page": self.comparing.on_page_diff,
             "compare-document": self.comparing.on_document_batch,
             "single-page": self._on_single_page,
@@ -316,7 +350,7 @@ class QaFeatures(QObject):
             self.thread.submit("defaults", self._analyse_defaults, model.page_index)
             return
         self.changes = rule_changes(before, after) if before is not None else None
-        self.rules_panel.show_changes(self.changes, model, label)
+        self.rules_panel.show_changes(self.changes, model, label, before)
         colours = dict(RULE_CHANGE_COLOURS)
         groups = []
         if self.changes is not None and self.changes.comparable:
@@ -353,8 +387,9 @@ class QaFeatures(QObject):
             self.window.text_panes.set_marks(layer.layer_id, groups)
 
     # -- search and compare (inspector/qa_search.py, inspector/qa_compare.py) ---------------
-    def search(self, query: str, case_sensitive: bool = False) -> None:
-        """Search every page's reading-order text (off the GUI thread)."""
+    def search(self, query, case_sensitive: bool = False) -> None:
+        """Search every page's reading-order text (off the GUI thread); `query` is a string
+        or a glyphscope.core.qa.search.SearchQuery."""
         self.searching.search(query, case_sensitive)
 
     def focus_search(self) -> None:

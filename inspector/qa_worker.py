@@ -18,7 +18,9 @@ from dataclasses import dataclass
 
 from glyphscope.core.fonts.loader import FontInfo
 from glyphscope.core.interpret.content import OperatorRecord
+from glyphscope.core.pdf import cos
 from glyphscope.core.qa.diffing import PdfiumText, WordDiff, word_diff
+from glyphscope.core.qa.search import SearchHit, SearchQuery, search_text
 from glyphscope.core.rules import Rules
 from glyphscope.core.structure.tree import StructureNode
 from glyphscope.core.text.reading import TextResult, reading_order
@@ -58,6 +60,7 @@ class QaCore:
     def __init__(self) -> None:
         self._document = None
         self._source: tuple[str, str | None] | None = None
+        self._repairs: cos.RepairLog | None = None
 
     def open(self, path: str, password: str | None) -> int | JobFailure:
         from glyphscope.core.document import Document
@@ -102,6 +105,63 @@ class QaCore:
             except Exception as exc:
                 results.append((index, failure(exc)))
         return results
+
+    def search_pages(
+        self, indices: Sequence[int], rules: Rules, query: SearchQuery
+    ) -> tuple[Sequence[int], list[SearchHit], list[tuple[int, JobFailure]]]:
+        """The hits of `query` on these pages; their texts are not kept (a 2,000-page search
+        holds its hits, not 2,000 pages of text)."""
+        hits: list[SearchHit] = []
+        failures: list[tuple[int, JobFailure]] = []
+        for index in indices:
+            try:
+                hits.extend(search_text(index, self.reading_text(index, rules), query))
+            except Exception as exc:  # one unreadable page; the search goes on
+                failures.append((index, failure(exc)))
+        return indices, hits, failures
+
+    # -- COS object browser (glyphscope.core.pdf.cos) ---------------------------------------
+    def _cos_log(self) -> cos.RepairLog:
+        pdf = self._document.pdf
+        if self._repairs is None or self._repairs.pdf is not pdf:
+            self._repairs = cos.RepairLog(pdf)
+        return self._repairs
+
+    def cos_roots(self) -> list[cos.CosNode] | JobFailure:
+        try:
+            return cos.roots(self._cos_log())
+        except Exception as exc:  # a damaged trailer: shown in the panel
+            return failure(exc)
+
+    def cos_children(self, address: cos.CosAddress):
+        """(address, its children or the reason there are none)."""
+        try:
+            return address, cos.children(self._cos_log(), address)
+        except Exception as exc:  # one unreadable object; the rest of the tree still works
+            return address, f"unreadable: {exc}"
+
+    def cos_stream(self, address: cos.CosAddress):
+        try:
+            return address, cos.stream_at(self._document.pdf, address)
+        except Exception as exc:
+            return address, f"unreadable stream: {exc}"
+
+    def cos_link(self, what: str, *args):
+        """The node a link from another panel leads to: ("object", objgen),
+        ("font", page_index, form_path, font_key) or ("page", page_index)."""
+        log = self._cos_log()
+        pdf = self._document.pdf
+        try:
+            if what == "object":
+                return cos.object_node(log, args[0])
+            if what == "font":
+                page_index, form_path, key = args
+                address = cos.font_address(pdf, page_index, form_path, key)
+                where = f" in {form_path}" if form_path else ""
+                return cos.node_at(log, address, f"font /{key}{where}, page {page_index + 1}")
+            return cos.node_at(log, cos.page_address(pdf, args[0]), f"page {args[0] + 1}")
+        except Exception as exc:
+            return failure(exc)
 
     def compare_pages(
         self, theirs: dict[int, str | JobFailure], rules: Rules

@@ -6,18 +6,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 from glyphscope.core.qa.regression import case_name, write_case
 from glyphscope.core.rules import Rules
 from glyphscope.inspector.qa_worker import JobFailure, QaCore
 
-REPOSITORY_CASES = Path(__file__).resolve().parent.parent / "tests" / "regression_cases"
+CASES_FOLDER = "Glyphscope regression cases"
 
 
 def default_cases_root() -> Path:
-    """The repository's case folder when the inspector runs from a checkout, else home."""
-    return REPOSITORY_CASES if REPOSITORY_CASES.is_dir() else Path.home()
+    """A folder under the user's documents (never the source checkout, which a user of an
+    installed inspector cannot or should not write to)."""
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(documents or Path.home()) / CASES_FOLDER
 
 
 def suggested_name(path: str | None, page_index: int) -> str:
@@ -27,9 +30,9 @@ def suggested_name(path: str | None, page_index: int) -> str:
 
 def ask_regression_case(window) -> tuple[str, str] | None:
     """(folder, case name) from the user, or None."""
-    root = QFileDialog.getExistingDirectory(
-        window, "Folder of regression cases", str(default_cases_root())
-    )
+    proposed = default_cases_root()
+    proposed.mkdir(parents=True, exist_ok=True)
+    root = QFileDialog.getExistingDirectory(window, "Folder of regression cases", str(proposed))
     if not root:
         return None
     name, ok = QInputDialog.getText(

@@ -30,11 +30,14 @@ def test_the_qa_menu_lists_every_tool_with_its_shortcut(qa_window):
     shortcuts = {name: action.shortcut().toString() for name, action in features.actions.items()}
     assert shortcuts == {
         "find": "Ctrl+F",
+        "find_next": "F3",
+        "find_previous": "Shift+F3",
         "compare_page": "Ctrl+D",
         "compare_document": "Ctrl+Shift+D",
         "reset_rules": "Ctrl+Shift+0",
         "export_png": "Ctrl+E",
         "export_svg": "Ctrl+Shift+E",
+        "export_selection": "Ctrl+Alt+E",
         "export_bundle": "Ctrl+B",
         "export_text": "Ctrl+Shift+T",
         "regression_case": "Ctrl+Shift+R",

@@ -8,8 +8,13 @@ from __future__ import annotations
 
 from html import escape
 
-from glyphscope.core.text.visible import DropReason
-from glyphscope.core.view.page_model import PageModel
+import numpy as np
+
+from glyphscope.core.text.visible import DropReason, GlyphStatus
+from glyphscope.core.view.page_model import PageModel, PaneText
+
+# Glyphs whose text the details panel shows for a selection (a whole page can be 100,000).
+DETAILS_GLYPH_CAP = 2000
 
 
 def _num(value: float) -> str:
@@ -122,18 +127,62 @@ def glyph_details(model: PageModel, index: int) -> str:
     )
 
 
+def selection_text(pane: PaneText, glyph_indices) -> str:
+    """The pane's text of the given glyphs, in the pane's order, with the spaces and line
+    breaks the rules inserted between them (spec §6). Where unselected glyphs lie between two
+    selected ones, one separator stands for them: a line break if one was skipped, else a
+    space, so a rectangle across two columns does not run their words together."""
+    positions = pane.chars_of(glyph_indices)
+    if not len(positions):
+        return ""
+    low, high = int(positions[0]), int(positions[-1]) + 1
+    wanted = np.zeros(high - low, dtype=bool)
+    wanted[positions - low] = True
+    owners = pane.char_glyphs[low:high]
+    text = pane.text[low:high]
+    parts: list[str] = []
+    inserted = ""  # characters a rule inserted since the last kept character
+    skipped = False  # an unselected glyph's character lies since the last kept one
+    for offset, char in enumerate(text):
+        if wanted[offset]:
+            if skipped:
+                parts.append("\n" if "\n" in inserted else " ")
+            else:
+                parts.append(inserted)
+            parts.append(char)
+            inserted, skipped = "", False
+        elif owners[offset] < 0:
+            inserted += char
+        else:
+            skipped = True
+    return "".join(parts)
+
+
 def selection_summary(model: PageModel, indices) -> str:
     indices = list(indices)
     if not indices:
         return "<p style='color:#666'>Click a glyph, drag a rectangle, or select text.</p>"
     if len(indices) == 1:
         return glyph_details(model, indices[0])
-    text = "".join(model.glyphs[i].text or "\ufffd" for i in indices[:400])
+    shown = indices[:DETAILS_GLYPH_CAP]
+    cap_note = (
+        f" (text of the first {len(shown):,} of {len(indices):,} glyphs)"
+        if len(shown) < len(indices)
+        else ""
+    )
+    text = selection_text(model.panes["reading"], shown)
+    outside = [i for i in shown if model.status[i] != GlyphStatus.VISIBLE]
     counts: dict[str, int] = {}
     for i in indices:
         counts[model.status[i]] = counts.get(model.status[i], 0) + 1
     status = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in sorted(counts.items()))
+    dropped = (
+        f"<p style='color:#555'>Not in the reading order (dropped): "
+        f"{escape(''.join(model.glyphs[i].text or chr(0xFFFD) for i in outside[:200]))}</p>"
+        if outside
+        else ""
+    )
     return (
-        f"<p><b>{len(indices)} glyphs selected</b> ({escape(status)})</p>"
-        f"<p style='font-family:monospace'>{escape(text)}</p>"
+        f"<p><b>{len(indices):,} glyphs selected</b> ({escape(status)}){cap_note}</p>"
+        f"<pre style='white-space:pre'>{escape(text)}</pre>{dropped}"
     )

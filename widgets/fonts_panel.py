@@ -71,6 +71,8 @@ def font_usage(glyphs: tuple[Glyph, ...], fonts: dict[FontKey, FontInfo] | None)
 
 class FontsPanel(QWidget):
     glyphsChosen = Signal(tuple)
+    # (form path, resource key) of a font double-clicked: open it in the object browser
+    fontObjectWanted = Signal(str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -81,6 +83,8 @@ class FontsPanel(QWidget):
         self.tree.setRootIsDecorated(False)
         self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.tree.itemSelectionChanged.connect(self._on_selection)
+        self.tree.itemDoubleClicked.connect(self._on_double_click)
+        self.tree.setToolTip("Double-click a font to show its dictionary in Objects")
         self.note = QLabel("No page.")
         self.note.setStyleSheet("color:#555; font-size:11px")
         layout = QVBoxLayout(self)
@@ -130,3 +134,8 @@ class FontsPanel(QWidget):
         items = self.tree.selectedItems()
         if items:
             self.glyphsChosen.emit(tuple(items[0].data(0, Qt.ItemDataRole.UserRole) or ()))
+
+    def _on_double_click(self, item: QTreeWidgetItem, _column: int) -> None:
+        row = self.tree.indexOfTopLevelItem(item)
+        if 0 <= row < len(self.usage):
+            self.fontObjectWanted.emit(*self.usage[row].key)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.core.view.page_model import PageModel
+from glyphscope.widgets.clipboard import RowCopier
 from glyphscope.widgets.explain import char_label
 from glyphscope.widgets.table_model import TitledTableModel
 
@@ -43,6 +44,7 @@ COLUMNS = (
     "status",
 )
 COLUMN_WIDTHS = (48, 110, 70, 50, 50, 64, 64, 110, 48, 70, 50, 120)
+HEADER_PADDING = 28  # the sort indicator and the section's margins
 
 SCOPES = ("painted (page + forms)", "visible only", "page stream only (all glyphs, §3)")
 ALL = "any"
@@ -226,13 +228,17 @@ class GlyphTable(QWidget):
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.copier = RowCopier(self.view)
         self.view.verticalHeader().setVisible(False)
         self.view.verticalHeader().setDefaultSectionSize(20)
         header = self.view.horizontalHeader()
         header.setStretchLastSection(True)
         # Fixed starting widths: resizeColumnsToContents would read every row of every page.
+        # Never narrower than the title itself ("form depth" was shown as "orm depth").
+        metrics = header.fontMetrics()
         for column, width in enumerate(COLUMN_WIDTHS):
-            header.resizeSection(column, width)
+            title = metrics.horizontalAdvance(COLUMNS[column]) + HEADER_PADDING
+            header.resizeSection(column, max(width, title))
         self.scope = QComboBox()
         self.scope.addItems(SCOPES)
         self.dropped_only = QCheckBox("dropped only")
@@ -245,18 +251,27 @@ class GlyphTable(QWidget):
         self.unresolved_only.toggled.connect(lambda v: self._filter(unresolved_only=v))
         self.font.currentTextChanged.connect(lambda v: self._filter(font=v or ALL))
         self.mcid.currentTextChanged.connect(lambda v: self._filter(mcid=v or ALL))
-        controls = QHBoxLayout()
+        # Two rows of filters, so the table fits a dock on a 1024-pixel-wide screen.
+        scope_row = QHBoxLayout()
         for widget in (self.scope, self.dropped_only, self.unresolved_only):
-            controls.addWidget(widget)
-        controls.addWidget(QLabel("font"))
-        controls.addWidget(self.font)
-        controls.addWidget(QLabel("MCID"))
-        controls.addWidget(self.mcid)
-        controls.addStretch(1)
-        controls.addWidget(self.count)
+            scope_row.addWidget(widget)
+        scope_row.addStretch(1)
+        key_row = QHBoxLayout()
+        key_row.addWidget(QLabel("font"))
+        key_row.addWidget(self.font)
+        key_row.addWidget(QLabel("MCID"))
+        key_row.addWidget(self.mcid)
+        key_row.addStretch(1)
+        key_row.addWidget(self.count)
+        for combo in (self.scope, self.font, self.mcid):
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(8)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
-        layout.addLayout(controls)
+        layout.addLayout(scope_row)
+        layout.addLayout(key_row)
         layout.addWidget(self.view)
         self._quiet = False
         self.view.selectionModel().selectionChanged.connect(self._on_selection)

@@ -35,6 +35,10 @@ PALETTE = (
 )
 
 
+# Layers with at most this many labels stack overlapping ones (the check is quadratic).
+STACKED_LABELS = 16
+
+
 @dataclass(frozen=True, slots=True)
 class LegendEntry:
     label: str
@@ -200,7 +204,20 @@ class OverlayLayer(QGraphicsItem):
         font = QFont()
         font.setPixelSize(11)
         painter.setFont(font)
-        metrics = painter.fontMetrics()
+        background = QColor("#ffffff")
+        background.setAlpha(210)
+        for box, text, color in self.label_boxes(to_device, painter.fontMetrics()):
+            painter.fillRect(box, background)
+            painter.setPen(QColor(color))
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
+
+    def label_boxes(self, to_device, metrics) -> list[tuple[QRectF, str, str]]:
+        """(device rectangle, text, colour) of each label under the `to_device` transform."""
+        if self._model is None:
+            return []
+        self._ensure_cache(self._model)
+        placed: list[tuple[QRectF, str, str]] = []
         for x, y, text, color, *placement in self._labels:
             anchor = to_device.map(QPointF(x, y))
             box = QRectF(metrics.boundingRect(text)).adjusted(-2, -1, 2, 1)
@@ -216,9 +233,13 @@ class OverlayLayer(QGraphicsItem):
                     box.moveBottomRight(shown.topRight() + QPointF(0, -1))
             else:
                 box.moveTopLeft(anchor + QPointF(1, -box.height() - 1))
-            background = QColor("#ffffff")
-            background.setAlpha(210)
-            painter.fillRect(box, background)
-            painter.setPen(QColor(color))
-            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
-        painter.restore()
+            # A label that would overlap one placed before (MediaBox and CropBox above a
+            # narrow page at 25 %) stacks upwards instead; only for the few labels of a
+            # layer like the page boxes, where the check costs nothing.
+            if len(self._labels) <= STACKED_LABELS:
+                for _ in range(len(placed)):
+                    if not any(box.intersects(other) for other, _t, _c in placed):
+                        break
+                    box.translate(0, -box.height() - 1)
+            placed.append((box, text, color))
+        return placed

@@ -9,10 +9,11 @@ coordinates and none of them repeats the y flip, /Rotate, crop offset or /UserUn
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPixmap, QTransform
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPixmapItem,
+    QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsView,
     QStyle,
@@ -26,6 +27,11 @@ MAX_ZOOM = 8.0
 # 100 % shows a point at its physical size on a 96 dpi screen.
 PIXELS_PER_POINT = 96.0 / 72.0
 CLICK_SLOP_PX = 4
+# How long the outline around glyphs brought into view stays, and its margin in pixels.
+FLASH_MS = 900
+REVEAL_MARGIN_PX = 40
+# The image is kept while its pixels per point are within these factors of what the zoom wants.
+RENDER_KEPT = (0.95, 1.5)
 
 
 class _OverlayRoot(QGraphicsItem):
@@ -60,6 +66,8 @@ class PageView(QGraphicsView):
     glyphHovered = Signal(int)
     # the image should be re-rendered at this many pixels per display point
     renderScaleWanted = Signal(float)
+    # continuous scrolling: the wheel went past the page's end (+1) or its start (-1)
+    pageFlipWanted = Signal(int)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -100,6 +108,18 @@ class PageView(QGraphicsView):
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(120)
         self._render_timer.timeout.connect(lambda: self.renderScaleWanted.emit(self.render_scale()))
+        self.continuous = False  # see pageFlipWanted
+        self._flash = QGraphicsRectItem(self.overlay_root)
+        pen = QPen(QColor("#ff3d00"), 3)
+        pen.setCosmetic(True)
+        self._flash.setPen(pen)
+        self._flash.setBrush(QColor(255, 61, 0, 40))
+        self._flash.setZValue(100)
+        self._flash.hide()
+        self._flash_timer = QTimer(self)
+        self._flash_timer.setSingleShot(True)
+        self._flash_timer.setInterval(FLASH_MS)
+        self._flash_timer.timeout.connect(self._flash.hide)
 
     # -- page -------------------------------------------------------------------------------
     def set_geometry(self, geometry: PageGeometry) -> None:
@@ -170,8 +190,41 @@ class PageView(QGraphicsView):
             rect = rect.united(extra)
         margin = 12.0
         self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
-        if self._fit_mode == "page":
-            self.apply_fit()
+        self.apply_fit()
+
+    def reveal(self, user_rect, flash: bool = True) -> None:
+        """Scroll so the user-space rectangle is in view, zooming out first if it does not
+        fit at this zoom, and outline it briefly so the eye finds it."""
+        if self.geometry is None:
+            return
+        x0, y0, x1, y1 = user_rect
+        box = QRectF(x0, y0, x1 - x0, y1 - y0).normalized()
+        scene = self.overlay_root.mapToScene(box).boundingRect()
+        room = self.viewport().size()
+        scale = self._zoom * PIXELS_PER_POINT
+        needed_w = scene.width() * scale + 2 * REVEAL_MARGIN_PX
+        needed_h = scene.height() * scale + 2 * REVEAL_MARGIN_PX
+        if needed_w > room.width() or needed_h > room.height():
+            fit = min(
+                (room.width() - 2 * REVEAL_MARGIN_PX) / max(scene.width() * PIXELS_PER_POINT, 1e-6),
+                (room.height() - 2 * REVEAL_MARGIN_PX)
+                / max(scene.height() * PIXELS_PER_POINT, 1e-6),
+            )
+            self.set_zoom(min(self._zoom, fit))
+        self.ensureVisible(scene, REVEAL_MARGIN_PX, REVEAL_MARGIN_PX)
+        if flash:
+            self._flash.setRect(box.adjusted(-1, -1, 1, 1))
+            self._flash.show()
+            self._flash_timer.start()
+
+    def visible_user_rect(self) -> QRectF:
+        """The part of user space the viewport shows now."""
+        scene = self.mapToScene(self.viewport().rect()).boundingRect()
+        return self.overlay_root.mapFromScene(scene).boundingRect()
+
+    @property
+    def flashing(self) -> bool:
+        return self._flash.isVisible()
 
     # -- coordinates ------------------------------------------------------------------------
     def user_point(self, view_pos: QPoint) -> QPointF:
@@ -184,6 +237,11 @@ class PageView(QGraphicsView):
     @property
     def zoom(self) -> float:
         return self._zoom
+
+    @property
+    def fit_mode(self) -> str | None:
+        """ "width" or "page" while the zoom follows the window, None for a chosen zoom."""
+        return self._fit_mode
 
     @property
     def render_pending(self) -> bool:
@@ -202,7 +260,19 @@ class PageView(QGraphicsView):
         scale = zoom * PIXELS_PER_POINT
         self.setTransform(QTransform.fromScale(scale, scale))
         self.zoomChanged.emit(zoom)
-        self._render_timer.start()
+        if self._wants_render():
+            self._render_timer.start()
+
+    def _wants_render(self) -> bool:
+        """The image shown is too coarse (or far too fine) for this zoom. A few per cent off
+        (a fit width that now includes an overlay beyond the page) keeps the image: a second
+        render of the page would cost more than the sharpness it buys."""
+        pixmap = self._page_item.pixmap()
+        if pixmap.isNull() or self.geometry is None:
+            return True
+        have = pixmap.width() / max(self.geometry.size[0], 1e-6)
+        want = self.render_scale()
+        return not RENDER_KEPT[0] * want <= have <= RENDER_KEPT[1] * want
 
     def zoom_by(self, factor: float) -> None:
         self.set_zoom(self._zoom * factor)
@@ -225,13 +295,16 @@ class PageView(QGraphicsView):
         if mode == "page":
             area = self.fit_area().adjusted(-8, -8, 8, 8)
         else:
-            area = QRectF(0, 0, width, height)
+            # The whole scene's width (the page, its margin and anything drawn beside it), so
+            # a fitted width never needs a horizontal scroll bar.
+            scene = self.sceneRect()
+            area = QRectF(scene.left(), 0, scene.width(), height)
         self._fitted_for = self.maximumViewportSize()
         self.set_zoom(self.fit_zoom(mode, area), fit=mode)
         if mode == "page":
             self.centerOn(area.center())
         else:
-            self.centerOn(width / 2, 0)
+            self.centerOn(area.center().x(), 0)
             self.verticalScrollBar().setValue(self.verticalScrollBar().minimum())
 
     def fit_zoom(self, mode: str, area: QRectF) -> float:
@@ -267,7 +340,24 @@ class PageView(QGraphicsView):
             self.zoom_by(1.15**steps)
             event.accept()
             return
+        bar = self.verticalScrollBar()
+        delta = event.angleDelta().y()
+        if self.continuous and self.geometry is not None and delta:
+            # A wheel turn at the page's end (or start) goes on to the next (previous) page.
+            if delta < 0 and bar.value() >= bar.maximum():
+                self.pageFlipWanted.emit(1)
+                event.accept()
+                return
+            if delta > 0 and bar.value() <= bar.minimum():
+                self.pageFlipWanted.emit(-1)
+                event.accept()
+                return
         super().wheelEvent(event)
+
+    def scroll_to_end(self, end: bool) -> None:
+        """Show the bottom (True) or the top of the page."""
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum() if end else bar.minimum())
 
     # -- pointer ----------------------------------------------------------------------------
     def mousePressEvent(self, event) -> None:

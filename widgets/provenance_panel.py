@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QTextBrowser
 
 from glyphscope.core.fonts.loader import FontInfo
@@ -68,6 +69,10 @@ DECODE_CHAIN = (
         "simple",
     ),
 )
+
+
+FONT_OBJECT_HREF = "cos:font"
+FONT_OBJECT_LINK = f"<p><a href='{FONT_OBJECT_HREF}'>Show the font dictionary in Objects</a></p>"
 
 
 def decode_steps(info: FontInfo | None) -> tuple[DecodeStep, ...]:
@@ -210,22 +215,34 @@ def provenance_html(
         _section(1, "Output characters", _table(output_rows(model, index)))
         + _section(2, "Glyph record", _table(record_rows))
         + _section(3, "Showing operator", _table(operator_rows(glyph, record)))
-        + _section(4, "Font", _table(font_rows(glyph, info)))
+        + _section(4, "Font", _table(font_rows(glyph, info)) + FONT_OBJECT_LINK)
         + _section(5, "Decode step", decode_rows(glyph, info))
     )
 
 
 class ProvenancePanel(QTextBrowser):
+    # (form path, font resource key) of the shown glyph's font: open it in the object browser
+    fontObjectWanted = Signal(str, str)
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("provenance")
         self.setOpenLinks(False)
+        self._font: tuple[str, str] | None = None
+        self.anchorClicked.connect(self._on_link)
         self.show_glyph(None, None)
 
+    def _on_link(self, url) -> None:
+        if url.toString() == FONT_OBJECT_HREF and self._font is not None:
+            self.fontObjectWanted.emit(*self._font)
+
     def show_glyph(self, model: PageModel | None, index: int | None, operators=None, fonts=None):
+        self._font = None
         if model is None or index is None or not 0 <= index < model.count:
             self.setHtml(
                 "<p style='color:#666'>Select a glyph to see where its text came from.</p>"
             )
             return
+        glyph = model.glyphs[index]
+        self._font = (glyph.form_path, glyph.font_key)
         self.setHtml(provenance_html(model, index, operators, fonts))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import fields
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -22,8 +22,11 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
+    QTabWidget,
+    QTextBrowser,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -31,10 +34,18 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.errors import RuleError
-from glyphscope.core.qa.diffing import RuleChanges
+from glyphscope.core.qa.diffing import (
+    TEXT_MODES,
+    RuleChanges,
+    decision_pairs,
+    line_diff,
+    mode_text,
+)
 from glyphscope.core.rules import Rules
+from glyphscope.core.view.page_model import PANE_TITLES
 from glyphscope.widgets.explain import char_label
 from glyphscope.widgets.qa_layers import RULE_CHANGE_COLOURS
+from glyphscope.widgets.text_diff import diff_html
 
 DEBOUNCE_MS = 250
 INT_MAX = 2**31 - 1
@@ -62,6 +73,18 @@ STEPS = {"columns_gap_multiple": 0.25}
 CATEGORY_COLOURS = dict(RULE_CHANGE_COLOURS)
 
 
+class WheelOnFocus(QObject):
+    """Lets the mouse wheel change a value editor only once it has the focus: scrolling the
+    panel past an editor must never change a rule. The ignored wheel event goes on to the
+    scroll area, which scrolls."""
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Type.Wheel and not watched.hasFocus():
+            event.ignore()
+            return True
+        return False
+
+
 class RulesPanel(QWidget):
     rulesChanged = Signal(object)  # Rules
     glyphsChosen = Signal(tuple)  # glyph indices of a change the user clicked
@@ -74,6 +97,7 @@ class RulesPanel(QWidget):
         self.editors: dict[str, QWidget] = {}
         self.markers: dict[str, QLabel] = {}
         self._quiet = False
+        self._wheel_guard = WheelOnFocus(self)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
@@ -81,20 +105,23 @@ class RulesPanel(QWidget):
 
         grid = QGridLayout()
         grid.setHorizontalSpacing(6)
-        grid.setVerticalSpacing(2)
-        for row, field in enumerate(fields(Rules)):
+        grid.setVerticalSpacing(1)
+        # Each rule takes two rows, its name above its editor and the spec's default, so the
+        # panel fits a dock a third of a 1024-pixel screen wide without scrolling sideways.
+        for number, field in enumerate(fields(Rules)):
+            row = 2 * number
             name = field.name
             label = QLabel(name)
             label.setToolTip(DESCRIPTIONS.get(name, ""))
             editor = self._editor(name, field.default)
             marker = QLabel()
             marker.setObjectName(f"default_{name}")
-            grid.addWidget(label, row, 0)
-            grid.addWidget(editor, row, 1)
-            grid.addWidget(marker, row, 2)
+            grid.addWidget(label, row, 0, 1, 2)
+            grid.addWidget(editor, row + 1, 0)
+            grid.addWidget(marker, row + 1, 1)
             self.editors[name] = editor
             self.markers[name] = marker
-        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(0, 1)
 
         self.reset_button = QPushButton("Reset to spec")
         self.reset_button.setObjectName("rules_reset")
@@ -124,6 +151,29 @@ class RulesPanel(QWidget):
         self.changes.setHeaderLabels(["change", "glyphs"])
         self.changes.setColumnWidth(0, 230)
         self.changes.itemClicked.connect(self._on_item)
+        # Walking the list with the arrow keys selects and shows each change's glyphs.
+        self.changes.currentItemChanged.connect(lambda item, _old: item and self._on_item(item, 0))
+        self.text_mode = QComboBox()
+        self.text_mode.setObjectName("rules_text_mode")
+        for mode in TEXT_MODES:
+            self.text_mode.addItem(PANE_TITLES[mode], mode)
+        self.text_mode.currentIndexChanged.connect(lambda _i: self._show_text_diff())
+        self.text_diff = QTextBrowser()
+        self.text_diff.setObjectName("rules_text_diff")
+        self.text_diff.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
+        text_page = QWidget()
+        text_layout = QVBoxLayout(text_page)
+        text_layout.setContentsMargins(0, 0, 0, 0)
+        text_row = QHBoxLayout()
+        text_row.addWidget(QLabel("Text mode"))
+        text_row.addWidget(self.text_mode, 1)
+        text_layout.addLayout(text_row)
+        text_layout.addWidget(self.text_diff, 1)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("rules_tabs")
+        self.tabs.addTab(self.changes, "Decisions")
+        self.tabs.addTab(text_page, "Text before / after")
+        self._texts: tuple[object, object, str] | None = None  # before, after, label
 
         # The editors scroll, so the panel asks for little height and never makes the window
         # taller than the screen; the changes get the room a splitter gives them.
@@ -134,6 +184,7 @@ class RulesPanel(QWidget):
         editors_layout.addLayout(buttons)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(editors)
         changes = QWidget()
@@ -141,7 +192,7 @@ class RulesPanel(QWidget):
         changes_layout.setContentsMargins(0, 0, 0, 0)
         changes_layout.addLayout(compare_row)
         changes_layout.addWidget(self.summary)
-        changes_layout.addWidget(self.changes, 1)
+        changes_layout.addWidget(self.tabs, 1)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(scroll)
         splitter.addWidget(changes)
@@ -168,6 +219,10 @@ class RulesPanel(QWidget):
             editor.setSingleStep(STEPS.get(name, 0.01))
             editor.valueChanged.connect(self._edited)
         editor.setObjectName(f"rule_{name}")
+        editor.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        editor.installEventFilter(self._wheel_guard)
+        editor.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        editor.setMinimumWidth(90)
         editor.setToolTip(DESCRIPTIONS.get(name, ""))
         return editor
 
@@ -262,10 +317,18 @@ class RulesPanel(QWidget):
             QMessageBox.warning(self, "Rules not loaded", str(exc))
 
     # -- changes ----------------------------------------------------------------------------
-    def show_changes(self, changes: RuleChanges | None, model=None, against: str = "") -> None:
+    def show_changes(
+        self, changes: RuleChanges | None, model=None, against: str = "", before=None
+    ) -> None:
         """List what the rules changed on the page; `model` (core.view.page_model.PageModel of
-        the new analysis) names the glyphs."""
+        the new analysis) names the glyphs, `before` (the core PageAnalysis compared against)
+        gives each changed decision's old numbers beside its new ones."""
         self.changes.clear()
+        after = model.analysis if model is not None else None
+        self._texts = (before, after, against) if before is not None and after else None
+        self._show_text_diff()
+        old_decisions = decision_pairs(before) if before is not None else ({}, {})
+        new_decisions = decision_pairs(after) if after is not None else ({}, {})
         if changes is None:
             self.summary.setText("Waiting for the analysis…" if against else "No comparison.")
             return
@@ -293,13 +356,29 @@ class RulesPanel(QWidget):
             top.setData(0, Qt.ItemDataRole.UserRole, tuple(glyphs))
             top.setForeground(0, QColor(CATEGORY_COLOURS[category]))
             self.changes.addTopLevelItem(top)
+            kind = 0 if category.startswith("spaces") else 1
             for item in items[:500]:
                 indices = item if isinstance(item, tuple) else (item,)
                 label = " → ".join(_glyph_label(model, i) for i in indices)
+                if isinstance(item, tuple):
+                    numbers = _decision_change(
+                        old_decisions[kind].get(item), new_decisions[kind].get(item)
+                    )
+                    label = f"{label}: {numbers}" if numbers else label
                 child = QTreeWidgetItem([label, " ".join(f"#{i}" for i in indices)])
+                child.setToolTip(0, label)
                 child.setData(0, Qt.ItemDataRole.UserRole, tuple(indices))
                 top.addChild(child)
             top.setExpanded(0 < len(items) <= 20)
+
+    def _show_text_diff(self) -> None:
+        if self._texts is None:
+            self.text_diff.setHtml("<p style='color:#666'>No comparison yet.</p>")
+            return
+        before, after, against = self._texts
+        mode = self.text_mode.currentData()
+        rows = line_diff(mode_text(before, mode), mode_text(after, mode))
+        self.text_diff.setHtml(diff_html(rows, f"before ({against or 'baseline'})", "now"))
 
     def _on_item(self, item: QTreeWidgetItem, _column: int) -> None:
         glyphs = item.data(0, Qt.ItemDataRole.UserRole)
@@ -315,6 +394,25 @@ def _format(value: object) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
+
+
+def _verdict(decision) -> str:
+    """A gap (§6 word space) or line-break decision as its numbers and outcome."""
+    if hasattr(decision, "gap"):
+        outcome = "space" if decision.space else "no space"
+        return f"{decision.gap:.2f} vs {decision.threshold:.2f} → {outcome}"
+    outcome = "new line" if decision.broke else "same line"
+    return f"{decision.projection:.2f} vs {decision.threshold:.2f} → {outcome}"
+
+
+def _decision_change(old, new) -> str:
+    """'gap 4.48 vs threshold 2.42 → space, now 4.48 vs 6.45 → no space'."""
+    if old is None and new is None:
+        return ""
+    name = "gap" if hasattr(old or new, "gap") else "line move"
+    was = f"{name} {_verdict(old)}" if old is not None else f"{name}: not compared before"
+    now = _verdict(new) if new is not None else "not compared now"
+    return f"{was}, now {now}"
 
 
 def _glyph_label(model, index: int) -> str:

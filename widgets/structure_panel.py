@@ -116,6 +116,7 @@ def node_details(node: StructureNode, entry: ElementGlyphs | None) -> str:
 
 class StructurePanel(QWidget):
     glyphsChosen = Signal(tuple)
+    objectWanted = Signal(tuple)  # objgen of an element double-clicked: show it in Objects
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -130,6 +131,7 @@ class StructurePanel(QWidget):
         self.tree.setColumnWidth(1, 60)
         self.tree.setColumnWidth(2, 50)
         self.tree.itemSelectionChanged.connect(self._on_selection)
+        self.tree.itemDoubleClicked.connect(self._on_double_click)
         self.details = QTextBrowser()
         self.details.setObjectName("structure_details")
         self.details.setPlaceholderText("Select an element to see its details.")
@@ -231,6 +233,11 @@ class StructurePanel(QWidget):
         if node is not None:
             self.details.setHtml(node_details(node, entry))
             self.glyphsChosen.emit(entry.all if entry else ())
+
+    def _on_double_click(self, item: QTreeWidgetItem, _column: int) -> None:
+        node = self.nodes.get(item.data(0, Qt.ItemDataRole.UserRole))
+        if node is not None and node.objgen:
+            self.objectWanted.emit(tuple(node.objgen))
 
 
 def _preview(text: str) -> str:

@@ -32,7 +32,7 @@ class TextPane(QWidget):
     # glyph indices behind the text the user selected
     glyphsSelected = Signal(list)
 
-    def __init__(self, name: str, wrap: bool, parent: QWidget | None = None) -> None:
+    def __init__(self, name: str, wrap: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.name = name
         self.setObjectName(f"pane_{name}")
@@ -45,9 +45,7 @@ class TextPane(QWidget):
         self.editor.setReadOnly(True)
         self.editor.setObjectName(f"editor_{name}")
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.editor.setLineWrapMode(
-            QPlainTextEdit.LineWrapMode.WidgetWidth if wrap else QPlainTextEdit.LineWrapMode.NoWrap
-        )
+        self.set_wrap(wrap)
         self.editor.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse
             | Qt.TextInteractionFlag.TextSelectableByKeyboard
@@ -71,6 +69,12 @@ class TextPane(QWidget):
     def pane(self) -> PaneText | None:
         return self._pane
 
+    def set_wrap(self, on: bool) -> None:
+        """Soft-wrap long lines; off by default, so every line on screen is a line of text."""
+        self.editor.setLineWrapMode(
+            QPlainTextEdit.LineWrapMode.WidgetWidth if on else QPlainTextEdit.LineWrapMode.NoWrap
+        )
+
     def set_pane(self, pane: PaneText | None) -> None:
         self._quiet = True
         try:
@@ -88,14 +92,15 @@ class TextPane(QWidget):
         finally:
             self._quiet = False
 
-    def highlight(self, glyph_indices) -> list[tuple[int, int]]:
-        """Highlight the characters written by these glyphs; returns the Python char ranges."""
+    def highlight(self, glyph_indices, move_cursor: bool = True) -> list[tuple[int, int]]:
+        """Highlight the characters written by these glyphs; returns the Python char ranges.
+        `move_cursor` False keeps the user's text selection (the pane they selected in)."""
         if self._pane is None:
             return []
         ranges = _runs(self._pane.chars_of(glyph_indices))
         self._selected = ranges
         self._show_highlights()
-        if ranges:
+        if ranges and move_cursor:
             cursor = QTextCursor(self.editor.document())
             cursor.setPosition(int(self._offsets[ranges[0][0]]))
             self._quiet = True
@@ -206,7 +211,7 @@ class TextPanes(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.panes: dict[str, TextPane] = {}
         for name in PANE_TITLES:
-            pane = TextPane(name, wrap=name in ("reading", "structure"))
+            pane = TextPane(name)
             pane.glyphsSelected.connect(lambda glyphs, n=name: self.glyphsSelected.emit(n, glyphs))
             self.panes[name] = pane
             self.splitter.addWidget(pane)
@@ -218,9 +223,15 @@ class TextPanes(QWidget):
         for name, widget in self.panes.items():
             widget.set_pane(None if panes is None else panes.get(name))
 
-    def highlight(self, glyph_indices) -> None:
+    def highlight(self, glyph_indices, source: str = "") -> None:
+        """Highlight in every pane; the pane named by `source` ("pane:NAME") keeps its cursor,
+        so the text the user is selecting there stays selected for Ctrl+C."""
+        for name, widget in self.panes.items():
+            widget.highlight(glyph_indices, move_cursor=source != f"pane:{name}")
+
+    def set_wrap(self, on: bool) -> None:
         for widget in self.panes.values():
-            widget.highlight(glyph_indices)
+            widget.set_wrap(on)
 
     def set_marks(self, name: str, groups) -> None:
         """Mark set `name` in every pane: (glyph indices, colour) pairs (see TextPane)."""

@@ -24,7 +24,7 @@ from glyphscope.core.qa.regression import (
     single_page_pdf,
     write_case,
 )
-from glyphscope.core.qa.search import SearchHit, search_pages, search_text
+from glyphscope.core.qa.search import SearchHit, SearchQuery, search_pages, search_text
 
 __all__ = [
     "Pair",
@@ -32,6 +32,7 @@ __all__ = [
     "RegressionCase",
     "RuleChanges",
     "SearchHit",
+    "SearchQuery",
     "Word",
     "WordDiff",
     "WordDifference",

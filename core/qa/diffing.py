@@ -121,6 +121,64 @@ def rule_changes(before: PageAnalysis, after: PageAnalysis) -> RuleChanges:
     )
 
 
+# The text modes a page's analysis carries, as the inspector's panes name them.
+TEXT_MODES = ("reading", "layout", "structure", "columns")
+
+
+def mode_text(analysis: PageAnalysis, mode: str) -> str:
+    """One text mode's output of an analysis ("" when the page has no structure order)."""
+    result = getattr(analysis, mode)
+    if result is None:
+        return ""
+    # ColumnsResult and StructureResult wrap a TextResult in `.text`.
+    while not isinstance(result.text, str):
+        result = result.text
+    return result.text
+
+
+class LineChange(NamedTuple):
+    """One row of a side-by-side text diff: tag is "equal", "replace", "delete" or
+    "insert"; a side without the line holds None."""
+
+    tag: str
+    before: str | None
+    after: str | None
+
+
+def line_diff(before: str, after: str, context: int = 1) -> list[LineChange]:
+    """The changed lines of two texts with `context` unchanged lines around each change
+    (an empty list: the texts are equal); a "gap" row stands for unchanged lines left out.
+    Rows of a replaced block are paired in order."""
+    old, new = before.split("\n"), after.split("\n")
+    rows: list[LineChange] = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for group in matcher.get_grouped_opcodes(context):
+        if rows:
+            rows.append(LineChange("gap", None, None))
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                rows += [LineChange("equal", line, line) for line in old[i1:i2]]
+                continue
+            olds, news = old[i1:i2], new[j1:j2]
+            for k in range(max(len(olds), len(news))):
+                left = olds[k] if k < len(olds) else None
+                right = news[k] if k < len(news) else None
+                if left is not None and right is not None:
+                    kind = "replace"
+                else:
+                    kind = "delete" if right is None else "insert"
+                rows.append(LineChange(kind, left, right))
+    return rows
+
+
+def decision_pairs(analysis: PageAnalysis) -> tuple[dict[Pair, object], dict[Pair, object]]:
+    """The gap and line-break decisions of an analysis by (previous, current) glyph pair."""
+    return (
+        {(gap.previous, gap.current): gap for gap in analysis.gaps},
+        {(line.previous, line.current): line for line in analysis.line_breaks},
+    )
+
+
 def _spaces(analysis: PageAnalysis) -> set[Pair]:
     return {(gap.previous, gap.current) for gap in analysis.gaps if gap.space}
 

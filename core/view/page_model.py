@@ -129,6 +129,22 @@ class PageModel:
     def count(self) -> int:
         return len(self.glyphs)
 
+    def glyph_rect(self, indices) -> Rect | None:
+        """The user-space bounding box of the given glyphs' quads (None: none drawable)."""
+        wanted = np.asarray([i for i in indices if 0 <= i < self.count], dtype=np.int64)
+        if not len(wanted):
+            return None
+        quads = self.quads[wanted]
+        quads = quads[np.isfinite(quads).all(axis=(1, 2))]
+        if not len(quads):
+            return None
+        return (
+            float(quads[:, :, 0].min()),
+            float(quads[:, :, 1].min()),
+            float(quads[:, :, 0].max()),
+            float(quads[:, :, 1].max()),
+        )
+
 
 def build_page_model(
     page_index: int, analysis: PageAnalysis, structure_reason: str = ""

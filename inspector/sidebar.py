@@ -1,0 +1,105 @@
+"""The sidebar's wiring: thumbnails rendered by pdfium on the window's render thread one at a
+time (the shown page's render never waits behind a queue of them), the outline read from a
+pikepdf handle of its own on a thread of its own, page choices sent to the window."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+
+from glyphscope.core.errors import GlyphscopeError
+from glyphscope.core.pdf.document import PdfDocument
+from glyphscope.core.pdf.outline import OutlineEntry, outline_entries
+from glyphscope.inspector.owner_thread import OwnerThread
+from glyphscope.inspector.render_worker import RenderedPage
+from glyphscope.widgets.sidebar import THUMB_WIDTH, Sidebar
+
+THUMB_KIND = "sidebar-thumbnail"
+
+
+def read_outline(path: str, password: str | None) -> list[OutlineEntry]:
+    """The outline of the file (a short-lived handle: the window's own ones stay theirs)."""
+    try:
+        with PdfDocument.open(path, password) as document:
+            return outline_entries(document.pdf)
+    except GlyphscopeError:  # no outline for a file the engine cannot read; the window says why
+        return []
+
+
+class SidebarController(QObject):
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self.sidebar = Sidebar()
+        self.thread = OwnerThread("sidebar-outline", self)
+        self.thread.jobFinished.connect(self._on_outline)
+        self._queue: list[int] = []
+        self._rendering: int | None = None
+        window.add_panel(
+            "sidebar", "Pages", self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea, "Ctrl+F2"
+        )
+        if "layers" in window.panels:
+            window.tabifyDockWidget(window.panels["layers"], window.panels["sidebar"])
+            window.panels["layers"].raise_()
+        window.documentOpened.connect(self._on_opened)
+        window.documentClosed.connect(self._on_closed)
+        window.pageChanged.connect(self.sidebar.show_page)
+        window.render_thread.jobFinished.connect(self._on_render)
+        window.render_thread.jobFailed.connect(self._on_render_failed)
+        self.sidebar.pageChosen.connect(self._go)
+        self.sidebar.thumbnailsWanted.connect(self._want)
+
+    def _go(self, index: int) -> None:
+        if index != self.window.page_index:
+            self.window.go_to_page(index)
+
+    def _on_opened(self, path: str, page_count: int) -> None:
+        self.sidebar.set_page_count(page_count)
+        self.sidebar.show_page(self.window.page_index)
+        self.thread.submit("outline", read_outline, path, self.window.password)
+
+    def _on_closed(self) -> None:
+        self.window.render_thread.invalidate(THUMB_KIND)
+        self.thread.invalidate("outline")
+        self._queue, self._rendering = [], None
+        self.sidebar.set_page_count(0)
+        self.sidebar.set_outline([])
+
+    def _on_outline(self, kind: str, generation: int, entries) -> None:
+        if self.thread.is_latest(kind, generation):
+            self.sidebar.set_outline(entries)
+
+    # -- thumbnails -------------------------------------------------------------------------
+    def _want(self, indices: list[int]) -> None:
+        self._queue = [i for i in indices if not self.sidebar.has_thumbnail(i)]
+        self._next()
+
+    def _next(self) -> None:
+        if self._rendering is not None or not self._queue or not self.window.page_count:
+            return
+        self._rendering = self._queue.pop(0)
+        scale = THUMB_WIDTH / 612.0  # pixels per point of a letter-size page; others scale
+        self.window.render_thread.submit(
+            THUMB_KIND, self.window.pdfium.render, self._rendering, scale
+        )
+
+    def _on_render(self, kind: str, generation: int, result) -> None:
+        if kind != THUMB_KIND:
+            return
+        self._rendering = None
+        if self.window.render_thread.is_latest(kind, generation) and isinstance(
+            result, RenderedPage
+        ):
+            self.sidebar.set_thumbnail(result.index, result.image)
+        self._next()
+
+    def _on_render_failed(self, kind: str, _generation: int, _error) -> None:
+        if kind == THUMB_KIND:
+            self._rendering = None
+            self._next()
+
+    def shutdown(self) -> None:
+        self.thread.stop()
+
+
+def install_sidebar(window) -> SidebarController:
+    return SidebarController(window)

@@ -1,0 +1,212 @@
+"""The page as vector SVG: the rendered page image underneath, and every overlay layer as SVG
+elements of its own (a group per layer with its class and title, each glyph quad a polygon
+titled with the glyph it outlines, labels as text), so the picture stays sharp at any zoom
+and a reader can hover a quad to see which glyph it is.
+
+Coordinates are the page view's scene (display points); the overlay groups carry the user
+space → display matrix (§8.3.2, the page's /Rotate and crop offset) like the screen does.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+from html import escape
+
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QPainterPath
+
+from glyphscope.inspector.export_common import (
+    LEGEND_MARGIN,
+    LEGEND_ROW,
+    LEGEND_WIDTH,
+    legend_sections,
+    page_rect,
+    png_bytes,
+)
+from glyphscope.widgets.explain import char_label
+from glyphscope.widgets.overlay_layers import GlyphQuadsLayer, SelectionLayer
+from glyphscope.widgets.page_view import to_qtransform
+
+LABEL_SIZE = 8.0  # display points
+
+
+def _num(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _subpaths(path: QPainterPath) -> list[list[tuple[float, float]]]:
+    """The points of each subpath (the layers draw straight segments only)."""
+    parts: list[list[tuple[float, float]]] = []
+    for i in range(path.elementCount()):
+        element = path.elementAt(i)
+        if element.isMoveTo() or not parts:
+            parts.append([])
+        parts[-1].append((element.x, element.y))
+    return parts
+
+
+def _points(points) -> str:
+    return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+
+
+def _stroke_attributes(stroke) -> str:
+    fill = (
+        f'fill="{stroke.color}" fill-opacity="{stroke.fill_alpha / 255:.2f}"'
+        if stroke.fill_alpha
+        else 'fill="none"'
+    )
+    dash = ' stroke-dasharray="4 3"' if stroke.dash else ""
+    return (
+        f'stroke="{stroke.color}" stroke-opacity="{stroke.line_alpha / 255:.2f}" '
+        f'stroke-width="{_num(stroke.width)}" vector-effect="non-scaling-stroke" {fill}{dash}'
+    )
+
+
+def _layer_group(layer, model) -> list[str]:
+    out = [
+        f'<g class="layer layer-{layer.layer_id}" id="layer-{layer.layer_id}">',
+        f"<title>{escape(layer.title)}</title>",
+    ]
+    for number, stroke in enumerate(layer.strokes(model)):
+        if stroke.path.isEmpty():
+            continue
+        out.append(f'<g class="stroke stroke-{number}" {_stroke_attributes(stroke)}>')
+        # Polylines through every point, the closing one included, as the screen strokes them.
+        out += [f'<polyline points="{_points(points)}"/>' for points in _subpaths(stroke.path)]
+        out.append("</g>")
+    out.append("</g>")
+    return out
+
+
+def _glyph_titles(model, indices) -> list[str]:
+    """One transparent polygon per glyph with its title (hover shows which glyph it is)."""
+    out = ['<g class="glyph-titles" fill="transparent" stroke="none">']
+    for i in indices:
+        glyph = model.glyphs[i]
+        title = (
+            f"#{i} {char_label(glyph.text)} · /{glyph.font_key} {glyph.font_size:.1f} pt · "
+            f"{glyph.decode_source} · {model.status[i].replace('_', ' ')}"
+        )
+        points = _points(model.quads[i].tolist())
+        out.append(
+            f'<polygon class="glyph" data-index="{i}" points="{points}">'
+            f"<title>{escape(title)}</title></polygon>"
+        )
+    out.append("</g>")
+    return out
+
+
+def _labels(layer, model, matrix) -> list[str]:
+    out = []
+    for x, y, text, colour, *placement in layer.labels(model):
+        if placement and placement[0] in ("box left", "box right"):
+            x1, y1 = placement[1]
+            shown = matrix.mapRect(QRectF(x, y, x1 - x, y1 - y).normalized())
+            left = placement[0] == "box left"
+            anchor_x, anchor_y = (shown.left() if left else shown.right()), shown.top() - 1
+            align = "start" if left else "end"
+        else:
+            point = matrix.map(QRectF(x, y, 0, 0).topLeft())
+            anchor_x, anchor_y, align = point.x() + 1, point.y() - 1, "start"
+        out.append(
+            f'<text class="label label-{layer.layer_id}" x="{_num(anchor_x)}" '
+            f'y="{_num(anchor_y)}" fill="{colour}" font-size="{_num(LABEL_SIZE)}" '
+            f'text-anchor="{align}" font-family="sans-serif">{escape(text)}</text>'
+        )
+    return out
+
+
+def _legend(sections, left: float) -> list[str]:
+    out = [f'<g class="legend" transform="translate({_num(left)} 0)" font-family="sans-serif">']
+    y = LEGEND_MARGIN
+    for section in sections:
+        out.append(
+            f'<text x="{_num(LEGEND_MARGIN)}" y="{_num(y + 11)}" font-size="10" '
+            f'font-weight="bold">{escape(section.title)}</text>'
+        )
+        y += LEGEND_ROW
+        for entry in section.entries:
+            x = LEGEND_MARGIN + 4
+            if entry.style in ("line", "dash"):
+                dash = ' stroke-dasharray="4 3"' if entry.style == "dash" else ""
+                out.append(
+                    f'<line x1="{_num(x)}" y1="{_num(y + 7)}" x2="{_num(x + 20)}" '
+                    f'y2="{_num(y + 7)}" stroke="{entry.color}" stroke-width="1.6"{dash}/>'
+                )
+            else:
+                opacity = "0" if entry.style == "box" else "0.31"
+                out.append(
+                    f'<rect x="{_num(x)}" y="{_num(y + 3)}" width="20" height="9" '
+                    f'stroke="{entry.color}" fill="{entry.color}" fill-opacity="{opacity}"/>'
+                )
+            out.append(
+                f'<text x="{_num(x + 26)}" y="{_num(y + 11)}" font-size="10" fill="#222">'
+                f"{escape(entry.label)}</text>"
+            )
+            y += LEGEND_ROW
+        y += 4
+    out.append("</g>")
+    return out
+
+
+def page_svg(
+    window,
+    layer_ids: Sequence[str],
+    legend: bool = True,
+    selection: Sequence[int] = (),
+    region: QRectF | None = None,
+) -> str:
+    """The SVG text of the current page with `layer_ids`; `selection` glyphs are outlined on
+    top, and `region` (scene rectangle) crops the picture to a part of the page."""
+    model = window.model
+    geometry = window.view.geometry
+    matrix = to_qtransform(geometry.matrix)
+    area = region if region is not None else page_rect(window)
+    sections = legend_sections(window, layer_ids) if legend else []
+    width = area.width() + (LEGEND_WIDTH if sections else 0.0)
+    height = area.height()
+    a, b, c, d, e, f = geometry.matrix
+    page_width, page_height = geometry.size
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_num(width)}pt" '
+        f'height="{_num(height)}pt" viewBox="0 0 {_num(width)} {_num(height)}">',
+        f"<title>Glyphscope: page {window.page_index + 1}</title>",
+        '<rect class="background" width="100%" height="100%" fill="#ffffff"/>',
+        f'<svg class="page" x="0" y="0" width="{_num(area.width())}" '
+        f'height="{_num(area.height())}" viewBox="{_num(area.left())} {_num(area.top())} '
+        f'{_num(area.width())} {_num(area.height())}">',
+    ]
+    rendered = window.rendered
+    if rendered is not None and not rendered.image.isNull():
+        data = base64.b64encode(png_bytes(rendered.image)).decode("ascii")
+        out.append(
+            f'<image class="page-image" x="0" y="0" width="{_num(page_width)}" '
+            f'height="{_num(page_height)}" preserveAspectRatio="none" '
+            f'href="data:image/png;base64,{data}"/>'
+        )
+    out.append(
+        f'<g class="overlays" transform="matrix({_num(a)} {_num(b)} {_num(c)} {_num(d)} '
+        f'{_num(e)} {_num(f)})">'
+    )
+    shown = [window.layers[lid] for lid in layer_ids if lid in window.layers]
+    for layer in sorted(shown, key=lambda layer: layer.zValue()):
+        out += _layer_group(layer, model)
+        if isinstance(layer, GlyphQuadsLayer):
+            out += _glyph_titles(model, range(model.count))
+    chosen = [i for i in selection if 0 <= i < model.count]
+    if chosen:
+        # A layer of its own: the window's selection layer shows the user's selection.
+        outline = SelectionLayer()
+        outline.set_model(model)
+        outline.set_selected(tuple(chosen))
+        out += _layer_group(outline, model)
+    out.append("</g>")
+    for layer in shown:
+        out += _labels(layer, model, matrix)
+    out.append("</svg>")
+    if sections:
+        out += _legend(sections, area.width())
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

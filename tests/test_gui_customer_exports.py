@@ -1,0 +1,130 @@
+"""Exports a customer can read: normal file permissions, dialogs that remember their folder, and
+regression cases proposed under the user's documents (pytest-qt)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from xml.etree import ElementTree
+
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QFileDialog
+
+from glyphscope.core.rules import Rules
+from glyphscope.inspector import export_dialogs, qa_actions
+from glyphscope.inspector.exporters import TextExport, export_svg, page_image
+from glyphscope.inspector.regression import CASES_FOLDER, default_cases_root
+from glyphscope.inspector.selection_export import export_selection
+from tests.pdfbuilder import PdfBuilder
+from tests.qa_support import glyph_indices, open_and_wait, qa_window, tj_pdf
+from tests.test_gui_qa_compare import pages_pdf
+
+__all__ = ["qa_window"]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_a_text_export_gets_the_users_usual_permissions(tmp_path):
+    path = pages_pdf(tmp_path / "pages.pdf")
+    output = tmp_path / "out.txt"
+    TextExport().write(str(path), None, str(output), None, "text", "\f", False, Rules())
+    (tmp_path / "plain.txt").write_text("x")  # any new file, for comparison
+    mode = stat.S_IMODE(output.stat().st_mode)
+    assert mode == stat.S_IMODE((tmp_path / "plain.txt").stat().st_mode)
+    assert mode == 0o666 & ~umask()
+
+
+def test_regression_cases_are_proposed_under_the_users_documents_not_the_checkout():
+    root = default_cases_root()
+    assert root.name == CASES_FOLDER
+    assert ROOT not in root.parents
+    assert Path.home() in root.parents
+
+
+def test_export_dialogs_start_in_the_folder_of_the_last_export(
+    qtbot, qa_window, tmp_path, monkeypatch
+):
+    window, features = qa_window
+    open_and_wait(qtbot, window, pages_pdf(tmp_path / "pages.pdf"))
+    chosen = tmp_path / "exports"
+    chosen.mkdir()
+    starts = []
+
+    def save_dialog(_parent, _title, start, _filter):
+        starts.append(Path(start).parent)
+        return str(chosen / Path(start).name), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_dialog)
+    monkeypatch.setattr(export_dialogs.LayersDialog, "exec", lambda self: 1)
+    features.actions["export_png"].trigger()
+    features.actions["export_bundle"].trigger()
+    assert starts == [tmp_path, chosen]
+    assert (chosen / "pages-p1.png").exists() and (chosen / "pages-p1.html").exists()
+    assert qa_actions.export_folder(window) == chosen
+
+
+# -- vector SVG, the selection export, the whole-page bundle ---------------------------------
+
+
+def test_svg_overlays_are_vector_elements_with_classes_and_titles(qtbot, qa_window, tmp_path):
+    window, _features = qa_window
+    open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
+    path = tmp_path / "page.svg"
+    export_svg(window, path, ["glyphs", "gaps", "boxes"])
+    root = ElementTree.parse(path).getroot()
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    assert len(root.findall(".//svg:image", ns)) == 1  # the page image, nothing else raster
+    groups = {g.get("id"): g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("id")}
+    assert set(groups) == {"layer-glyphs", "layer-gaps", "layer-boxes"}
+    assert groups["layer-gaps"].find("svg:title", ns).text == "Word gaps"
+    glyphs = root.findall(".//svg:polygon[@class='glyph']", ns)
+    assert len(glyphs) == window.model.count
+    assert glyphs[0].find("svg:title", ns).text.startswith("#0 “T” U+0054 · /F1 10.0 pt")
+    assert "image/png;base64" in path.read_text(encoding="utf-8")
+    assert path.stat().st_size < 200_000
+
+
+def test_the_selection_exports_a_cropped_picture_and_a_focused_explanation(
+    qtbot, qa_window, tmp_path
+):
+    window, _features = qa_window
+    open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
+    window.selection.set(glyph_indices(window, "TJspaced"), "band")
+    written = export_selection(window, tmp_path / "sel.html")
+    assert [p.name for p in written] == ["sel.html", "sel.png", "sel.svg"]
+    html = (tmp_path / "sel.html").read_text(encoding="utf-8")
+    assert "8 glyphs explained" in html
+    assert "<pre>TJ spaced</pre>" in html  # the reading-order text with its TJ space (§6)
+    assert "Plain" not in html  # only the selected glyphs
+    assert "<td class='num'>6.00</td><td class='num'>1.50</td>" in html  # gap vs threshold
+    assert "space_gap_ratio" in html
+    picture = QImage(str(tmp_path / "sel.png"))
+    full = page_image(window, ["glyphs"], scale=3.0, legend=False)
+    assert 0 < picture.width() < full.width() and 0 < picture.height() < full.height()
+    svg = ElementTree.parse(tmp_path / "sel.svg").getroot()
+    assert svg.find(".//{http://www.w3.org/2000/svg}g[@id='layer-selection']") is not None
+
+
+def test_the_page_bundle_collapses_long_tables_and_highlights_the_selection(
+    qtbot, qa_window, tmp_path
+):
+    window, _features = qa_window
+    b = PdfBuilder()
+    lines = [b" ".join(b"w%d" % n for n in range(row * 20, row * 20 + 20)) for row in range(3)]
+    content = b"BT /F1 8 Tf 10 700 Td " + b" 0 -12 Td ".join(b"(%s) Tj" % x for x in lines)
+    b.add_page(content + b" ET", fonts={"F1": b.standard_font("Helvetica")})
+    b.save(tmp_path / "long.pdf")
+    open_and_wait(qtbot, window, tmp_path / "long.pdf")
+    window.selection.set(glyph_indices(window, "w59"), "band")
+    qa_actions.export_bundle(window, tmp_path / "page.html")
+    html = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "<details><summary>" in html and "gap decisions, 3 touching the selection" in html
+    assert "line decisions, 3 touching the selection" in html
+    assert html.count("<tr class='sel'>") == 6  # the pairs into and inside "w59", both kinds

@@ -1,0 +1,109 @@
+"""Rules you change on purpose: the wheel needs the focus, the panel fits its dock, the text
+before and after a change side by side, old and new numbers of each changed decision, and a
+change list walked with the keyboard (pytest-qt)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication, QPushButton
+
+from tests.qa_support import TIMEOUT_MS, glyph_indices, open_and_wait, qa_window, tj_pdf
+from tests.test_gui_qa_rules import change_rule
+
+__all__ = ["qa_window"]
+
+
+def wheel(widget, steps: int = -1) -> None:
+    """One notch of the mouse wheel over the middle of `widget`."""
+    centre = QPointF(widget.rect().center())
+    event = QWheelEvent(
+        centre,
+        QPointF(widget.mapToGlobal(centre.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, 120 * steps),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(widget, event)
+
+
+def test_the_wheel_over_an_unfocused_rule_leaves_its_value(qtbot, qa_window):
+    window, features = qa_window
+    features.docks["rules"].show()
+    features.docks["rules"].raise_()
+    editor = features.rules_panel.editors["columns_gap_multiple"]
+    window.view.setFocus()
+    wheel(editor)
+    assert editor.value() == 3.0
+    assert not features.rules_panel.editing
+
+
+def test_the_wheel_over_a_focused_rule_changes_it(qtbot, qa_window):
+    window, features = qa_window
+    features.docks["rules"].show()
+    features.docks["rules"].raise_()
+    editor = features.rules_panel.editors["columns_gap_multiple"]
+    window.activateWindow()
+    editor.setFocus()
+    qtbot.waitUntil(editor.hasFocus, timeout=2000)
+    wheel(editor)
+    assert editor.value() == 2.75
+
+
+def test_the_rules_panel_fits_its_dock_with_its_buttons_in_view(qtbot, qa_window):
+    window, features = qa_window
+    dock = features.docks["rules"]
+    dock.show()
+    dock.raise_()
+    window.resize(1024, 700)
+    qtbot.wait(50)
+    panel = features.rules_panel
+    save = next(b for b in panel.findChildren(QPushButton) if b.text() == "Save…")
+    marker = panel.markers["max_stream_bytes"]
+    for widget in (save, marker):
+        right = widget.mapTo(panel, QPoint(widget.width(), 0)).x()
+        assert right <= panel.width()
+
+
+def test_the_text_before_and_after_a_change_is_shown_line_by_line(qtbot, qa_window, tmp_path):
+    window, features = qa_window
+    open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
+    change_rule(qtbot, features, space_gap_ratio=0.7)
+    panel = features.rules_panel
+    panel.tabs.setCurrentIndex(1)
+    for mode in range(panel.text_mode.count()):
+        panel.text_mode.setCurrentIndex(mode)
+        shown = panel.text_diff.toPlainText()
+        if panel.text_mode.currentData() == "structure":
+            assert "same before and after" in shown  # the page is not tagged
+            continue
+        assert "TJ·spaced" in shown  # the lost space, marked
+        assert "TJspaced" in shown
+
+
+def test_a_changed_decision_lists_its_old_and_new_numbers(qtbot, qa_window, tmp_path):
+    window, features = qa_window
+    open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
+    change_rule(qtbot, features, space_gap_ratio=0.7)
+    top = features.rules_panel.changes.topLevelItem(1)
+    assert top.text(0) == "spaces lost: 1"
+    # TJ -600 at 10 pt is a 6 pt gap; 0.15 and 0.7 × the 10 pt box height are the thresholds.
+    assert (
+        top.child(0).text(0) == "“J” → “s”: gap 6.00 vs 1.50 → space, now 6.00 vs 7.00 → no space"
+    )
+
+
+def test_the_arrow_keys_walk_the_change_list_and_select_each_change(qtbot, qa_window, tmp_path):
+    window, features = qa_window
+    open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
+    change_rule(qtbot, features, space_gap_ratio=0.7)
+    tree = features.rules_panel.changes
+    tree.setFocus()
+    tree.setCurrentItem(tree.topLevelItem(0))
+    qtbot.keyClick(tree, Qt.Key.Key_Down)  # "spaces lost: 1"
+    qtbot.keyClick(tree, Qt.Key.Key_Down)  # its one pair
+    assert window.selection.indices == tuple(glyph_indices(window, "Js"))
+    qtbot.waitUntil(lambda: window.selection.indices != (), timeout=TIMEOUT_MS)

@@ -1,0 +1,315 @@
+"""Standard viewer behaviour (pytest-qt): fit width without a sideways scroll bar, Ctrl+wheel
+zoom anchored under the pointer, reload keeping page, zoom and selection, page and zoom
+remembered per file, headers that are not clipped, a layout usable at 1024×700."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication
+
+from glyphscope.inspector.main_window import MainWindow
+from tests.qa_support import TIMEOUT_MS, glyph_indices
+from tests.test_gui_app import open_and_wait
+from tests.test_gui_pdfs import decisions_pdf, text_pages_pdf
+
+
+@pytest.fixture
+def window(qtbot):
+    win = MainWindow(persist=False)
+    qtbot.addWidget(win)
+    win.password_provider = lambda path, wrong: pytest.fail("unexpected password prompt")
+    win.resize(1200, 800)
+    win.show()
+    yield win
+    win.shutdown()
+
+
+@pytest.fixture
+def decisions(qtbot, window, tmp_path):
+    decisions_pdf(tmp_path / "decisions.pdf")
+    open_and_wait(qtbot, window, tmp_path / "decisions.pdf")
+    return window
+
+
+def test_fit_width_shows_no_horizontal_scroll_bar(qtbot, decisions):
+    view = decisions.view
+    view.set_zoom(3.0)
+    decisions.actions_by_name["fit_width"].trigger()
+    qtbot.wait(20)
+    assert view.horizontalScrollBar().maximum() == 0
+
+
+def test_ctrl_wheel_keeps_the_point_under_the_pointer_fixed(qtbot, decisions):
+    view = decisions.view
+    view.set_zoom(1.5)
+    viewport = view.viewport()
+    pointer = QPoint(viewport.width() // 3, viewport.height() // 3)
+    qtbot.mouseMove(viewport, pointer)
+    before = view.user_point(pointer)
+    event = QWheelEvent(
+        QPointF(pointer),
+        QPointF(viewport.mapToGlobal(pointer)),
+        QPoint(0, 0),
+        QPoint(0, 240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.ControlModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(viewport, event)
+    after = view.user_point(pointer)
+    assert view.zoom > 1.5
+    assert abs(after.x() - before.x()) < 1.0 and abs(after.y() - before.y()) < 1.0
+
+
+def test_f5_reloads_keeping_page_zoom_and_selection(qtbot, window, tmp_path):
+    path = tmp_path / "three.pdf"
+    text_pages_pdf(path, 3)
+    open_and_wait(qtbot, window, path)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.next_page()
+    window.view.set_zoom(2.0)
+    glyphs = tuple(glyph_indices(window, "Page 2"))
+    window.selection.set(glyphs, "table")
+    window.view.setFocus()
+    with qtbot.waitSignal(window.documentOpened, timeout=TIMEOUT_MS):
+        qtbot.keyClick(window.view, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: window.selection.indices == glyphs, timeout=TIMEOUT_MS)
+    assert window.page_index == 1
+    assert window.view.zoom == 2.0
+
+
+def test_ctrl_r_also_reloads(qtbot, window, tmp_path):
+    path = tmp_path / "three.pdf"
+    text_pages_pdf(path, 3)
+    open_and_wait(qtbot, window, path)
+    assert "Ctrl+R" in [k.toString() for k in window.actions_by_name["reload"].shortcuts()]
+    window.view.setFocus()
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        qtbot.keyClick(window.view, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+
+
+def test_a_file_changed_on_disk_prompts_and_reloads_on_the_same_page(qtbot, window, tmp_path):
+    path = tmp_path / "three.pdf"
+    text_pages_pdf(path, 3)
+    open_and_wait(qtbot, window, path)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.next_page()
+    asked = []
+    window.reload_prompt = lambda changed: asked.append(changed) or True
+    text_pages_pdf(path, 4)  # regenerated: one more page
+    qtbot.waitUntil(lambda: window.page_count == 4, timeout=TIMEOUT_MS)
+    assert asked == [str(path)]
+    assert window.page_index == 1
+
+
+def test_page_and_zoom_are_remembered_per_file(qtbot, tmp_path):
+    first, second = tmp_path / "first.pdf", tmp_path / "second.pdf"
+    text_pages_pdf(first, 3)
+    text_pages_pdf(second, 2)
+    win = MainWindow()  # persists, in the test's own settings folder
+    qtbot.addWidget(win)
+    win.resize(1000, 700)
+    win.show()
+    try:
+        open_and_wait(qtbot, win, first)
+        with qtbot.waitSignal(win.pageReady, timeout=TIMEOUT_MS):
+            win.last_page()
+        win.view.set_zoom(1.5)
+        open_and_wait(qtbot, win, second)
+        assert win.page_index == 0
+        open_and_wait(qtbot, win, first)
+        assert win.page_index == 2
+        assert win.view.zoom == 1.5
+    finally:
+        win.shutdown()
+
+
+def test_cancelling_a_password_prompt_keeps_the_document_that_was_open(qtbot, window, tmp_path):
+    from tests.test_gui_pdfs import encrypted_pdf
+
+    three, locked = tmp_path / "three.pdf", tmp_path / "locked.pdf"
+    text_pages_pdf(three, 3)
+    encrypted_pdf(locked, "secret")
+    open_and_wait(qtbot, window, three)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.next_page()
+    window.view.set_zoom(1.75)
+    window.password_provider = lambda path, wrong: None  # the user cancels
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.open_file(str(locked))
+    assert window.path == str(three)
+    assert window.page_index == 1
+    assert window.view.zoom == 1.75
+    assert "locked.pdf is encrypted and was not opened" in window.statusBar().currentMessage()
+
+
+def test_no_panel_shows_the_previous_files_data_while_the_next_loads(qtbot, tmp_path):
+    from glyphscope.inspector.qa_features import install_qa_features, qa_features_of
+    from tests.qa_support import open_and_wait as open_with_details
+
+    win = MainWindow(persist=False)
+    qtbot.addWidget(win)
+    install_qa_features(win)
+    features = qa_features_of(win)
+    win.show()
+    try:
+        first, second = tmp_path / "first.pdf", tmp_path / "second.pdf"
+        decisions_pdf(first)
+        text_pages_pdf(second, 2)
+        open_with_details(qtbot, win, first)
+        win.selection.set(glyph_indices(win, "Tagged"), "table")
+        features.search("Tagged")
+        qtbot.waitUntil(lambda: features.search_panel.results != [], timeout=TIMEOUT_MS)
+        assert features.fonts_panel.tree.topLevelItemCount() > 0
+        win.open_file(str(second))  # nothing of first.pdf may show from here on
+        assert "Select a glyph" in features.provenance.toPlainText()
+        assert features.fonts_panel.tree.topLevelItemCount() == 0
+        assert features.structure_panel.tree.topLevelItemCount() == 0
+        assert features.content_stream.model.rowCount() == 0
+        assert (
+            features.search_panel.results == []
+            and features.search_panel.hits.topLevelItemCount() == 0
+        )
+        assert features.cos_panel.tree.topLevelItemCount() == 0
+        assert win.text_panes.panes["reading"].editor.toPlainText() == ""
+        assert win.glyph_table.source.rowCount() == 0
+        qtbot.waitUntil(lambda: win.page_is_ready, timeout=TIMEOUT_MS)
+    finally:
+        features.shutdown()
+        win.shutdown()
+
+
+def test_glyph_table_headers_are_not_clipped(qtbot, window):
+    header = window.glyph_table.view.horizontalHeader()
+    metrics = header.fontMetrics()
+    model = window.glyph_table.source
+    for column in range(model.columnCount()):
+        title = model.headerData(column, Qt.Orientation.Horizontal)
+        assert header.sectionSize(column) >= metrics.horizontalAdvance(title) + 16, title
+
+
+def test_mediabox_and_cropbox_labels_do_not_overlap_at_25_percent(qtbot, tmp_path):
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from tests.pdfbuilder import PdfBuilder
+
+    win = MainWindow(persist=False)
+    qtbot.addWidget(win)
+    win.show()
+    try:
+        b = PdfBuilder()
+        # A narrow page whose CropBox is its MediaBox: both labels sit above the same edge.
+        b.add_page(
+            b"BT /F1 8 Tf 5 50 Td (x) Tj ET",
+            media_box=(0, 0, 60, 200),
+            fonts={"F1": b.standard_font("Helvetica")},
+        )
+        b.save(tmp_path / "narrow.pdf")
+        open_and_wait(qtbot, win, tmp_path / "narrow.pdf")
+        win.view.set_zoom(0.25)
+        layer = win.layers["boxes"]
+        to_device = layer.sceneTransform() * win.view.viewportTransform()
+        font = QFont()
+        font.setPixelSize(11)
+        boxes = [box for box, _text, _colour in layer.label_boxes(to_device, QFontMetrics(font))]
+        assert len(boxes) == 2
+        assert not boxes[0].intersects(boxes[1])
+    finally:
+        win.shutdown()
+
+
+def test_the_window_is_usable_at_1024_by_700(qtbot, tmp_path):
+    from glyphscope.inspector.qa_features import install_qa_features
+
+    win = MainWindow(persist=False)
+    qtbot.addWidget(win)
+    install_qa_features(win)
+    win.show()
+    try:
+        decisions_pdf(tmp_path / "decisions.pdf")
+        open_and_wait(qtbot, win, tmp_path / "decisions.pdf")
+        win.resize(1024, 700)
+        qtbot.wait(50)
+        assert win.width() <= 1024 and win.height() <= 700
+        viewport = win.view.viewport()
+        assert viewport.width() >= 300 and viewport.height() >= 200
+        assert win.minimumSizeHint().width() <= 1024 and win.minimumSizeHint().height() <= 700
+    finally:
+        win.shutdown()
+
+
+def wheel_over(view, notches: int) -> None:
+    viewport = view.viewport()
+    centre = QPointF(viewport.rect().center())
+    event = QWheelEvent(
+        centre,
+        QPointF(viewport.mapToGlobal(centre.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, 120 * notches),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(viewport, event)
+
+
+def test_continuous_scrolling_goes_on_to_the_next_and_back_to_the_previous_page(
+    qtbot, window, tmp_path
+):
+    text_pages_pdf(tmp_path / "three.pdf", 3)
+    open_and_wait(qtbot, window, tmp_path / "three.pdf")
+    window.actions_by_name["continuous"].trigger()
+    assert window.actions_by_name["continuous"].isChecked()
+    view = window.view
+    view.set_zoom(2.0)
+    bar = view.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        wheel_over(view, -1)
+    assert window.page_index == 1
+    assert bar.value() == bar.minimum()
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        wheel_over(view, 1)
+    assert window.page_index == 0
+    assert bar.value() == bar.maximum() > 0
+
+
+def test_without_continuous_scrolling_the_wheel_stays_on_the_page(qtbot, window, tmp_path):
+    text_pages_pdf(tmp_path / "three.pdf", 3)
+    open_and_wait(qtbot, window, tmp_path / "three.pdf")
+    window.view.set_zoom(2.0)
+    bar = window.view.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    wheel_over(window.view, -1)
+    qtbot.wait(100)
+    assert window.page_index == 0
+
+
+def test_after_closing_a_cancelled_password_prompt_opens_nothing(qtbot, window, tmp_path):
+    from tests.test_gui_pdfs import encrypted_pdf
+
+    three, locked = tmp_path / "three.pdf", tmp_path / "locked.pdf"
+    text_pages_pdf(three, 3)
+    encrypted_pdf(locked, "secret")
+    open_and_wait(qtbot, window, three)
+    window.actions_by_name["close"].trigger()
+    window.password_provider = lambda path, wrong: None
+    with qtbot.waitSignal(window.documentFailed, timeout=TIMEOUT_MS):
+        window.open_file(str(locked))
+    qtbot.wait(200)
+    assert window.path is None and window.page_count == 0
+
+
+def test_a_small_zoom_change_keeps_the_image_and_a_large_one_asks_for_a_sharper_one(
+    qtbot, decisions
+):
+    view = decisions.view
+    qtbot.waitUntil(lambda: decisions.render_idle, timeout=TIMEOUT_MS)
+    view.set_zoom(view.zoom * 1.03)
+    assert not view.render_pending
+    view.set_zoom(view.zoom * 2.0)
+    assert view.render_pending
