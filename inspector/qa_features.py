@@ -24,11 +24,11 @@ from PySide6.QtGui import QAction
 from glyphscope.core.qa.diffing import RuleChanges, rule_changes
 from glyphscope.core.rules import Rules
 from glyphscope.inspector import qa_actions
-from glyphscope.inspector.owner_thread import OwnerThread
 from glyphscope.inspector.qa_compare import CompareController
 from glyphscope.inspector.qa_search import SearchController
 from glyphscope.inspector.qa_worker import JobFailure, PageDetails, QaCore, page_details
 from glyphscope.inspector.regression import report_regression_case, save_regression_case
+from glyphscope.inspector.worker_process import WorkerProcess
 from glyphscope.widgets.compare_panel import ComparePanel
 from glyphscope.widgets.content_stream_pane import ContentStreamPane
 from glyphscope.widgets.fonts_panel import FontsPanel
@@ -75,7 +75,7 @@ class QaFeatures(QObject):
         super().__init__(window)
         self.window = window
         self.core = QaCore()
-        self.thread = OwnerThread("qa-core")
+        self.thread = WorkerProcess("qa-core", self)
         self.thread.jobFinished.connect(self._on_job)
         window.render_thread.jobFinished.connect(self._on_render_job)
         window.analysis_thread.jobFinished.connect(self._on_analysis_thread_job)
@@ -177,7 +177,7 @@ class QaFeatures(QObject):
         return False
 
     def shutdown(self) -> None:
-        """Stop the QA thread (closing its Document on it); safe to call twice."""
+        """End the QA worker process; safe to call twice."""
         self.thread.stop(final=self.core.close)
 
     # -- documents and pages ----------------------------------------------------------------
@@ -313,7 +313,7 @@ class QaFeatures(QObject):
         before, label = self._baseline(model.page_index)
         if before is None and self.rules_panel.compare.currentText() == COMPARE_DEFAULTS:
             self.rules_panel.show_changes(None, model, label)
-            self.thread.submit("defaults", self._analyse_defaults, model.page_index)
+            self.thread.submit("defaults", self.core.analyse_defaults, model.page_index)
             return
         self.changes = rule_changes(before, after) if before is not None else None
         self.rules_panel.show_changes(self.changes, model, label)
@@ -329,14 +329,6 @@ class QaFeatures(QObject):
         self.mark_panes()
         if self.changes is not None:
             self.ruleChangesShown.emit(self.changes)
-
-    def _analyse_defaults(self, index: int):
-        from glyphscope.core.analysis import analyse_page
-
-        try:
-            return index, analyse_page(self.core.document.page(index), Rules())
-        except Exception as exc:  # shown in the Rules panel summary
-            return index, JobFailure(str(exc))
 
     def _on_default_analysis(self, result) -> None:
         index, analysis = result
