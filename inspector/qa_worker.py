@@ -15,7 +15,7 @@ as a page that could not be rendered or analysed, which these are not.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from glyphscope.core.fonts.loader import FontInfo
 from glyphscope.core.interpret.content import OperatorRecord
@@ -25,6 +25,9 @@ from glyphscope.core.structure.tree import StructureNode
 from glyphscope.core.text.reading import TextResult, reading_order
 from glyphscope.core.text.visible import visible_glyphs
 from glyphscope.inspector.worker_child import WorkerOwned
+
+# Operands shown of one operator; the rest is counted, not sent to the window.
+MAX_OPERAND_CHARS = 2_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,11 +163,25 @@ def page_details(core, index: int, rules: Rules) -> PageDetails | JobFailure:
         except Exception as exc:  # a damaged tree must not cost the other panels
             root = None
             warnings.append(f"structure tree unreadable: {exc}")
-        return PageDetails(
-            index, rules, page.operators(rules), dict(extraction.fonts), root, tuple(warnings)
-        )
+        operators = tuple(_shortened(record) for record in page.operators(rules))
+        return PageDetails(index, rules, operators, dict(extraction.fonts), root, tuple(warnings))
     except Exception as exc:
         return failure(exc)
+
+
+def _shortened(record: OperatorRecord) -> OperatorRecord:
+    """The record as a pane can show it: a hostile stream can make an operator or its
+    operands megabytes long (a RunLength bomb's page parses as one 134 MB "operator"), which
+    would cost the window half a second to receive and the pane far more to lay out."""
+    if len(record.operator) <= MAX_OPERAND_CHARS and len(record.operands) <= MAX_OPERAND_CHARS:
+        return record
+    return replace(record, operator=_cut(record.operator), operands=_cut(record.operands))
+
+
+def _cut(text: str) -> str:
+    if len(text) <= MAX_OPERAND_CHARS:
+        return text
+    return f"{text[:MAX_OPERAND_CHARS]}… ({len(text):,} characters)"
 
 
 def compare_one(ours: TextResult, theirs: str | JobFailure) -> WordDiff | JobFailure:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PySide6.QtGui import QImage
@@ -42,7 +43,7 @@ class RenderedBitmap:
     width: int
     height: int
     stride: int
-    pixels: bytes  # empty: blank paper (nothing worth sending)
+    pixels: np.ndarray | None  # uint8 rows of `stride` bytes; None: blank paper
     scale: float  # image pixels per display point
     note: str = ""  # something the user should know about how the page is shown
     rendered: bool = True  # False: pdfium drew nothing, the page is blank paper
@@ -56,19 +57,31 @@ class RenderedPage:
     scale: float  # image pixels per display point
     note: str = ""  # something the user should know about how the page is shown
     rendered: bool = True  # False: the page image is unavailable (see note)
+    pixels: np.ndarray | None = None  # what `image` reads from, kept alive with it
 
 
 def rendered_page(bitmap: RenderedBitmap) -> RenderedPage:
-    """The window's side of a render: the bitmap as a QImage that owns its pixels."""
-    if bitmap.pixels:
+    """The window's side of a render: the bitmap as a QImage over the pixels that came from
+    the worker (not copied: the view copies them once, into its pixmap)."""
+    if bitmap.pixels is not None:
         image = QImage(
-            bitmap.pixels, bitmap.width, bitmap.height, bitmap.stride, QImage.Format.Format_RGB32
-        ).copy()
+            bitmap.pixels.data,
+            bitmap.width,
+            bitmap.height,
+            bitmap.stride,
+            QImage.Format.Format_RGB32,
+        )
     else:
         image = QImage(bitmap.width, bitmap.height, QImage.Format.Format_RGB32)
         image.fill(BLANK_PAPER)
     return RenderedPage(
-        bitmap.index, bitmap.geometry, image, bitmap.scale, bitmap.note, bitmap.rendered
+        bitmap.index,
+        bitmap.geometry,
+        image,
+        bitmap.scale,
+        bitmap.note,
+        bitmap.rendered,
+        bitmap.pixels,
     )
 
 
@@ -140,7 +153,8 @@ class PdfiumOwner(WorkerOwned):
                 may_draw_forms=True,
                 draw_annots=True,
             )
-            pixels = bytes(bitmap.buffer)
+            # A numpy copy travels to the window out of band (inspector.worker_child._send).
+            pixels = np.ctypeslib.as_array(bitmap.buffer).copy()
             result = RenderedBitmap(
                 index, geometry, bitmap.width, bitmap.height, bitmap.stride, pixels, scale
             )
@@ -188,7 +202,7 @@ def _blank_bitmap(geometry: PageGeometry, scale: float, note: str) -> RenderedBi
     scale = _capped_scale(scale, max(width, 1.0), max(height, 1.0))
     pixels_wide, pixels_high = max(int(width * scale), 1), max(int(height * scale), 1)
     return RenderedBitmap(
-        geometry.index, geometry, pixels_wide, pixels_high, 0, b"", scale, note, rendered=False
+        geometry.index, geometry, pixels_wide, pixels_high, 0, None, scale, note, rendered=False
     )
 
 

@@ -82,14 +82,29 @@ def serve(connection, memory_limit: int) -> None:
 
 
 def _send(connection, reply: tuple) -> None:
+    """Send a reply as a header message (the count of buffers, then the pickle) followed by
+    its out-of-band buffers (pickle protocol 5: numpy arrays such as a page's pixels and
+    quads), which the window unpickles without copying them while holding the GIL."""
     generation, ok, value = reply
+    buffers: list[pickle.PickleBuffer] = []
     try:
-        data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps(reply, protocol=5, buffer_callback=buffers.append)
     except Exception as exc:  # an unpicklable result or exception: say so instead
         what = "result" if ok else f"error {type(value).__name__}: {value}"
         failure = ReplyFailure(f"the worker's {what} could not be sent back ({exc})")
-        data = pickle.dumps((generation, False, failure))
-    connection.send_bytes(data)
+        buffers = []
+        data = pickle.dumps((generation, False, failure), protocol=5)
+    connection.send_bytes(len(buffers).to_bytes(4, "little") + data)
+    for buffer in buffers:
+        connection.send_bytes(buffer.raw())
+
+
+def receive(connection) -> tuple:
+    """The window's side of `_send`: (generation, ok, value)."""
+    header = connection.recv_bytes()
+    count = int.from_bytes(header[:4], "little")
+    buffers = [connection.recv_bytes() for _ in range(count)]
+    return pickle.loads(memoryview(header)[4:], buffers=buffers)
 
 
 def _limit_address_space(limit: int) -> None:

@@ -15,6 +15,9 @@ worker busy (the user turned the page past a slow render) is abandoned the same 
 
 The GUI thread only appends to a queue: a dispatcher thread sends one job at a time, waits
 for its reply and unpickles it, so no pipe write or read can block the window.
+
+As with any multiprocessing program, a script that opens the window must keep its top level
+behind `if __name__ == "__main__":` (each worker imports the main module).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
-from glyphscope.inspector.worker_child import serve
+from glyphscope.inspector.worker_child import receive, serve
 
 # The engine's measured targets: a worker process stays under 2 GB (issue 10).
 DEFAULT_MEMORY_LIMIT = 2 * 2**30
@@ -194,7 +197,8 @@ class WorkerProcess(QObject):
             return True, None  # stop()'s final job: a worker that is gone has nothing open
         try:
             self._ensure_process()
-        except OSError as exc:
+        except Exception as exc:  # e.g. a script without a __main__ guard (see the module doc)
+            self._end_process(timeout_s=0.0)
             return False, WorkerStopped(f"the {self.name} worker could not be started: {exc}")
         ok, value = self._exchange(kind, generation, message)
         if kind in self._replay_kinds and not isinstance(value, WorkerStopped):
@@ -220,14 +224,16 @@ class WorkerProcess(QObject):
                     and not self._wanted(kind, generation)
                 ):
                     return False, self._replace("the job was no longer needed and was abandoned")
-            data = self._connection.recv_bytes()
+            _generation, ok, value = receive(self._connection)
         except (EOFError, OSError):
             self._process.join(1.0)
             return False, self._replace(self._death_reason())
-        try:
-            _generation, ok, value = pickle.loads(data)
         except Exception as exc:  # a result the window cannot unpickle is the job's failure
             return False, TypeError(f"the {kind} result could not be read: {exc}")
+        if not ok and isinstance(value, MemoryError):
+            # The worker exits after a MemoryError (its heap may be torn): wait for it.
+            self._end_process(timeout_s=2.0)
+            self.restarts += 1
         return ok, value
 
     def _wanted(self, kind: str, generation: int) -> bool:
