@@ -4,13 +4,13 @@
 Structure, Compare with pdfium, Search), three overlay layers (rule changes, differences from
 pdfium, search hits), a QA menu with the exports and their shortcuts, and wires them to the
 window's public API only: `add_panel`, `add_layer`, `selection`, `set_rules`, `go_to_page`,
-`model`, `rules`, `path`, `password`, `page_index`, its signals, and its render thread (every
-pdfium call stays on that one thread).
+`model`, `rules`, `path`, `password`, `page_index`, its signals, and its render worker (every
+pdfium call stays in that one process).
 
-Engine work the panels need beyond the window's analysis runs off the GUI thread: the current
-page's operators, fonts and structure tree on the window's analysis thread (whose Document has
+Engine work the panels need beyond the window's analysis runs in worker processes: the current
+page's operators, fonts and structure tree in the window's analysis worker (whose Document has
 the page's extraction cached), other pages' text, analyses under the spec's rules and the
-single-page PDF on a QA thread with its own Document.
+single-page PDF in a QA worker with its own Document (inspector.worker_process).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class PageCache(OrderedDict):
 
 
 class QaFeatures(QObject):
-    """Owns the QA panels, layers, actions and the QA thread of one main window."""
+    """Owns the QA panels, layers, actions and the QA worker of one main window."""
 
     # emitted after each result lands, for tests and status: what finished
     ruleChangesShown = Signal(object)  # RuleChanges
