@@ -194,10 +194,13 @@ class PageSession:
         if kind != "render":
             return  # another panel's job on this thread: its submitter reports it
         self._shown_generation = generation
-        message = f"Page {self.page_index + 1} could not be rendered: {_message(error)}"
+        first = self._unrenderable.get(self.page_index)
+        message = f"Page {self.page_index + 1} could not be rendered: {first or _message(error)}"
+        if first is not None:
+            message += f" (nor laid out as blank paper: {_message(error)})"
         self.page_failures["render"] = message
         self.show_error(message)
-        if self.page_index not in self._unrenderable:
+        if first is None:
             # Blank paper of the page's size, so the analysis still has a page to lie on.
             self._unrenderable[self.page_index] = _message(error)
             self._submit_render(self.page_index, self.view.render_scale())
