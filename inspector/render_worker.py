@@ -93,6 +93,8 @@ class PdfiumOwner(WorkerOwned):
         self._path: str | None = None
         self._password: str | None = None
         self._boxes: PdfDocument | None = None  # the engine's reading of the same file
+        # Why the engine could not read it, so a file it refuses is not re-read every render.
+        self._boxes_error: GlyphscopeError | None = None
         self._unrendered = ""  # why pdfium cannot show this document, when it cannot
 
     @property
@@ -122,7 +124,7 @@ class PdfiumOwner(WorkerOwned):
             self._document.close()
         if self._boxes is not None:
             self._boxes.close()
-        self._document = self._boxes = None
+        self._document = self._boxes = self._boxes_error = None
         self._unrendered = ""
 
     def render(self, index: int, scale: float) -> RenderedBitmap:
@@ -182,10 +184,16 @@ class PdfiumOwner(WorkerOwned):
         return _blank_bitmap(geometry, scale, note)
 
     def _engine_document(self) -> PdfDocument:
+        if self._boxes_error is not None:
+            raise self._boxes_error
         if self._boxes is None:
             if self._path is None:
                 raise DamagedPdfError("no document is open")
-            self._boxes = PdfDocument.open(self._path, self._password)
+            try:
+                self._boxes = PdfDocument.open(self._path, self._password)
+            except GlyphscopeError as exc:
+                self._boxes_error = exc
+                raise
         return self._boxes
 
     def _user_unit(self, index: int) -> float:
