@@ -166,6 +166,9 @@ class WorkerProcess(QObject):
             kind, generation, job, args = item
             try:
                 outcome = self._run(kind, generation, job, args)
+            except Exception as exc:  # the dispatcher must outlive any job: report it instead
+                self._end_process(timeout_s=0.0)
+                outcome = (False, WorkerStopped(f"the {self.name} worker failed: {exc}"))
             finally:
                 with self._wake:
                     self._busy = False
@@ -262,8 +265,10 @@ class WorkerProcess(QObject):
             job, args = setup
             ok, value = self._exchange(kind, -1, pickle.dumps((-1, job, args)))
             if isinstance(value, WorkerStopped):
-                # Setting up kills the worker: give up on it until the window sets up anew.
+                # Setting up kills the worker: give up on it until the window sets up anew,
+                # and start one that has nothing open (its jobs then fail on their own).
                 self._setup.clear()
+                self._ensure_process()
                 return
 
     def _replace(self, reason: str) -> WorkerStopped:

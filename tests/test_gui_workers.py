@@ -101,6 +101,19 @@ def test_a_new_worker_opens_again_what_the_last_one_had_open(qtbot, worker, tmp_
     assert ok and model.panes["reading"].text == "Page 2"
 
 
+def test_a_set_up_job_that_kills_the_new_worker_is_given_up(qtbot, worker, tmp_path):
+    flag = tmp_path / "now-abort"
+    assert run_job(qtbot, worker, "open", worker_jobs.abort_if_exists, str(flag)) == (
+        True,
+        "opened",
+    )
+    flag.touch()
+    run_job(qtbot, worker, "analyse", worker_jobs.analyse_by_aborting, 0, None)
+    # The replacement worker runs the "open" again, which now aborts it too: the job after
+    # runs in a third worker that has nothing open, instead of never running.
+    assert run_job(qtbot, worker, "echo", worker_jobs.echo, 3) == (True, 3)
+
+
 def test_a_superseded_slow_job_is_abandoned_for_the_newer_one(qtbot, worker):
     results = []
     worker.jobFinished.connect(lambda kind, g, value: results.append(value))

@@ -32,6 +32,13 @@ def analyse_by_aborting(_index: int, _rules: Rules):
     os.abort()
 
 
+def abort_if_exists(flag: str) -> str:
+    """A set-up job that works until the file `flag` appears, then aborts its worker."""
+    if Path(flag).exists():
+        os.abort()
+    return "opened"
+
+
 def sleep_forever(*_args) -> None:
     time.sleep(3600)
 
