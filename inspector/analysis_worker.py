@@ -1,24 +1,29 @@
-"""Core analysis of one page at a time, on the thread that owns the core Document (pikepdf)."""
+"""Core analysis of one page at a time, in the worker process that owns the core Document.
+
+qpdf holds the GIL inside one call and a hostile page can take seconds and gigabytes, so the
+engine runs in a worker process (inspector.worker_process); the PageModel it builds is pickled
+back whole (arrays, spatial index, decision lookups), so the window does no per-glyph work."""
 
 from __future__ import annotations
 
 from glyphscope.core.rules import Rules
 from glyphscope.core.view.page_model import PageModel, build_page_model
+from glyphscope.inspector.worker_child import WorkerOwned
 
 
 class AnalysisUnavailableError(RuntimeError):
     """The engine's per-page analysis could not be imported (a broken installation)."""
 
 
-class CoreOwner:
-    """The core `Document`; every method runs on the analysis thread only."""
+class CoreOwner(WorkerOwned):
+    """The core `Document`; every method runs in the analysis worker process only."""
 
     def __init__(self) -> None:
         self._document = None
 
     @property
     def document(self):
-        """The open glyphscope.core.document.Document, for other jobs on the analysis thread."""
+        """The open glyphscope.core.document.Document, for other jobs in the analysis worker."""
         return self._document
 
     def open(self, path: str, password: str | None) -> int:
@@ -42,5 +47,5 @@ class CoreOwner:
         # few extractions, so visiting a long file page by page does not keep every glyph.
         page = self._document.page(index)
         analysis = analyse_page(page, rules)
-        # The arrays, spatial index and decision lookups are built here, off the GUI thread.
+        # The arrays, spatial index and decision lookups are built here, in the worker.
         return build_page_model(index, analysis, analysis.structure_reason)

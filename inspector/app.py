@@ -157,6 +157,11 @@ def _screenshot(app, window, path: str, args) -> int:
     if not outcome.get("saved"):
         print(f"glyphscope: could not write {args.screenshot}", file=sys.stderr)
         return 1
+    if window.page_failures:
+        # The picture was saved, but it does not show what it should: scripts must know.
+        for message in window.page_failures.values():
+            print(f"glyphscope: {message}", file=sys.stderr)
+        return 1
     if window.banner.isVisible():
         print(f"glyphscope: shown with an error: {window.banner.text()}", file=sys.stderr)
     return 0

@@ -13,10 +13,12 @@ Extension points (used by the second inspector issue):
   `rulesChanged(rules)`.
 - `restore_layout()` restores the saved docks once every panel exists (call it after adding
   panels; the first show calls it otherwise).
-- `render_thread` / `analysis_thread` (inspector.owner_thread.OwnerThread) own pdfium and the
-  core Document; run more work there with `submit(kind, job, *args)` using a kind of your
-  own, e.g. `render_thread.submit("pdfium_text", job, window.pdfium)` where the job reads
-  `window.pdfium.document` on that thread only; listen to `jobFinished` / `jobFailed`.
+- `render_thread` / `analysis_thread` (inspector.worker_process.WorkerProcess: worker
+  processes, despite the names) own pdfium and the core Document; run more work there with
+  `submit(kind, job, *args)` using a kind of your own, e.g.
+  `render_thread.submit("pdfium_text", job, window.pdfium)` where `job` is a module-level
+  function (jobs, arguments and results are pickled) that reads `window.pdfium.document` in
+  the worker; listen to `jobFinished` / `jobFailed`.
 """
 
 from __future__ import annotations
@@ -38,11 +40,11 @@ from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.inspector.actions import build_actions
 from glyphscope.inspector.analysis_worker import CoreOwner
-from glyphscope.inspector.owner_thread import OwnerThread
 from glyphscope.inspector.page_session import PageSession
 from glyphscope.inspector.render_worker import PdfiumOwner, RenderedPage
 from glyphscope.inspector.settings import open_settings, read_bool, recent_files
 from glyphscope.inspector.sidebar import install_sidebar
+from glyphscope.inspector.worker_process import WorkerProcess
 from glyphscope.widgets.details_panel import DetailsPanel
 from glyphscope.widgets.explain import glyph_tooltip
 from glyphscope.widgets.glyph_table import GlyphTable
@@ -93,6 +95,9 @@ class MainWindow(PageSession, QMainWindow):
         self._waiting: set[str] = set()
         self._pending_page = 0
         self._core_error = ""
+        self._pdfium_refusal = ""
+        self._unrenderable: dict[int, str] = {}  # page → why pdfium drew nothing
+        self.page_failures: dict[str, str] = {}  # "render"/"analysis" → what failed
         self._render_generation = self._shown_generation = 0
         self._layout_restored = False
         # Asked for a password: (path, wrong_before) → password or None (cancelled).
@@ -100,8 +105,8 @@ class MainWindow(PageSession, QMainWindow):
 
         self._pdfium = PdfiumOwner()
         self._core = CoreOwner()
-        self.render_thread = OwnerThread("pdfium-render", self)
-        self.analysis_thread = OwnerThread("core-analysis", self)
+        self.render_thread = WorkerProcess("pdfium-render", self)
+        self.analysis_thread = WorkerProcess("core-analysis", self)
         self.render_thread.jobFinished.connect(self._on_render_job)
         self.render_thread.jobFailed.connect(self._on_render_failed)
         self.analysis_thread.jobFinished.connect(self._on_analysis_job)
@@ -195,12 +200,12 @@ class MainWindow(PageSession, QMainWindow):
     # -- extension points ---------------------------------------------------------------------
     @property
     def pdfium(self) -> PdfiumOwner:
-        """The pdfium document owner: touch it only inside jobs on `render_thread`."""
+        """The pdfium document owner: touch it only inside jobs of `render_thread`."""
         return self._pdfium
 
     @property
     def core(self) -> CoreOwner:
-        """The core Document owner: touch it only inside jobs on `analysis_thread`."""
+        """The core Document owner: touch it only inside jobs of `analysis_thread`."""
         return self._core
 
     def add_panel(
@@ -390,7 +395,7 @@ class MainWindow(PageSession, QMainWindow):
         self.settings.sync()
 
     def shutdown(self) -> None:
-        """Stop the worker threads (each finishes its running job first)."""
+        """End the worker processes (a running job is abandoned: quitting never waits)."""
         self.render_thread.stop(final=self._pdfium.close)
         self.analysis_thread.stop(final=self._core.close)
         self.sidebar.shutdown()

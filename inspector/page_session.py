@@ -1,6 +1,11 @@
 """Document and page life cycle of the main window: opening (with passwords), turning pages,
-and the results of the render and analysis threads. A mixin of `MainWindow`, which owns the
-widgets it updates; split out so each module keeps to one concern."""
+and the results of the render and analysis workers. A mixin of `MainWindow`, which owns the
+widgets it updates; split out so each module keeps to one concern.
+
+A file pdfium refuses (or dies on) still opens when the engine reads it: its pages are blank
+paper of the right size under the engine's analysis, with a banner saying why. A page whose
+render or analysis failed is recorded in `page_failures`, so `glyphscope --screenshot` can
+say so in its exit status."""
 
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit
 from glyphscope.core.errors import PasswordRequiredError, WrongPasswordError
 from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.core.view.page_model import PageModel
-from glyphscope.inspector.render_worker import RenderedPage
+from glyphscope.inspector.render_worker import RenderedBitmap, rendered_page
 from glyphscope.inspector.settings import add_recent_file
 
 # Analysed pages kept for going back and forth without re-analysing.
@@ -30,6 +35,7 @@ class PageSession:
         self.path = str(path)
         self.password = password
         self._pending_page = page
+        self._pdfium_refusal = ""
         self.setWindowTitle(f"{Path(path).name} — Glyphscope")
         self.state_label.setText("opening…")
         self.render_thread.submit("open", self._pdfium.open, self.path, password)
@@ -44,6 +50,8 @@ class PageSession:
         self.rendered = None
         self._models.clear()
         self._waiting.clear()
+        self._unrenderable = {}
+        self.page_failures = {}
         self.hide_error()
         self.view.clear_page()
         self._show_model(None)
@@ -72,12 +80,11 @@ class PageSession:
         index = max(0, min(index, self.page_count - 1))
         self.page_index = index
         self.selection.clear("page-change")
+        self.page_failures = {}
         self.hide_error()
         self._waiting = {"render", "analysis"}
         self._update_page_controls()
-        self._render_generation = self.render_thread.submit(
-            "render", self._pdfium.render, index, self.view.render_scale()
-        )
+        self._submit_render(index, self.view.render_scale())
         cached = self._models.get((index, self.rules))
         if cached is not None:
             self._models.move_to_end((index, self.rules))
@@ -106,9 +113,16 @@ class PageSession:
 
     def _rerender(self, scale: float) -> None:
         if self.page_count and self.path:
-            self._render_generation = self.render_thread.submit(
-                "render", self._pdfium.render, self.page_index, scale
-            )
+            self._submit_render(self.page_index, scale)
+
+    def _submit_render(self, index: int, scale: float) -> None:
+        # A page pdfium failed on is not tried again (a bomb costs the worker seconds).
+        reason = self._unrenderable.get(index)
+        if reason is None:
+            job, args = self._pdfium.render, (index, scale)
+        else:
+            job, args = self._pdfium.blank, (index, scale, reason)
+        self._render_generation = self.render_thread.submit("render", job, *args)
 
     @property
     def render_idle(self) -> bool:
@@ -122,9 +136,12 @@ class PageSession:
             return
         if kind == "open" and isinstance(result, int):
             self._on_pdfium_opened(result)
-        elif kind == "render" and isinstance(result, RenderedPage):
+        elif kind == "render" and isinstance(result, RenderedBitmap):
             if result.index != self.page_index:
                 return
+            result = rendered_page(result)
+            if not result.rendered:
+                self.page_failures["render"] = result.note
             self.rendered = result
             self._shown_generation = generation
             self.view.set_geometry(result.geometry)
@@ -134,6 +151,10 @@ class PageSession:
             self._done("render")
 
     def _on_pdfium_opened(self, page_count: int) -> None:
+        if page_count <= 0:
+            name = Path(self.path or "").name
+            self._refuse(f"Could not open {name}: the file has no pages")
+            return
         self.page_count = page_count
         if self.persist:
             add_recent_file(self.settings, self.path)
@@ -155,18 +176,45 @@ class PageSession:
                     self.open_file(path, password, self._pending_page)
                     return
                 self.show_error(f"{Path(path).name} is encrypted and was not opened.")
+            elif not self._pdfium_refusal:
+                # pdfium refused the file (or died on it): the engine may still read it.
+                self._pdfium_refusal = _message(error) or "pdfium cannot read the file"
+                reason = f"pdfium cannot read this file: {self._pdfium_refusal}"
+                self.render_thread.submit(
+                    "open", self._pdfium.open_unrendered, self.path, self.password, reason
+                )
+                return
             else:
-                self.show_error(f"Could not open {Path(self.path or '').name}: {_message(error)}")
-            self.path = None
-            self.state_label.setText("")
-            self.setWindowTitle("Glyphscope")
-            self.documentFailed.emit(self.banner.text())
+                # No part of the engine reads it: refuse it with the engine's typed error.
+                name = Path(self.path or "").name
+                message = _message(error).replace(str(self.path), name)
+                self.show_error(f"Could not open {name}: {message}")
+            self._refuse(None)
             return
         if kind != "render":
             return  # another panel's job on this thread: its submitter reports it
         self._shown_generation = generation
-        self.show_error(f"Page {self.page_index + 1} could not be rendered: {_message(error)}")
+        first = self._unrenderable.get(self.page_index)
+        message = f"Page {self.page_index + 1} could not be rendered: {first or _message(error)}"
+        if first is not None:
+            message += f" (nor laid out as blank paper: {_message(error)})"
+        self.page_failures["render"] = message
+        self.show_error(message)
+        if first is None:
+            # Blank paper of the page's size, so the analysis still has a page to lie on.
+            self._unrenderable[self.page_index] = _message(error)
+            self._submit_render(self.page_index, self.view.render_scale())
+            return
         self._done("render")
+
+    def _refuse(self, message: str | None) -> None:
+        """The file is not opened: say why (`message`, or the banner already shown)."""
+        if message is not None:
+            self.show_error(message)
+        self.path = None
+        self.state_label.setText("")
+        self.setWindowTitle("Glyphscope")
+        self.documentFailed.emit(self.banner.text())
 
     @Slot(str, int, object)
     def _on_analysis_job(self, kind: str, generation: int, result: object) -> None:
@@ -192,12 +240,15 @@ class PageSession:
         if kind != "analyse":
             return  # another panel's job on this thread: its submitter reports it
         if self._core_error:
+            self.page_failures["analysis"] = self._core_error
             self.show_error(self._core_error)
         else:
-            self.show_error(
+            message = (
                 f"Page {self.page_index + 1} could not be analysed: {_message(error)}. "
                 "The rest of the document is still usable."
             )
+            self.page_failures["analysis"] = message
+            self.show_error(message)
         self.state_label.setText("analysis failed")
         self._done("analysis")
 

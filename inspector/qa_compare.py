@@ -22,6 +22,7 @@ class CompareController:
         self.queue: list[int] = []
         self.total = 0
         self.done = 0
+        self.compared = None  # the analysis whose reading order the page diff is made of
 
     def reset(self) -> None:
         self.queue = []
@@ -43,15 +44,21 @@ class CompareController:
         model = self.features.window.model
         if model is None or model.page_index not in texts:
             return
+        # Only the reading order crosses to the QA worker, not the whole analysis.
+        self.compared = model.analysis
         self.features.thread.submit(
-            "compare-page", _compare, model.page_index, model.analysis, texts[model.page_index]
+            "compare-page",
+            _compare,
+            model.page_index,
+            model.analysis.reading,
+            texts[model.page_index],
         )
 
     def on_page_diff(self, result) -> None:
-        index, analysis, diff = result
+        index, diff = result
         features = self.features
         model = features.window.model
-        if model is None or model.page_index != index or model.analysis is not analysis:
+        if model is None or model.page_index != index or model.analysis is not self.compared:
             return  # a comparison of a reading no longer shown (the rules or page changed)
         if isinstance(diff, JobFailure):
             features.compare_panel.show_page_diff(index + 1, None, f"pdfium: {diff.message}")
@@ -113,13 +120,12 @@ class CompareController:
         self._next_batch()
 
 
-def _compare(index: int, analysis, theirs) -> tuple[int, object, WordDiff | JobFailure]:
-    """QA-thread job: the word diff of one analysis' reading order, tagged with what it
-    compared so a result for a reading no longer shown can be dropped."""
+def _compare(index: int, reading, theirs) -> tuple[int, WordDiff | JobFailure]:
+    """QA-worker job: the word diff of one page's reading order (a TextResult)."""
     try:
-        return index, analysis, compare_one(analysis.reading, theirs)
+        return index, compare_one(reading, theirs)
     except Exception as exc:  # shown in the Compare panel
-        return index, analysis, JobFailure(str(exc))
+        return index, JobFailure(str(exc))
 
 
 def diff_groups(diff: WordDiff) -> list[MarkedGroup]:

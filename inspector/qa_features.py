@@ -4,13 +4,13 @@
 Structure, Compare with pdfium, Search), three overlay layers (rule changes, differences from
 pdfium, search hits), a QA menu with the exports and their shortcuts, and wires them to the
 window's public API only: `add_panel`, `add_layer`, `selection`, `set_rules`, `go_to_page`,
-`model`, `rules`, `path`, `password`, `page_index`, its signals, and its render thread (every
-pdfium call stays on that one thread).
+`model`, `rules`, `path`, `password`, `page_index`, its signals, and its render worker (every
+pdfium call stays in that one process).
 
-Engine work the panels need beyond the window's analysis runs off the GUI thread: the current
-page's operators, fonts and structure tree on the window's analysis thread (whose Document has
+Engine work the panels need beyond the window's analysis runs in worker processes: the current
+page's operators, fonts and structure tree in the window's analysis worker (whose Document has
 the page's extraction cached), other pages' text, analyses under the spec's rules and the
-single-page PDF on a QA thread with its own Document.
+single-page PDF in a QA worker with its own Document (inspector.worker_process).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from PySide6.QtGui import QAction
 from glyphscope.core.qa.diffing import RuleChanges, rule_changes
 from glyphscope.core.rules import Rules
 from glyphscope.inspector import qa_actions
-from glyphscope.inspector.owner_thread import OwnerThread
 from glyphscope.inspector.qa_compare import CompareController
 from glyphscope.inspector.qa_cos import CosController
 from glyphscope.inspector.qa_search import SearchController
 from glyphscope.inspector.qa_worker import JobFailure, PageDetails, QaCore, page_details
 from glyphscope.inspector.regression import report_regression_case, save_regression_case
+from glyphscope.inspector.worker_process import WorkerProcess
 from glyphscope.widgets.compare_panel import ComparePanel
 from glyphscope.widgets.content_stream_pane import ContentStreamPane
 from glyphscope.widgets.cos_panel import CosPanel
@@ -63,7 +63,7 @@ class PageCache(OrderedDict):
 
 
 class QaFeatures(QObject):
-    """Owns the QA panels, layers, actions and the QA thread of one main window."""
+    """Owns the QA panels, layers, actions and the QA worker of one main window."""
 
     # emitted after each result lands, for tests and status: what finished
     ruleChangesShown = Signal(object)  # RuleChanges
@@ -78,7 +78,7 @@ class QaFeatures(QObject):
         super().__init__(window)
         self.window = window
         self.core = QaCore()
-        self.thread = OwnerThread("qa-core")
+        self.thread = WorkerProcess("qa-core", self)
         self.thread.jobFinished.connect(self._on_job)
         window.render_thread.jobFinished.connect(self._on_render_job)
         window.analysis_thread.jobFinished.connect(self._on_analysis_thread_job)
@@ -190,7 +190,7 @@ class QaFeatures(QObject):
         return False
 
     def shutdown(self) -> None:
-        """Stop the QA thread (closing its Document on it); safe to call twice."""
+        """End the QA worker process; safe to call twice."""
         self.thread.stop(final=self.core.close)
 
     # -- documents and pages ----------------------------------------------------------------
@@ -347,7 +347,7 @@ class QaFeatures(QObject):
         before, label = self._baseline(model.page_index)
         if before is None and self.rules_panel.compare.currentText() == COMPARE_DEFAULTS:
             self.rules_panel.show_changes(None, model, label)
-            self.thread.submit("defaults", self._analyse_defaults, model.page_index)
+            self.thread.submit("defaults", self.core.analyse_defaults, model.page_index)
             return
         self.changes = rule_changes(before, after) if before is not None else None
         self.rules_panel.show_changes(self.changes, model, label, before)
@@ -363,14 +363,6 @@ class QaFeatures(QObject):
         self.mark_panes()
         if self.changes is not None:
             self.ruleChangesShown.emit(self.changes)
-
-    def _analyse_defaults(self, index: int):
-        from glyphscope.core.analysis import analyse_page
-
-        try:
-            return index, analyse_page(self.core.document.page(index), Rules())
-        except Exception as exc:  # shown in the Rules panel summary
-            return index, JobFailure(str(exc))
 
     def _on_default_analysis(self, result) -> None:
         index, analysis = result

@@ -1,20 +1,21 @@
-"""The QA tools' own engine work, off the GUI thread.
+"""The QA tools' own engine work, in a worker process of their own.
 
-`QaCore` owns a second core `Document` of the open file (a pikepdf `Pdf` is not shared between
-threads) and runs on its own `OwnerThread`: reading-order texts for search and comparison,
-analyses under the spec's rules, the single-page PDF of a regression case. `page_details`
-(operators, fonts and structure tree of the page just analysed) runs on the window's analysis
-thread instead, where that page's extraction is already cached. pdfium's text (the comparison
-target) is read by `pdfium_texts` on the window's render thread, which owns every pdfium call.
+`QaCore` owns a second core `Document` of the open file and lives in its own worker process
+(inspector.worker_process, so no engine call holds the window's GIL): reading-order texts
+for search and comparison, analyses under the spec's rules, the single-page PDF of a
+regression case. `page_details` (operators, fonts and structure tree of the page just
+analysed) runs in the window's analysis worker instead, where that page's extraction is
+already cached. pdfium's text (the comparison target) is read by `pdfium_texts` in the
+window's render worker, which owns every pdfium call.
 
-Every job returns a value, never raises: the window reports a failed job on its own threads
+Every job returns a value, never raises: the window reports a failed job on its own workers
 as a page that could not be rendered or analysed, which these are not.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from glyphscope.core.fonts.loader import FontInfo
 from glyphscope.core.interpret.content import OperatorRecord
@@ -25,6 +26,10 @@ from glyphscope.core.rules import Rules
 from glyphscope.core.structure.tree import StructureNode
 from glyphscope.core.text.reading import TextResult, reading_order
 from glyphscope.core.text.visible import visible_glyphs
+from glyphscope.inspector.worker_child import WorkerOwned
+
+# Operands shown of one operator; the rest is counted, not sent to the window.
+MAX_OPERAND_CHARS = 2_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +59,8 @@ def failure(exc: Exception) -> JobFailure:
     return JobFailure(f"{type(exc).__name__}: {exc}".strip(": "))
 
 
-class QaCore:
-    """The QA tools' `core.document.Document`; every method runs on the QA thread only."""
+class QaCore(WorkerOwned):
+    """The QA tools' `core.document.Document`; every method runs in the QA worker only."""
 
     def __init__(self) -> None:
         self._document = None
@@ -70,7 +75,7 @@ class QaCore:
         self.close()
         try:
             self._document = Document.open(path, password=password)
-        except Exception as exc:  # reported in the QA panels, never raised into the thread
+        except Exception as exc:  # reported in the QA panels, never raised into the worker
             return failure(exc)
         self._source = (path, password)
         return self._document.page_count
@@ -180,6 +185,15 @@ class QaCore:
                 results.append((index, failure(exc)))
         return results
 
+    def analyse_defaults(self, index: int):
+        """(index, the page's analysis under the spec's rules, or JobFailure)."""
+        from glyphscope.core.analysis import analyse_page
+
+        try:
+            return index, analyse_page(self._document.page(index), Rules())
+        except Exception as exc:  # shown in the Rules panel summary
+            return index, JobFailure(str(exc))
+
     def single_page(self, index: int, rules: Rules):
         """(minimal PDF bytes, texts of each mode read in the source document)."""
         from glyphscope.core.qa.regression import expected_texts, single_page_pdf
@@ -194,7 +208,7 @@ class QaCore:
 
 def page_details(core, index: int, rules: Rules) -> PageDetails | JobFailure:
     """What the provenance, content-stream, fonts and structure panels show of page `index`.
-    A job for the window's analysis thread (`core` is its inspector.analysis_worker.CoreOwner):
+    A job for the window's analysis worker (`core` is its inspector.analysis_worker.CoreOwner):
     right after the page's analysis, `Page.extract` is a hit in the document's extraction
     cache, so the page is not interpreted a second time."""
     from glyphscope.core.structure.order import structure_tree
@@ -209,11 +223,25 @@ def page_details(core, index: int, rules: Rules) -> PageDetails | JobFailure:
         except Exception as exc:  # a damaged tree must not cost the other panels
             root = None
             warnings.append(f"structure tree unreadable: {exc}")
-        return PageDetails(
-            index, rules, page.operators(rules), dict(extraction.fonts), root, tuple(warnings)
-        )
+        operators = tuple(_shortened(record) for record in page.operators(rules))
+        return PageDetails(index, rules, operators, dict(extraction.fonts), root, tuple(warnings))
     except Exception as exc:
         return failure(exc)
+
+
+def _shortened(record: OperatorRecord) -> OperatorRecord:
+    """The record as a pane can show it: a hostile stream can make an operator or its
+    operands megabytes long (a RunLength bomb's page parses as one 134 MB "operator"), which
+    would cost the window half a second to receive and the pane far more to lay out."""
+    if len(record.operator) <= MAX_OPERAND_CHARS and len(record.operands) <= MAX_OPERAND_CHARS:
+        return record
+    return replace(record, operator=_cut(record.operator), operands=_cut(record.operands))
+
+
+def _cut(text: str) -> str:
+    if len(text) <= MAX_OPERAND_CHARS:
+        return text
+    return f"{text[:MAX_OPERAND_CHARS]}… ({len(text):,} characters)"
 
 
 def compare_one(ours: TextResult, theirs: str | JobFailure) -> WordDiff | JobFailure:
@@ -223,7 +251,7 @@ def compare_one(ours: TextResult, theirs: str | JobFailure) -> WordDiff | JobFai
 
 
 def pdfium_texts(path: str, password: str | None, indices: Sequence[int]):
-    """pdfium's text of some pages, {index: text or JobFailure}; runs on the render thread.
+    """pdfium's text of some pages, {index: text or JobFailure}; runs in the render worker.
     The pdfium document is opened and closed within the job, so no handle outlives it."""
     source = PdfiumText()
     try:

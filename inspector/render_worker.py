@@ -1,10 +1,18 @@
-"""Page rendering with pypdfium2, entirely on one owner thread (pdfium is not thread-safe)."""
+"""Page rendering with pypdfium2, entirely inside the render worker process.
+
+pdfium is not thread-safe and aborts its process on some decompression bombs, so it runs in a
+worker process of its own (inspector.worker_process): `PdfiumOwner` lives there and sends back
+`RenderedBitmap`s, plain bytes the window turns into a `RenderedPage` with `rendered_page`.
+When pdfium cannot read a file, or dies on one of its pages, the page is laid out from the
+engine's boxes (pikepdf) as blank paper of the right size, with a note saying why.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from PySide6.QtGui import QImage
@@ -17,11 +25,28 @@ from glyphscope.core.errors import (
     WrongPasswordError,
 )
 from glyphscope.core.pdf.document import PdfDocument
+from glyphscope.inspector.worker_child import WorkerOwned
 from glyphscope.widgets.page_geometry import PageGeometry, display_size
 
 # Above this many pixels a render is made at a lower scale and the view magnifies it: a
 # 800 % zoom of an A0 poster would otherwise ask pdfium for gigabytes.
 MAX_RENDER_PIXELS = 24_000_000
+BLANK_PAPER = 0xFFE8E8E8
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedBitmap:
+    """A rendered page as the worker sends it: BGRx pixels (QImage.Format_RGB32 layout)."""
+
+    index: int
+    geometry: PageGeometry
+    width: int
+    height: int
+    stride: int
+    pixels: np.ndarray | None  # uint8 rows of `stride` bytes; None: blank paper
+    scale: float  # image pixels per display point
+    note: str = ""  # something the user should know about how the page is shown
+    rendered: bool = True  # False: pdfium drew nothing, the page is blank paper
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,23 +56,50 @@ class RenderedPage:
     image: QImage
     scale: float  # image pixels per display point
     note: str = ""  # something the user should know about how the page is shown
+    rendered: bool = True  # False: the page image is unavailable (see note)
+    pixels: np.ndarray | None = None  # what `image` reads from, kept alive with it
 
 
-class PdfiumOwner:
-    """The pdfium document; every method runs on the render thread only."""
+def rendered_page(bitmap: RenderedBitmap) -> RenderedPage:
+    """The window's side of a render: the bitmap as a QImage over the pixels that came from
+    the worker (not copied: the view copies them once, into its pixmap)."""
+    if bitmap.pixels is not None:
+        image = QImage(
+            bitmap.pixels.data,
+            bitmap.width,
+            bitmap.height,
+            bitmap.stride,
+            QImage.Format.Format_RGB32,
+        )
+    else:
+        image = QImage(bitmap.width, bitmap.height, QImage.Format.Format_RGB32)
+        image.fill(BLANK_PAPER)
+    return RenderedPage(
+        bitmap.index,
+        bitmap.geometry,
+        image,
+        bitmap.scale,
+        bitmap.note,
+        bitmap.rendered,
+        bitmap.pixels,
+    )
+
+
+class PdfiumOwner(WorkerOwned):
+    """The pdfium document; every method runs in the render worker process only."""
 
     def __init__(self) -> None:
         self._document: pdfium.PdfDocument | None = None
         self._path: str | None = None
         self._password: str | None = None
-        # Core's view of the same file, for what pdfium does not read (/UserUnit), opened on
-        # first need on this thread: a pikepdf Pdf must not be shared with the analysis thread.
-        self._boxes: PdfDocument | None = None
-        self._boxes_failed = False
+        self._boxes: PdfDocument | None = None  # the engine's reading of the same file
+        # Why the engine could not read it, so a file it refuses is not re-read every render.
+        self._boxes_error: GlyphscopeError | None = None
+        self._unrendered = ""  # why pdfium cannot show this document, when it cannot
 
     @property
     def document(self) -> pdfium.PdfDocument | None:
-        """The open pdfium document, for other jobs running on the render thread."""
+        """The open pdfium document, for other jobs running in the render worker."""
         return self._document
 
     def open(self, path: str, password: str | None) -> int:
@@ -59,15 +111,25 @@ class PdfiumOwner:
         self._document, self._path, self._password = document, path, password
         return len(document)
 
+    def open_unrendered(self, path: str, password: str | None, reason: str) -> int:
+        """Open a file pdfium refused (or died on) for blank pages laid out from the engine's
+        boxes; raises the engine's typed error when the engine cannot read it either."""
+        self.close()
+        self._path, self._password = path, password
+        self._unrendered = reason
+        return self._engine_document().page_count
+
     def close(self) -> None:
         if self._document is not None:
             self._document.close()
-        self._document = None
         if self._boxes is not None:
             self._boxes.close()
-        self._boxes, self._boxes_failed = None, False
+        self._document = self._boxes = self._boxes_error = None
+        self._unrendered = ""
 
-    def render(self, index: int, scale: float) -> RenderedPage:
+    def render(self, index: int, scale: float) -> RenderedBitmap:
+        if self._unrendered:
+            return self.blank(index, scale, self._unrendered)
         if self._document is None:
             raise DamagedPdfError("no document is open")
         page = self._document[index]
@@ -93,27 +155,66 @@ class PdfiumOwner:
                 may_draw_forms=True,
                 draw_annots=True,
             )
-            image = _to_qimage(bitmap)
+            # A numpy copy travels to the window out of band (inspector.worker_child._send).
+            pixels = np.ctypeslib.as_array(bitmap.buffer).copy()
+            result = RenderedBitmap(
+                index, geometry, bitmap.width, bitmap.height, bitmap.stride, pixels, scale
+            )
+            bitmap.close()
         finally:
             page.close()
-        return RenderedPage(index=index, geometry=geometry, image=image, scale=scale)
+        return result
 
-    def _user_unit(self, index: int) -> float:
-        """The page's /UserUnit (§14.11.2.2) as core reads it; pdfium has no accessor for it."""
-        if self._boxes is None and not self._boxes_failed and self._path is not None:
+    def blank(self, index: int, scale: float, reason: str) -> RenderedBitmap:
+        """Blank paper the size of page `index` as the engine reads its boxes (§14.11.2), so
+        the analysis can be drawn where pdfium drew nothing; `reason` says why."""
+        boxes = self._engine_document().page(index).boxes
+        geometry = PageGeometry(
+            index=index,
+            media_box=boxes.media_box,
+            crop_box=boxes.crop_box,
+            visible_box=boxes.visible_box,
+            rotate=boxes.rotate,
+            user_unit=boxes.user_unit,
+        )
+        note = (
+            f"Page {index + 1}: the page image is unavailable ({reason}). The engine's "
+            "analysis is drawn on blank paper of the page's size."
+        )
+        return _blank_bitmap(geometry, scale, note)
+
+    def _engine_document(self) -> PdfDocument:
+        if self._boxes_error is not None:
+            raise self._boxes_error
+        if self._boxes is None:
+            if self._path is None:
+                raise DamagedPdfError("no document is open")
             try:
                 self._boxes = PdfDocument.open(self._path, self._password)
-            except GlyphscopeError:
-                self._boxes_failed = True  # pdfium shows the page; it is drawn at 1/72 inch
-        if self._boxes is None:
-            return 1.0
+            except GlyphscopeError as exc:
+                self._boxes_error = exc
+                raise
+        return self._boxes
+
+    def _user_unit(self, index: int) -> float:
+        # pdfium has no accessor for /UserUnit (§14.11.2); the engine reads it for this page
+        # alone, so opening a long file does no per-page work.
         try:
-            return self._boxes.page(index).boxes.user_unit
-        except GlyphscopeError:
+            return self._engine_document().page(index).user_unit
+        except GlyphscopeError:  # a file pdfium reads and the engine does not: the default
             return 1.0
 
 
-def _empty_visible_box(geometry: PageGeometry, scale: float) -> RenderedPage:
+def _blank_bitmap(geometry: PageGeometry, scale: float, note: str) -> RenderedBitmap:
+    width, height = display_size(geometry.visible_box, geometry.rotate, geometry.user_unit)
+    scale = _capped_scale(scale, max(width, 1.0), max(height, 1.0))
+    pixels_wide, pixels_high = max(int(width * scale), 1), max(int(height * scale), 1)
+    return RenderedBitmap(
+        geometry.index, geometry, pixels_wide, pixels_high, 0, None, scale, note, rendered=False
+    )
+
+
+def _empty_visible_box(geometry: PageGeometry, scale: float) -> RenderedBitmap:
     """A page whose CropBox misses its MediaBox has nothing for pdfium to show (§14.11.2);
     lay out the MediaBox as blank paper instead, so the glyphs can still be drawn over it."""
     shown = PageGeometry(
@@ -124,19 +225,14 @@ def _empty_visible_box(geometry: PageGeometry, scale: float) -> RenderedPage:
         rotate=geometry.rotate,
         user_unit=geometry.user_unit,
     )
-    width, height = display_size(shown.visible_box, shown.rotate, shown.user_unit)
-    scale = _capped_scale(scale, max(width, 1.0), max(height, 1.0))
-    image = QImage(
-        max(int(width * scale), 1), max(int(height * scale), 1), QImage.Format.Format_RGB32
-    )
-    image.fill(0xFFE8E8E8)
     box = " ".join(f"{v:g}" for v in geometry.crop_box)
     note = (
         f"Page {geometry.index + 1}: its CropBox [{box}] lies outside its MediaBox, so pdfium "
         "renders nothing. Showing the MediaBox as blank paper; the engine reads that case as "
         "a MediaBox-sized visible box too (see the boxes layer)."
     )
-    return RenderedPage(index=geometry.index, geometry=shown, image=image, scale=scale, note=note)
+    # pdfium rendered the page correctly as nothing: not a failure to render.
+    return replace(_blank_bitmap(shown, scale, note), rendered=True)
 
 
 def _capped_scale(scale: float, width: float, height: float) -> float:
@@ -144,15 +240,6 @@ def _capped_scale(scale: float, width: float, height: float) -> float:
     if pixels > MAX_RENDER_PIXELS and pixels > 0:
         return scale * (MAX_RENDER_PIXELS / pixels) ** 0.5
     return scale
-
-
-def _to_qimage(bitmap: pdfium.PdfBitmap) -> QImage:
-    # BGRx bytes in memory are exactly QImage.Format_RGB32 on little-endian machines; copy() so
-    # the image owns its pixels after the pdfium bitmap is freed.
-    image = QImage(
-        bitmap.buffer, bitmap.width, bitmap.height, bitmap.stride, QImage.Format.Format_RGB32
-    )
-    return image.copy()
 
 
 def _typed_error(exc: pdfium.PdfiumError, path: str, password: str | None) -> Exception:

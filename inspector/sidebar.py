@@ -1,6 +1,6 @@
 """The sidebar's wiring: thumbnails rendered by pdfium on the window's render thread one at a
 time (the shown page's render never waits behind a queue of them), the outline read from a
-pikepdf handle of its own on a thread of its own, page choices sent to the window."""
+pikepdf handle of its own in a worker process of its own, page choices sent to the window."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from PySide6.QtCore import QObject, Qt
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.pdf.document import PdfDocument
 from glyphscope.core.pdf.outline import OutlineEntry, outline_entries
-from glyphscope.inspector.owner_thread import OwnerThread
-from glyphscope.inspector.render_worker import RenderedPage
+from glyphscope.inspector.render_worker import RenderedBitmap, rendered_page
+from glyphscope.inspector.worker_process import WorkerProcess
 from glyphscope.widgets.sidebar import THUMB_WIDTH, Sidebar
 
 THUMB_KIND = "sidebar-thumbnail"
@@ -30,7 +30,7 @@ class SidebarController(QObject):
         super().__init__(window)
         self.window = window
         self.sidebar = Sidebar()
-        self.thread = OwnerThread("sidebar-outline", self)
+        self.thread = WorkerProcess("sidebar-outline", self, replay=())
         self.thread.jobFinished.connect(self._on_outline)
         self._queue: list[int] = []
         self._rendering: int | None = None
@@ -87,9 +87,10 @@ class SidebarController(QObject):
             return
         self._rendering = None
         if self.window.render_thread.is_latest(kind, generation) and isinstance(
-            result, RenderedPage
+            result, RenderedBitmap
         ):
-            self.sidebar.set_thumbnail(result.index, result.image)
+            # The QImage reads the worker's pixels in place: the sidebar keeps a copy.
+            self.sidebar.set_thumbnail(result.index, rendered_page(result).image.copy())
         self._next()
 
     def _on_render_failed(self, kind: str, _generation: int, _error) -> None:

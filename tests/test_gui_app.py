@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -18,6 +18,7 @@ from glyphscope.inspector.main_window import MainWindow
 from glyphscope.inspector.settings import open_settings, recent_files
 from glyphscope.widgets.overlay_layers import LAYER_TYPES
 from glyphscope.widgets.text_panes import utf16_offsets
+from tests import worker_jobs
 from tests.qa_support import TIMEOUT_MS, glyph_indices
 from tests.test_gui_pdfs import decisions_pdf, encrypted_pdf, text_pages_pdf
 
@@ -145,14 +146,7 @@ def test_broken_file_shows_an_error_and_the_app_stays_usable(qtbot, window, tmp_
 def test_a_page_that_fails_analysis_leaves_the_other_pages_usable(qtbot, window, tmp_path):
     path = tmp_path / "three.pdf"
     text_pages_pdf(path, 3)
-    analyse = window._core.analyse
-
-    def failing(index, rules):
-        if index == 1:
-            raise ValueError("content stream exploded")
-        return analyse(index, rules)
-
-    window._core.analyse = failing
+    window._core.analyse = partial(worker_jobs.analyse_failing_on, 1)
     open_and_wait(qtbot, window, path)
     turn_page(qtbot, window, window.next_page)
     assert window.banner.text().startswith("Page 2 could not be analysed: content stream exploded")
@@ -520,9 +514,7 @@ def test_view_point_and_user_point_are_inverse(qtbot, decisions):
 def test_a_thousand_page_file_analyses_only_the_page_shown(qtbot, window, tmp_path):
     path = tmp_path / "long.pdf"
     text_pages_pdf(path, 1000)
-    analysed = []
-    analyse = window._core.analyse
-    window._core.analyse = lambda index, rules: analysed.append(index) or analyse(index, rules)
+    analysed = worker_jobs.record_submissions(window.analysis_thread, "analyse")
     open_and_wait(qtbot, window, path)
     assert window.page_count == 1000
     assert analysed == [0]
@@ -533,9 +525,7 @@ def test_a_thousand_page_file_analyses_only_the_page_shown(qtbot, window, tmp_pa
 
 def test_revisiting_a_page_reuses_its_analysis(qtbot, three_pages):
     win = three_pages
-    analysed = []
-    analyse = win._core.analyse
-    win._core.analyse = lambda index, rules: analysed.append(index) or analyse(index, rules)
+    analysed = worker_jobs.record_submissions(win.analysis_thread, "analyse")
     turn_page(qtbot, win, win.next_page)
     turn_page(qtbot, win, win.previous_page)
     assert analysed == [1]
@@ -644,21 +634,16 @@ def test_an_analysis_of_the_previous_file_never_lands_on_the_next(qtbot, window,
     decisions_pdf(first)
     text_pages_pdf(second, 2)
     open_and_wait(qtbot, window, first)
-    release = threading.Event()
+    release = tmp_path / "release"
     analyse = window._core.analyse
-
-    def slow(index, rules):
-        release.wait(10)
-        return analyse(index, rules)
-
-    window._core.analyse = slow
+    window._core.analyse = partial(worker_jobs.analyse_when_released, str(release))
     window.set_rules(window.rules.with_values(space_gap_ratio=0.2))  # still running when…
     window._core.analyse = analyse
-    # …the next file opens. The analysis thread delivers in order, so the stale result has
+    # …the next file opens. The analysis worker delivers in order, so the stale result has
     # been handled by the time the new page is ready.
     with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
         window.open_file(str(second))
-        release.set()
+        release.touch()
     assert reading_text(window) == "Page 1"
     assert window.model.count == len("Page 1")
 
@@ -674,16 +659,12 @@ def test_the_glyph_under_the_pointer_is_outlined(qtbot, decisions):
     qtbot.waitUntil(hovered, timeout=5000)
 
 
-def _fail(_x):
-    raise RuntimeError("a QA job failed")
-
-
 @pytest.mark.parametrize("thread", ["render_thread", "analysis_thread"])
 def test_a_failed_job_of_another_kind_is_not_reported_as_a_page_failure(qtbot, three_pages, thread):
     win = three_pages
     owner = getattr(win, thread)
     with qtbot.waitSignal(owner.jobFailed, timeout=TIMEOUT_MS):
-        owner.submit("qa-something", _fail, None)
+        owner.submit("qa-something", worker_jobs.fail, None)
     assert not win.banner.isVisible()
     assert win.model is not None
 

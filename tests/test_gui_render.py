@@ -9,6 +9,7 @@ temporary folder and names them in the message.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +42,7 @@ def decisions_window(tmp_path_factory, qapp):
     deadline = 300
     while not done and deadline:
         qapp.processEvents()
-        win.analysis_thread.wait(100)
+        time.sleep(0.1)
         deadline -= 1
     assert done, "the decisions page was never drawn"
     yield win

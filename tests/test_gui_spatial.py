@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from glyphscope.core.view.page_model import PaneText
-from glyphscope.core.view.spatial import GlyphGrid
+from glyphscope.core.view.spatial import MAX_CELLS_PER_GLYPH, GlyphGrid
 
 
 def box(x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float]]:
@@ -107,3 +107,22 @@ def test_pane_with_no_map_links_nothing():
     pane = PaneText.make("structure", "text", None)
     assert pane.chars_of([0]).tolist() == []
     assert pane.glyphs_in(0, 4) == []
+
+
+def test_overprinted_page_sized_glyphs_are_indexed_once_each():
+    # 20,000 glyphs drawn over one another, each covering the whole page: entered in every
+    # cell they touch, they would make 184 million entries (1.3 GB).
+    quads = np.repeat(np.array([box(0, 0, 612, 792)]), 20_000, axis=0)
+    grid = GlyphGrid(quads)
+    assert grid.entry_count == 20_000
+    assert grid.at(300, 400)[:3] == [19_999, 19_998, 19_997]
+    assert len(grid.at(300, 400)) == 20_000
+
+
+def test_huge_glyphs_among_small_ones_are_still_hit_in_drawing_order():
+    quads = np.array([box(0, 0, 10, 10), box(-1000, -1000, 1000, 1000), box(500, 500, 510, 510)])
+    grid = GlyphGrid(quads)
+    assert grid.entry_count <= len(quads) * MAX_CELLS_PER_GLYPH
+    assert grid.at(5, 5) == [1, 0]
+    assert grid.at(505, 505) == [2, 1]
+    assert grid.at(200, 300) == [1]

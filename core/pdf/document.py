@@ -77,7 +77,7 @@ class PdfDocument:
             except OSError as exc:
                 raise UnreadableFileError(f"cannot read {source}: {exc.strerror or exc}") from None
         if not data.strip():
-            raise NotAPdfError(f"{source} is empty")
+            raise NotAPdfError(f"{source}: empty file")
         if b"%PDF" not in data[:1024] and b"%FDF" not in data[:1024]:
             raise NotAPdfError(f"{source} is not a PDF file (no %PDF header)")
         try:

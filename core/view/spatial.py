@@ -2,7 +2,10 @@
 
 A page holds up to hundreds of thousands of glyphs; the pointer moves many times a second.
 Each glyph is entered in every grid cell its bounding box touches; a point query reads one
-cell's candidates and tests only those quads exactly.
+cell's candidates and tests only those quads exactly. A glyph that would touch more than
+MAX_CELLS_PER_GLYPH cells (huge or overprinted glyphs, which squeeze the grid onto one spot)
+is kept in a short list tested on every query instead, so the index holds at most that many
+entries per glyph: 20,000 overprinted page-sized glyphs would otherwise make 184 million.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import numpy as np
 
 # Cells per side on a typical page: a cell then holds a few glyphs of body text.
 TARGET_CELLS = 96
+# Beyond this many cells a glyph is tested on every query rather than entered in each cell.
+MAX_CELLS_PER_GLYPH = 64
 
 
 class GlyphGrid:
@@ -53,6 +58,9 @@ class GlyphGrid:
         spans_x = cx1 - cx0 + 1
         spans_y = cy1 - cy0 + 1
         per_glyph = spans_x * spans_y
+        large = per_glyph > MAX_CELLS_PER_GLYPH
+        self._large = np.flatnonzero(large)
+        per_glyph = np.where(large, 0, per_glyph)
         glyphs = np.repeat(np.arange(len(self.bounds)), per_glyph)
         # The k-th cell of a glyph's block: row-major offsets inside its own span.
         starts = np.repeat(np.cumsum(per_glyph) - per_glyph, per_glyph)
@@ -64,6 +72,11 @@ class GlyphGrid:
         order = np.argsort(keys, kind="stable")
         self._keys = keys[order]
         self._glyphs = glyphs[order]
+
+    @property
+    def entry_count(self) -> int:
+        """Cell entries plus glyphs tested on every query: what the index holds."""
+        return len(self._keys) + len(self._large)
 
     def _candidates(self, cx: int, cy: int) -> np.ndarray:
         key = cy * self.columns + cx
@@ -82,6 +95,8 @@ class GlyphGrid:
         if not (0 <= cx < self.columns and 0 <= cy < self.rows):
             return []
         candidates = self._candidates(int(cx), int(cy))
+        if len(self._large):
+            candidates = np.concatenate([candidates, self._large])
         if not len(candidates):
             return []
         hits = candidates[_quads_contain(self.quads[candidates], x, y)]
