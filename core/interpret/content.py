@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 import pikepdf
 
@@ -152,6 +153,6 @@ def _preview(operand: object) -> str:
             return operand.unparse().decode("latin-1")
         except (pikepdf.PdfError, AttributeError):
             return repr(operand)
-    if hasattr(operand, "as_integer_ratio"):
+    if isinstance(operand, (int, float, Decimal)):  # pikepdf gives a real as a Decimal
         return format(float(operand), "g")
     return str(operand)
