@@ -20,9 +20,10 @@ def get_entry(dictionary: object, key: str | pikepdf.Name) -> object | None:
     return None
 
 
-def inherited_attribute(page: pikepdf.Page, key: str) -> object | None:
+def inherited_attribute(page: pikepdf.Page, key: str) -> pikepdf.Object | None:
     """An inheritable page attribute (§7.7.3.4), looked up the /Parent chain, cycle-safe."""
-    node, seen = page.obj, set()
+    node: pikepdf.Object | None = page.obj
+    seen: set[tuple[int, int]] = set()
     while isinstance(node, pikepdf.Dictionary) and node.objgen not in seen:
         if node.objgen != (0, 0):
             seen.add(node.objgen)
