@@ -9,6 +9,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TypeVar
 
 import pikepdf
 
@@ -16,6 +17,8 @@ from glyphscope.core.pdf.document import PdfPage
 from glyphscope.core.pdf.objects import get_entry, inherited_attribute, name_key
 from glyphscope.core.pdf.streams import decode_stream
 from glyphscope.core.rules import Rules
+
+_Resources = TypeVar("_Resources")  # what a form without /Resources inherits
 
 _OPERAND_PREVIEW = 80
 
@@ -94,7 +97,9 @@ def form_xobject(resources: object, name: object) -> pikepdf.Stream | None:
     return None
 
 
-def form_resources(xobject: pikepdf.Stream, resources: object) -> object:
+def form_resources(
+    xobject: pikepdf.Stream, resources: _Resources
+) -> pikepdf.Dictionary | _Resources:
     """§7.8.3: a form without /Resources uses those of the stream that paints it."""
     own = xobject.get("/Resources")
     return own if isinstance(own, pikepdf.Dictionary) else resources
