@@ -7,6 +7,8 @@ wherever it is met, and a non-UTF-8 name is read the same way by fonts and struc
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 import pikepdf
 
 ObjGen = tuple[int, int]
@@ -93,7 +95,7 @@ def pdf_numbers(array: object, count: int) -> list[float] | None:
         return None
 
 
-def is_integer(value: object) -> bool:
+def is_integer(value: object) -> TypeGuard[int]:
     """An integer object (§7.3.3); booleans are not integers, even though Python says so."""
     return isinstance(value, int) and not isinstance(value, bool)
 
