@@ -1,7 +1,8 @@
 """The package layering (issue 8): no import cycle, no import-order dependence, no Qt in core.
 
-core's layers, lowest first: the shared vocabulary (errors, records, rules, geometry), then
-pdf < fonts < interpret < text < structure < analysis/output < document < cli/qa. A module
+core's layers, lowest first: the shared vocabulary (errors, records, rules, geometry,
+version), then pdf < fonts < interpret < text < structure < analysis/output/serialize <
+document < cli/qa/view (the Qt-free page model the widgets draw). A module
 imports only from its own layer or below; widgets/ never imports the inspector application.
 """
 
@@ -16,15 +17,15 @@ from pathlib import Path
 
 CORE = "glyphscope.core"
 CORE_LAYERS = (
-    ("errors", "records", "rules", "geometry"),
+    ("errors", "records", "rules", "geometry", "version"),
     ("pdf",),
     ("fonts",),
     ("interpret",),
     ("text",),
     ("structure",),
-    ("analysis", "output"),
+    ("analysis", "output", "serialize"),
     ("document",),
-    ("cli", "qa"),
+    ("cli", "qa", "view"),
 )
 
 
