@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import BinaryIO
+from typing import BinaryIO, NoReturn
 
 from glyphscope.core.document import Document
 from glyphscope.core.errors import GlyphscopeError
@@ -30,7 +30,7 @@ EXIT_NO_STRUCTURE = 3
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one clear line, exit 2 (argparse's own code)
+    def error(self, message: str) -> NoReturn:  # one clear line, exit 2 (argparse's own code)
         sys.stderr.write(f"glyphscope-extract: {message}\n")
         raise SystemExit(EXIT_ERROR)
 

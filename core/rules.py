@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
+from typing import Any, SupportsFloat, SupportsIndex
 
 from glyphscope.core.errors import RuleError
 
@@ -41,7 +42,9 @@ class Rules:
 
     def with_values(self, **values: object) -> Rules:
         """A copy with some fields replaced, values coerced to the field's type."""
-        return replace(self, **{name: _coerce(name, value) for name, value in values.items()})
+        # Any: each value has its own field's type, which one dict value type cannot say.
+        changes: dict[str, Any] = {name: _coerce(name, value) for name, value in values.items()}
+        return replace(self, **changes)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=True)
@@ -65,10 +68,10 @@ class Rules:
         return tuple(f.name for f in fields(Rules))
 
 
-_FIELD_TYPES = {f.name: type(f.default) for f in fields(Rules)}
+_FIELD_TYPES: dict[str, type] = {f.name: type(f.default) for f in fields(Rules)}
 
 
-def _coerce(name: str, value: object) -> object:
+def _coerce(name: str, value: object) -> float | int | bool:
     kind = _FIELD_TYPES.get(name)
     if kind is None:
         raise RuleError(f"unknown rule {name!r}; known rules: {', '.join(Rules.names())}")
@@ -81,8 +84,11 @@ def _coerce(name: str, value: object) -> object:
                 return False
             raise RuleError(f"rule {name} takes true or false, not {value!r}")
         return bool(value)
+    # What float() accepts; anything else is no number.
+    if not isinstance(value, (str, bytes, SupportsFloat, SupportsIndex)):
+        raise RuleError(f"rule {name} takes a number, not {value!r}")
     try:
-        coerced = kind(float(value)) if kind is int else kind(value)  # type: ignore[arg-type]
+        coerced = kind(float(value)) if kind is int else kind(value)
     except (TypeError, ValueError):
         raise RuleError(f"rule {name} takes a number, not {value!r}") from None
     if coerced < 0:

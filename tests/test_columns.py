@@ -9,10 +9,8 @@ from glyphscope.core.rules import Rules
 from glyphscope.core.text.columns import ColumnBand, columns_text
 from glyphscope.core.text.reading import reading_order
 from glyphscope.core.text.visible import visible_glyphs
+from tests.glyphbuilder import PAGE, RULES, make_run, renumber
 from tests.pdfbuilder import PdfBuilder
-from tests.test_visible import PAGE, make_run, renumber
-
-RULES = Rules()
 
 
 def rows(*lines: tuple[tuple[str, float], ...], top: float = 700.0) -> list:

@@ -3,11 +3,8 @@ columns side by side, off-grid glyphs."""
 
 from __future__ import annotations
 
-from glyphscope.core.rules import Rules
 from glyphscope.core.text.layout import layout, layout_text
-from tests.test_visible import make_glyph, make_run, renumber
-
-RULES = Rules()
+from tests.glyphbuilder import RULES, make_glyph, make_run, renumber
 
 
 def lay(glyphs):

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import math
 
-from glyphscope.core.rules import Rules
 from glyphscope.core.text.reading import GapDecision, LineBreakDecision, reading_order
 from glyphscope.core.text.visible import visible_glyphs
-from tests.test_visible import PAGE, make_glyph, make_run, renumber
-
-RULES = Rules()
+from tests.glyphbuilder import PAGE, RULES, make_glyph, make_run, renumber
 
 
 def read(glyphs, rules=RULES):

@@ -41,6 +41,10 @@ _UNICODE_CMAP = re.compile(r"-(UCS2|UTF16|UTF32|UTF8)-")
 _UNICODE_CODECS = {"UCS2": "utf-16-be", "UTF16": "utf-16-be", "UTF32": "utf-32-be"}
 
 
+_Metrics = tuple[float, ...]  # one CID's metrics: (w0,) from /W, (w1y, vx, vy) from /W2
+_MetricsEntry = tuple[int, int, tuple[_Metrics, ...]]
+
+
 class _Ranges:
     """CID metrics from /W or /W2 (§9.7.4.3) as disjoint ranges sorted by CID for bisection.
 
@@ -51,7 +55,7 @@ class _Ranges:
 
     __slots__ = ("starts", "ends", "owners", "entries", "sorted_on_read")
 
-    def __init__(self, entries: list[tuple[int, int, tuple]]) -> None:
+    def __init__(self, entries: list[_MetricsEntry]) -> None:
         # entries: (first CID, last CID, values) with one value per CID, or one for all.
         self.entries = entries
         self.starts: list[int] = []
@@ -86,7 +90,7 @@ class _Ranges:
         self.ends.insert(index, last)
         self.owners.insert(index, owner)
 
-    def get(self, cid: int) -> tuple | None:
+    def get(self, cid: int) -> _Metrics | None:
         index = bisect_right(self.starts, cid) - 1
         if index < 0 or cid > self.ends[index]:
             return None
@@ -129,8 +133,8 @@ class _CompositeDecoder:
         if cid is None:
             cid = 0  # §9.7.6.3: an unmapped code selects CID 0 (.notdef)
         text, source = self.text(code, length, cid)
-        w0 = self.widths.get(cid)
-        w0 = (w0 if w0 is not None else self.default_width) / 1000.0
+        width = self.widths.get(cid)
+        w0 = (width[0] if width is not None else self.default_width) / 1000.0
         if self.vertical is None:
             return FontGlyph(
                 code, length, text, source, w0, length == 1 and code == 32, 0.0, (0.0, 0.0)
@@ -285,12 +289,10 @@ def _cid_system_info(info: object) -> tuple[str, str]:
     return pdf_text(info.get("/Registry")), pdf_text(info.get("/Ordering"))
 
 
-def _cid_metrics(
-    array: object, group: int, key: str, problems: list
-) -> list[tuple[int, int, tuple]]:
+def _cid_metrics(array: object, group: int, key: str, problems: list) -> list[_MetricsEntry]:
     """/W (group 1) or /W2 (group 3) entries in file order (§9.7.4.3): `c [v …]` gives one
-    value per CID from c, `cfirst clast v` one value for the whole range."""
-    entries: list[tuple[int, int, tuple]] = []
+    group of values per CID from c, `cfirst clast v` one group for the whole range."""
+    entries: list[_MetricsEntry] = []
     if not isinstance(array, pikepdf.Array):
         return entries
     items = list(array)
@@ -302,8 +304,7 @@ def _cid_metrics(
             if isinstance(following, pikepdf.Array):
                 numbers = [float(value) for value in following]
                 values = [
-                    numbers[i] if group == 1 else tuple(numbers[i : i + group])
-                    for i in range(0, len(numbers) - group + 1, group)
+                    tuple(numbers[i : i + group]) for i in range(0, len(numbers) - group + 1, group)
                 ]
                 if values:
                     entries.append((first, first + len(values) - 1, tuple(values)))
@@ -312,8 +313,7 @@ def _cid_metrics(
                 numbers = [float(value) for value in items[index + 2 : index + 2 + group]]
                 if len(numbers) < group:
                     raise IndexError("range entry cut short")
-                value = numbers[0] if group == 1 else tuple(numbers)
-                entries.append((first, int(following), (value,)))
+                entries.append((first, int(following), (tuple(numbers),)))
                 index += 2 + group
     except (TypeError, ValueError, IndexError) as error:
         problems.append(f"{key} malformed after {len(entries)} entries ({error}); rest ignored")

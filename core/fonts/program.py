@@ -83,11 +83,13 @@ def embedded_program_type(font_descriptor: pikepdf.Dictionary | None) -> str:
     return ""
 
 
-def font_program_unicode(font_descriptor: pikepdf.Dictionary, subtype: str) -> FontProgramUnicode:
+def font_program_unicode(
+    font_descriptor: pikepdf.Dictionary | None, subtype: str
+) -> FontProgramUnicode:
     """Read the embedded program of a font (subtype: the font's /Subtype without the slash:
     Type1, MMType1, TrueType, CIDFontType0, CIDFontType2). Never raises."""
     program_type = embedded_program_type(font_descriptor)
-    if not program_type:
+    if font_descriptor is None or not program_type:
         return EMPTY
     key, _, _ = program_type.partition("/")
     data, problem = _read_program(font_descriptor[f"/{key}"])
@@ -95,6 +97,7 @@ def font_program_unicode(font_descriptor: pikepdf.Dictionary, subtype: str) -> F
         return FontProgramUnicode(program_type, {}, {}, (problem,))
     simple = not subtype.startswith("CIDFontType")
     standard = False
+    by_glyph: dict[int, str]
     try:
         if program_type == "FontFile":
             (by_code, standard), by_glyph = _type1_unicode(data), {}
@@ -108,7 +111,9 @@ def font_program_unicode(font_descriptor: pikepdf.Dictionary, subtype: str) -> F
     return FontProgramUnicode(program_type, by_code, by_glyph, (), standard)
 
 
-def _read_program(stream: pikepdf.Stream) -> tuple[bytes | None, str]:
+def _read_program(stream: pikepdf.Object) -> tuple[bytes | None, str]:
+    """The bytes of the program stream embedded_program_type found; a damaged one is a
+    problem, not an error."""
     try:
         if int(stream.get("/Length", 0)) > MAX_FONT_PROGRAM_BYTES:
             return None, "font program larger than 16 MB skipped"

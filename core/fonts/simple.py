@@ -174,7 +174,7 @@ def load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problems
         font_matrix,
         LazyProgram(descriptor if program_type else None, subtype, problems),
     )
-    if is_type3:
+    if font_matrix is not None:  # a Type 3 font
         ascent, descent = _type3_extent(font_dict.get("/FontBBox"), font_matrix)
     else:
         ascent, descent = descriptor_extent(descriptor)
@@ -236,6 +236,7 @@ def _simple_encoding(
         and not is_type3
         and (subtype != "TrueType" or encoding is None)
     )
+    base: Encoding | None
     if named is not None:
         base, base_label = named, base_name
     elif standard in ("Symbol", "ZapfDingbats"):
@@ -321,7 +322,8 @@ def _font_matrix(array: object, problems: list) -> Matrix:
     if numbers is None or numbers[0] * numbers[3] - numbers[1] * numbers[2] == 0:
         problems.append("/FontMatrix missing or singular; 0.001 scale used")
         return _GLYPH_SPACE
-    return tuple(numbers)
+    a, b, c, d, e, f = numbers
+    return (a, b, c, d, e, f)
 
 
 def _type3_extent(bbox_array: object, font_matrix: Matrix) -> tuple[float, float]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TypeVar
 
 import pikepdf
 
@@ -15,6 +17,8 @@ from glyphscope.core.pdf.document import PdfPage
 from glyphscope.core.pdf.objects import get_entry, inherited_attribute, name_key
 from glyphscope.core.pdf.streams import decode_stream
 from glyphscope.core.rules import Rules
+
+_Resources = TypeVar("_Resources")  # what a form without /Resources inherits
 
 _OPERAND_PREVIEW = 80
 
@@ -93,7 +97,9 @@ def form_xobject(resources: object, name: object) -> pikepdf.Stream | None:
     return None
 
 
-def form_resources(xobject: pikepdf.Stream, resources: object) -> object:
+def form_resources(
+    xobject: pikepdf.Stream, resources: _Resources
+) -> pikepdf.Dictionary | _Resources:
     """§7.8.3: a form without /Resources uses those of the stream that paints it."""
     own = xobject.get("/Resources")
     return own if isinstance(own, pikepdf.Dictionary) else resources
@@ -152,6 +158,6 @@ def _preview(operand: object) -> str:
             return operand.unparse().decode("latin-1")
         except (pikepdf.PdfError, AttributeError):
             return repr(operand)
-    if hasattr(operand, "as_integer_ratio"):
+    if isinstance(operand, (int, float, Decimal)):  # pikepdf gives a real as a Decimal
         return format(float(operand), "g")
     return str(operand)

@@ -3,6 +3,9 @@ state and positioning operators (§9.3, §9.4.2), as small functions over one st
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import SupportsFloat
+
 from glyphscope.core.fonts.loader import Font
 from glyphscope.core.geometry import Matrix, multiply, translate
 
@@ -42,8 +45,8 @@ class GraphicsState:
         return clone
 
 
-def matrix_operand(operands: object) -> Matrix:
-    values = [float(v) for v in operands]  # type: ignore[union-attr]
+def matrix_operand(operands: Iterable[SupportsFloat]) -> Matrix:
+    values = [float(v) for v in operands]
     if len(values) != 6:
         raise ValueError(f"a matrix takes 6 numbers, not {len(values)}")
     return (values[0], values[1], values[2], values[3], values[4], values[5])

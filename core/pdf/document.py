@@ -120,7 +120,7 @@ class PdfDocument:
         self.extraction_cache.clear()
         self.pdf.close()
 
-    def __enter__(self) -> PdfDocument:
+    def __enter__(self: _Document) -> _Document:
         return self
 
     def __exit__(self, *exc: object) -> None:

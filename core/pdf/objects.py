@@ -7,6 +7,8 @@ wherever it is met, and a non-UTF-8 name is read the same way by fonts and struc
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 import pikepdf
 
 ObjGen = tuple[int, int]
@@ -20,9 +22,10 @@ def get_entry(dictionary: object, key: str | pikepdf.Name) -> object | None:
     return None
 
 
-def inherited_attribute(page: pikepdf.Page, key: str) -> object | None:
+def inherited_attribute(page: pikepdf.Page, key: str) -> pikepdf.Object | None:
     """An inheritable page attribute (§7.7.3.4), looked up the /Parent chain, cycle-safe."""
-    node, seen = page.obj, set()
+    node: pikepdf.Object | None = page.obj
+    seen: set[tuple[int, int]] = set()
     while isinstance(node, pikepdf.Dictionary) and node.objgen not in seen:
         if node.objgen != (0, 0):
             seen.add(node.objgen)
@@ -92,7 +95,7 @@ def pdf_numbers(array: object, count: int) -> list[float] | None:
         return None
 
 
-def is_integer(value: object) -> bool:
+def is_integer(value: object) -> TypeGuard[int]:
     """An integer object (§7.3.3); booleans are not integers, even though Python says so."""
     return isinstance(value, int) and not isinstance(value, bool)
 

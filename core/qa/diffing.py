@@ -23,6 +23,8 @@ from glyphscope.core.rules import Rules
 from glyphscope.core.text.reading import TextResult
 
 if TYPE_CHECKING:
+    import pypdfium2
+
     from glyphscope.core.analysis import PageAnalysis
 
 Pair = tuple[int, int]
@@ -287,19 +289,21 @@ class PdfiumText:
     the inspector calls every method from its one pdfium thread."""
 
     def __init__(self) -> None:
-        self._document = None
+        self._document: pypdfium2.PdfDocument | None = None
         self._source: tuple[str, str | None] | None = None
 
     def open(self, path: str, password: str | None = None) -> int:
         import pypdfium2 as pdfium
 
-        if self._source != (path, password):
+        if self._document is None or self._source != (path, password):
             self.close()
             self._document = pdfium.PdfDocument(path, password=password or None)
             self._source = (path, password)
         return len(self._document)
 
     def page_text(self, index: int) -> str:
+        if self._document is None:
+            raise ValueError("PdfiumText.page_text called before open")
         page = self._document[index]
         try:
             text_page = page.get_textpage()

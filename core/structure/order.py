@@ -109,7 +109,8 @@ def order_glyphs(
     tail: list[int] = []
     for index in visible:
         glyph = glyphs[index]
-        bucket = buckets.get(_glyph_key(glyph, stm_forms, form_chain))
+        key = _glyph_key(glyph, stm_forms, form_chain)
+        bucket = buckets.get(key) if key is not None else None
         if bucket is None:
             tail.append(index)
         else:

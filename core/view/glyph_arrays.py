@@ -6,12 +6,14 @@ walks the glyph records one by one.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from glyphscope.core.records import DecodeSource
-from glyphscope.core.text.visible import GlyphStatus
+from glyphscope.core.records import DecodeSource, Glyph, Point
+from glyphscope.core.text.reading import GapDecision, LineBreakDecision
+from glyphscope.core.text.visible import DroppedGlyph, GlyphStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +24,7 @@ class Categories:
     labels: tuple[str, ...]
 
     @classmethod
-    def of(cls, values) -> Categories:
+    def of(cls, values: Iterable[object]) -> Categories:
         values = list(values)
         if not values:
             return cls(np.zeros(0, dtype=np.int64), ())
@@ -68,7 +70,13 @@ class DecisionArrays:
     break_broke: np.ndarray  # bool
 
 
-def glyph_arrays(glyphs, status, dropped, bounds: np.ndarray, page_size: float) -> GlyphArrays:
+def glyph_arrays(
+    glyphs: Sequence[Glyph],
+    status: Sequence[GlyphStatus],
+    dropped: Mapping[int, DroppedGlyph],
+    bounds: np.ndarray,
+    page_size: float,
+) -> GlyphArrays:
     """`bounds`: (N, 4) quad bounding boxes; `page_size`: the page's larger side."""
     count = len(glyphs)
     kept = np.full(count, -1, dtype=np.int64)
@@ -102,7 +110,9 @@ def glyph_arrays(glyphs, status, dropped, bounds: np.ndarray, page_size: float) 
     )
 
 
-def decision_arrays(gaps, line_breaks) -> DecisionArrays:
+def decision_arrays(
+    gaps: Iterable[GapDecision], line_breaks: Iterable[LineBreakDecision]
+) -> DecisionArrays:
     gaps = list(gaps)
     line_breaks = list(line_breaks)
     return DecisionArrays(
@@ -118,7 +128,7 @@ def decision_arrays(gaps, line_breaks) -> DecisionArrays:
     )
 
 
-def _points(points) -> np.ndarray:
+def _points(points: Sequence[Point]) -> np.ndarray:
     return np.asarray(points, dtype=np.float64).reshape(-1, 2)
 
 

@@ -47,6 +47,9 @@ _HEX, _LIT, _NAME, _NUM, _OP, _ARRAY, _DELIM = range(7)
 
 
 class _Token(NamedTuple):
+    """A lexed token; `value` is a `_Hex` (_HEX), bytes (_LIT), str (_NAME, _OP, _DELIM), an
+    int or float (_NUM), or a list of string bytes (_ARRAY)."""
+
     kind: int
     value: object
 
@@ -134,17 +137,20 @@ def _parse_into(
     while index < count:
         token = tokens[index]
         index += 1
-        if token.kind != _OP:
+        operator = _word(token, _OP)
+        if operator is None:
             operands.append(token)
             if len(operands) > _MAX_OPERANDS:
                 del operands[:-_MAX_OPERANDS]
             continue
-        block = _BLOCKS.get(token.value)
+        block = _BLOCKS.get(operator)
         if block:
-            index = _read_block(builder, tokens, index, token.value, *block)
-        elif token.value == "usecmap" and operands and operands[-1].kind == _NAME:
-            _use_cmap(builder, operands[-1].value, resolve)
-        elif token.value == "def":
+            index = _read_block(builder, tokens, index, operator, *block)
+        elif (
+            operator == "usecmap" and operands and (name := _word(operands[-1], _NAME)) is not None
+        ):
+            _use_cmap(builder, name, resolve)
+        elif operator == "def":
             _define(builder, operands, system_info)
         operands.clear()
     if "Registry" in system_info and "Ordering" in system_info:
@@ -154,15 +160,16 @@ def _parse_into(
 def _define(builder: CMapBuilder, operands: list[_Token], system_info: dict[str, str]) -> None:
     if len(operands) >= 2 and operands[-2].kind == _NAME:
         key, value = operands[-2].value, operands[-1]
-        if key == "CMapName" and value.kind == _NAME:
-            builder.name = value.value
+        if key == "CMapName" and (name := _word(value, _NAME)) is not None:
+            builder.name = name
         elif key == "WMode" and value.kind == _NUM:
             builder.writing_mode = 1 if value.value == 1 else 0
     # /CIDSystemInfo is written either as `3 dict dup begin /Registry (Adobe) def …` or as a
     # `<< /Registry (Adobe) /Ordering (Japan1) >>` operand of one def.
     for key, value in pairwise(operands):
-        if key.kind == _NAME and key.value in ("Registry", "Ordering") and value.kind == _LIT:
-            system_info[key.value] = value.value.decode("latin-1")
+        if key.kind == _NAME and key.value in ("Registry", "Ordering"):
+            if isinstance(value.value, bytes):  # a literal string
+                system_info[key.value] = value.value.decode("latin-1")
 
 
 def _use_cmap(
@@ -206,9 +213,8 @@ def _read_block(
         index += 1
         if token.kind == _DELIM and token.value == "[":
             items = []
-            while index < count and tokens[index].kind in (_HEX, _LIT):
-                value = tokens[index].value
-                items.append(value.data if isinstance(value, _Hex) else value)
+            while index < count and (data := _string_bytes(tokens[index])) is not None:
+                items.append(data)
                 index += 1
             if index < count and tokens[index] == (_DELIM, "]"):
                 index += 1
@@ -224,9 +230,24 @@ def _read_block(
     return index
 
 
+def _word(token: _Token, kind: int) -> str | None:
+    """The text of a name, operator or delimiter token of `kind`; None for any other token."""
+    value = token.value
+    return value if token.kind == kind and isinstance(value, str) else None
+
+
+def _string_bytes(token: _Token) -> bytes | None:
+    """The bytes of a hex or literal string token (§7.3.4), None for any other token."""
+    value = token.value
+    if isinstance(value, _Hex):
+        return value.data
+    return value if isinstance(value, bytes) else None
+
+
 def _code(token: _Token) -> _Hex | None:
-    if token.kind == _HEX and 1 <= len(token.value.data) <= 4:
-        return token.value
+    value = token.value
+    if isinstance(value, _Hex) and 1 <= len(value.data) <= 4:
+        return value
     return None
 
 
@@ -252,13 +273,15 @@ def _apply(builder: CMapBuilder, begin: str, record: list[_Token]) -> bool:
             builder.problems.append(f"{begin}: range {low:#x}..{high:#x} is empty")
             return True
     if begin == "beginbfchar":
-        if destination.kind in (_HEX, _LIT):
-            builder.map_unicode(low, utf16_text(_bytes(destination)), length)
-        return destination.kind in (_HEX, _LIT, _NAME)  # a glyph-name destination is legal
+        data = _string_bytes(destination)
+        if data is not None:
+            builder.map_unicode(low, utf16_text(data), length)
+        return data is not None or destination.kind == _NAME  # a glyph-name destination is legal
     if begin == "beginbfrange":
-        if destination.kind in (_HEX, _LIT):
-            builder.map_unicode_range(low, high, _bytes(destination), length)
-        elif destination.kind == _ARRAY:
+        data = _string_bytes(destination)
+        if data is not None:
+            builder.map_unicode_range(low, high, data, length)
+        elif isinstance(destination.value, list):  # an _ARRAY of destinations
             for offset, text in enumerate(destination.value[: high - low + 1]):
                 builder.map_unicode(low + offset, utf16_text(text), length)
         else:
@@ -275,7 +298,3 @@ def _apply(builder: CMapBuilder, begin: str, record: list[_Token]) -> bool:
     else:
         builder.map_notdef_range(low, high, destination.value)
     return True
-
-
-def _bytes(token: _Token) -> bytes:
-    return token.value.data if token.kind == _HEX else token.value

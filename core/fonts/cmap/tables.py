@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
+
+_Value = TypeVar("_Value")
 
 
 def utf16_text(data: bytes) -> str:
@@ -21,7 +23,7 @@ def utf16_text(data: bytes) -> str:
     return data.decode("utf-16-be", "replace")
 
 
-class _RangeTable:
+class _RangeTable(Generic[_Value]):
     """Non-overlapping code ranges sorted by low code; a later range overrides earlier ones."""
 
     __slots__ = ("lows", "highs", "origins", "values")
@@ -30,12 +32,12 @@ class _RangeTable:
         self.lows: list[int] = []
         self.highs: list[int] = []
         self.origins: list[int] = []
-        self.values: list[object] = []
+        self.values: list[_Value] = []
 
     def __len__(self) -> int:
         return len(self.lows)
 
-    def add(self, low: int, high: int, value: object) -> None:
+    def add(self, low: int, high: int, value: _Value) -> None:
         lows, highs, origins, values = self.lows, self.highs, self.origins, self.values
         if not lows or low > highs[-1]:
             lows.append(low)
@@ -58,14 +60,14 @@ class _RangeTable:
         origins[start:end] = [piece[2] for piece in pieces]
         values[start:end] = [piece[3] for piece in pieces]
 
-    def find(self, code: int) -> tuple[int, object] | None:
+    def find(self, code: int) -> tuple[int, _Value] | None:
         """(offset of `code` from the start of its original range, that range's value)."""
         index = bisect_right(self.lows, code) - 1
         if index >= 0 and code <= self.highs[index]:
             return code - self.origins[index], self.values[index]
         return None
 
-    def items(self) -> Iterator[tuple[int, int, int, object]]:
+    def items(self) -> Iterator[tuple[int, int, int, _Value]]:
         return zip(self.lows, self.highs, self.origins, self.values, strict=True)
 
 
@@ -105,7 +107,7 @@ class CMap:
         parent = builder.parent
         self.name = builder.name
         self.writing_mode = builder.writing_mode
-        self.ordering = builder.ordering or (parent.ordering if parent else "")
+        self.ordering: str = builder.ordering or (parent.ordering if parent else "")
         self.problems = tuple(builder.problems)
         self.parent = parent
         self.usecmap = builder.usecmap
@@ -115,10 +117,10 @@ class CMap:
         self._cid_ranges = builder.cid_ranges
         self._notdef_chars = builder.notdef_chars
         self._notdef_ranges = builder.notdef_ranges
-        self.has_unicode = bool(self._bf_chars or self._bf_ranges) or bool(
+        self.has_unicode: bool = bool(self._bf_chars or self._bf_ranges) or bool(
             parent and parent.has_unicode
         )
-        self.has_cids = bool(
+        self.has_cids: bool = bool(
             self._cid_chars or self._cid_ranges or self._notdef_chars or self._notdef_ranges
         ) or bool(parent and parent.has_cids)
         codespaces = list(builder.codespaces)
@@ -126,7 +128,7 @@ class CMap:
             codespaces += [c for c in parent.codespaces if c not in codespaces]
         if not codespaces:
             codespaces = builder.inferred_codespaces(self.has_cids)
-        self.codespaces = tuple(codespaces)
+        self.codespaces: tuple[Codespace, ...] = tuple(codespaces)
         self.code_lengths = frozenset(len(c.lows) for c in codespaces)
         self._shortest = min(self.code_lengths)
         self._by_first_byte = _first_byte_table(self.codespaces)
@@ -257,11 +259,12 @@ class CMapBuilder:
         self.problems: list[str] = []
         self.codespaces: list[Codespace] = []
         self.bf_chars: dict[int, str] = {}
-        self.bf_ranges = _RangeTable()
+        # bfrange destination as (big-endian number, byte length), counted up per code.
+        self.bf_ranges: _RangeTable[tuple[int, int]] = _RangeTable()
         self.cid_chars: dict[int, int] = {}
-        self.cid_ranges = _RangeTable()
+        self.cid_ranges: _RangeTable[int] = _RangeTable()
         self.notdef_chars: dict[int, int] = {}
-        self.notdef_ranges = _RangeTable()
+        self.notdef_ranges: _RangeTable[int] = _RangeTable()
         # Source-code shapes seen in mappings, for a CMap that forgot its codespace.
         self._source_first_bytes: dict[int, set[int]] = {}
 

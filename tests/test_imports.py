@@ -1,0 +1,140 @@
+"""The package layering (issue 8): no import cycle, no import-order dependence, no Qt in core.
+
+core's layers, lowest first: the shared vocabulary (errors, records, rules, geometry,
+version), then pdf < fonts < interpret < text < structure < analysis/output/serialize <
+document < cli/qa/view (the Qt-free page model the widgets draw). A module
+imports only from its own layer or below; widgets/ never imports the inspector application.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+CORE = "glyphscope.core"
+CORE_LAYERS = (
+    ("errors", "records", "rules", "geometry", "version"),
+    ("pdf",),
+    ("fonts",),
+    ("interpret",),
+    ("text",),
+    ("structure",),
+    ("analysis", "output", "serialize"),
+    ("document",),
+    ("cli", "qa", "view"),
+)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+# pyproject.toml [tool.setuptools] package-dir; read from the checkout, so that a cycle makes
+# the static tests report the import that closes it instead of failing to import anything.
+PACKAGE_DIRS = {
+    CORE: ROOT / "core",
+    "glyphscope.widgets": ROOT / "widgets",
+    "glyphscope.inspector": ROOT / "inspector",
+}
+
+
+def _modules(package: str) -> dict[str, Path]:
+    """Every module of a package, by dotted name, found on disk (nothing imported)."""
+    root = PACKAGE_DIRS[package]
+    modules = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join((package, *parts))] = path
+    return modules
+
+
+def _imported(path: Path) -> set[str]:
+    """The glyphscope modules a source file imports, at any level of the file."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return {name for name in names if name.split(".")[0] == "glyphscope"}
+
+
+def _core_layer(module: str) -> int | None:
+    """The layer of a glyphscope.core module; None for the package itself, non-core modules
+    and a module of no layer."""
+    if not module.startswith(CORE + "."):
+        return None
+    top = module[len(CORE) + 1 :].split(".")[0]
+    return next((rank for rank, layer in enumerate(CORE_LAYERS) if top in layer), None)
+
+
+def test_every_core_module_belongs_to_a_layer():
+    for module in _modules(CORE):
+        if module != CORE:
+            assert _core_layer(module) is not None, module
+
+
+def test_core_modules_import_only_their_own_layer_or_below():
+    upward = []
+    for module, path in _modules(CORE).items():
+        rank = _core_layer(module)
+        if rank is None:
+            continue  # glyphscope.core re-exports the public API of every layer
+        for imported in _imported(path):
+            if imported.startswith(CORE + "."):
+                imported_rank = _core_layer(imported)
+                if imported_rank is not None and imported_rank > rank:
+                    upward.append(f"{module} imports {imported}")
+            elif imported != CORE and not imported.startswith("glyphscope.assets"):
+                upward.append(f"{module} imports {imported}")
+    assert upward == []
+
+
+def test_widgets_never_import_the_inspector():
+    offenders = [
+        f"{module} imports {imported}"
+        for module, path in _modules("glyphscope.widgets").items()
+        for imported in _imported(path)
+        if imported.startswith("glyphscope.inspector")
+    ]
+    assert offenders == []
+
+
+def _run_python(code: str) -> subprocess.CompletedProcess[str]:
+    # -I: a fresh interpreter that sees only the installed packages, not the checkout's
+    # folders (so `core` or `tests` on the path cannot stand in for glyphscope.*).
+    return subprocess.run(
+        [sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_every_module_imports_first_in_a_fresh_interpreter():
+    """Each module imported before any other glyphscope module: a cycle, or a module that
+    works only when another was imported first, fails here."""
+    modules = [
+        module
+        for package in (CORE, "glyphscope.widgets", "glyphscope.inspector")
+        for module in _modules(package)
+    ]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        outcomes = pool.map(lambda module: _run_python(f"import {module}"), modules)
+        results = dict(zip(modules, outcomes, strict=True))
+    failures = {
+        module: (result.stderr.strip().splitlines() or [f"exit {result.returncode}"])[-1]
+        for module, result in results.items()
+        if result.returncode != 0
+    }
+    assert failures == {}
+
+
+def test_core_imports_no_qt():
+    imports = "; ".join(f"import {module}" for module in _modules(CORE))
+    result = _run_python(
+        f"{imports}; import sys; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6')))"
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
