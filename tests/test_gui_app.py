@@ -277,6 +277,8 @@ def test_decode_source_legend_lists_every_source_with_its_count(qtbot, decisions
         "builtin_encoding",
         "font_program",
         "glyph_name_number",
+        "tex_encoding",
+        "actual_text",
         "unresolved",
     ]
     assert "glyph_name_number (0)" in labels
