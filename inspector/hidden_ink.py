@@ -48,7 +48,10 @@ def apply_ink(window, result: tuple[int, object, InkTest]) -> None:
 def status_text(model: PageModel) -> str:
     visible = sum(status == GlyphStatus.VISIBLE for status in model.status)
     state = f"{model.count} glyphs, {visible} visible"
-    hidden = len(model.analysis.hidden)
+    # Hidden among the glyphs the text modes read: off-box glyphs are dropped already.
+    hidden = sum(
+        1 for item in model.analysis.hidden if model.status[item.glyph] == GlyphStatus.VISIBLE
+    )
     if hidden:
         state += f", {hidden} hidden"
     if model.truncated:

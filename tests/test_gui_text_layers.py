@@ -52,7 +52,7 @@ def test_pixel_test_runs_on_the_render_thread_and_its_reasons_reach_the_status_b
     hidden = features.model.analysis.hidden
     reasons = {reason for item in hidden for reason in item.reasons}
     assert {"invisible_render_mode", "clipped", "no_ink", "tiny"} <= reasons
-    assert f"{len(hidden)} hidden" in features.state_label.text()
+    assert f"{len(hidden)} hidden" in features.state_label.text()  # all on the page
 
 
 def test_annotation_toggle_reads_the_free_text_appearance(qtbot, features):
