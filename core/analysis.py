@@ -8,16 +8,22 @@ painted glyphs (core.interpret.interpreter) → visible glyphs (§4 box, §5 dup
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from glyphscope.core.interpret.annotations import AnnotationSpan
 from glyphscope.core.interpret.interpreter import extract_page
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import analysis_json
 from glyphscope.core.structure.order import NoStructure, StructureResult, structure_outcome
+from glyphscope.core.text.accents import AccentMerge
+from glyphscope.core.text.bidi import BidiRun
 from glyphscope.core.text.columns import ColumnsResult, columns_text
+from glyphscope.core.text.hidden import Clip, HiddenGlyph, hidden_glyphs
+from glyphscope.core.text.ink import InkTest, page_hidden
 from glyphscope.core.text.layout import LayoutResult, layout
+from glyphscope.core.text.prepared import Replacement, prepare_glyphs
 from glyphscope.core.text.reading import (
     GapDecision,
     LineBreakDecision,
@@ -56,24 +62,50 @@ class PageAnalysis:
     layout_grid: LayoutResult
     # Why `structure` is None (spec §9 "no result"): "" when there is a structure order.
     structure_reason: str = ""
+    # Beyond the spec (issue 12, core.text.prepared and core.text.bidi): replacement text
+    # read, accents merged, and the level runs of right-to-left lines in reading and layout.
+    replacements: tuple[Replacement, ...] = ()
+    accents: tuple[AccentMerge, ...] = ()
+    reading_bidi: tuple[BidiRun, ...] = ()
+    layout_bidi: tuple[BidiRun, ...] = ()
+    # With rules.annotations: glyph ranges [start, end) painted by annotation appearances.
+    annotations: tuple[AnnotationSpan, ...] = ()
+    # Glyphs a reader cannot see, with reasons (core.text.hidden); no_ink only when the
+    # pixel test ran (`ink`, its cost in `ink.seconds`).
+    hidden: tuple[HiddenGlyph, ...] = ()
+    ink: InkTest | None = None
+    # The clipping box in force per glyph range (core.interpret.clipping), for re-deriving
+    # `hidden` once a pixel test run elsewhere (the inspector's render thread) has answered.
+    clips: tuple[tuple[int, Clip], ...] = ()
+
+    def with_ink(self, ink: InkTest) -> PageAnalysis:
+        """A copy whose hidden glyphs include the `no_ink` answers of `ink`."""
+        hidden = hidden_glyphs(self.glyphs, self.clips, self.dropped, self.rules, ink.no_ink)
+        return replace(self, hidden=hidden, ink=ink)
 
     def to_json(self) -> dict:
         """The decision log of the page (shape: core.serialize.analysis_json)."""
         return analysis_json(self)
 
 
-def analyse_page(page: PdfPage, rules: Rules) -> PageAnalysis:
-    """Analyse a page with the given rules: every stage, with its decisions."""
+def analyse_page(page: PdfPage, rules: Rules, *, ink: bool = False) -> PageAnalysis:
+    """Analyse a page with the given rules: every stage, with its decisions. `ink` runs the
+    hidden-text pixel test (two pdfium renders; core.text.ink)."""
     extraction = extract_page(page, rules)
     glyphs = tuple(extraction.glyphs) if extraction.readable else ()
     warnings = list(extraction.warnings)
     visible = visible_glyphs(glyphs, page.visible_box, rules)
-    reading = reading_order(glyphs, visible.visible, rules)
-    grid = layout(glyphs, visible.visible, rules)
+    hidden, ink_test = page_hidden(page, glyphs, extraction.clips, visible, rules, ink=ink)
+    if ink_test is not None and ink_test.warning:
+        warnings.append(ink_test.warning)
+    prepared = prepare_glyphs(glyphs, visible.visible, extraction.replacements, rules)
+    text_glyphs, text_order = prepared.glyphs, prepared.order
+    reading = reading_order(text_glyphs, text_order, rules)
+    grid = layout(text_glyphs, text_order, rules)
     structure_result, structure_reason = None, "the page has no readable content stream"
     if extraction.readable:
         structure_result, structure_reason = _structure(
-            page, glyphs, visible.visible, rules, warnings
+            page, text_glyphs, text_order, rules, warnings
         )
     return PageAnalysis(
         page_number=page.number,
@@ -85,7 +117,7 @@ def analyse_page(page: PdfPage, rules: Rules) -> PageAnalysis:
         vertical_columns=reading.vertical_columns,
         reading=reading.text,
         layout=grid.text,
-        columns=columns_text(glyphs, visible.visible, rules, grid=grid, reading=reading.text),
+        columns=columns_text(text_glyphs, text_order, rules, grid=grid, reading=reading.text),
         structure=structure_result,
         structure_reason=structure_reason,
         media_box=page.media_box,
@@ -96,6 +128,14 @@ def analyse_page(page: PdfPage, rules: Rules) -> PageAnalysis:
         warnings=tuple(warnings),
         rules=rules,
         layout_grid=grid,
+        replacements=prepared.replacements,
+        accents=prepared.accents,
+        reading_bidi=reading.bidi_runs,
+        layout_bidi=grid.bidi_runs,
+        annotations=extraction.annotations,
+        hidden=hidden,
+        ink=ink_test,
+        clips=extraction.clips,
     )
 
 

@@ -1,8 +1,9 @@
 """`glyphscope-extract`: the engine on the command line.
 
-    glyphscope-extract --mode glyphs|text|layout|columns|structure|visible|explain
+    glyphscope-extract --mode glyphs|text|layout|columns|structure|visible|explain|hidden
                        [--pages 1-3,7] [--password PW] [--separator S] [--bom]
-                       [--output FILE] [--rule NAME=VALUE ...] [--rules FILE] FILE
+                       [--output FILE] [--rule NAME=VALUE ...] [--rules FILE]
+                       [--annotations] [--hidden include|exclude|only] FILE
 
 Pages are 1-based, like pdftotext's -f/-l. Errors: one line on stderr, exit status 2.
 In structure mode the exit status is 3 when no requested page had a usable structure tree.
@@ -21,10 +22,11 @@ from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.output import parse_page_range, write_document_text
 from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import explain_report, glyph_to_json
+from glyphscope.core.text.hidden import INCLUDE, SELECTIONS, hidden_runs
 from glyphscope.core.text.visible import visible_glyphs
 from glyphscope.core.version import package_version
 
-MODES = ("glyphs", "text", "layout", "columns", "structure", "visible", "explain")
+MODES = ("glyphs", "text", "layout", "columns", "structure", "visible", "explain", "hidden")
 EXIT_ERROR = 2
 EXIT_NO_STRUCTURE = 3
 
@@ -49,6 +51,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--rule", action="append", default=[], metavar="NAME=VALUE", help="override a threshold"
     )
     parser.add_argument("--rules", default=None, metavar="FILE", help="rules as JSON")
+    parser.add_argument(
+        "--annotations",
+        action="store_true",
+        help="also read annotation and form-field appearances (§12.5.5), after page content",
+    )
+    parser.add_argument(
+        "--hidden",
+        choices=SELECTIONS,
+        default=INCLUDE,
+        help="text modes: keep (default), drop, or read only text a reader cannot see",
+    )
     return parser
 
 
@@ -60,6 +73,8 @@ def _rules(args: argparse.Namespace) -> Rules:
         if not equals:
             raise GlyphscopeError(f"--rule takes NAME=VALUE, not {item!r}")
         values[name.strip()] = value.strip()
+    if args.annotations:
+        values["annotations"] = True
     return rules.with_values(**values)
 
 
@@ -81,6 +96,19 @@ def _write_json_lines(
             out.write(line.encode("utf-8") + b"\n")
 
 
+def _write_hidden(document: Document, pages: list[int], rules: Rules, out: BinaryIO) -> None:
+    """One JSON object per hidden run (core.text.hidden), the pixel test included."""
+    from glyphscope.core.analysis import analyse_page
+
+    for index in pages:
+        analysis = analyse_page(document.page(index), rules, ink=True)
+        for run in hidden_runs(analysis.glyphs, analysis.hidden):
+            record = {"page": analysis.page_number, **run._asdict()}
+            record["glyphs"], record["reasons"] = list(run.glyphs), list(run.reasons)
+            record["box"] = list(run.box)
+            out.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
+
+
 def _write_explain(document: Document, pages: list[int], rules: Rules, out: BinaryIO) -> None:
     from glyphscope.core.analysis import analyse_page
 
@@ -99,8 +127,11 @@ def run(args: argparse.Namespace, out: BinaryIO) -> int:
         if args.mode == "explain":
             _write_explain(document, pages, rules, out)
             return 0
+        if args.mode == "hidden":
+            _write_hidden(document, pages, rules, out)
+            return 0
         report = write_document_text(
-            document, out, pages, args.mode, args.separator, args.bom, rules
+            document, out, pages, args.mode, args.separator, args.bom, rules, args.hidden
         )
         if args.mode == "structure":
             for line in report.notes:

@@ -16,7 +16,10 @@ from glyphscope.core.interpret.interpreter import extract_page
 from glyphscope.core.rules import Rules
 from glyphscope.core.structure.order import NoStructure, structure_outcome
 from glyphscope.core.text.columns import columns_text
+from glyphscope.core.text.hidden import INCLUDE, select_hidden
+from glyphscope.core.text.ink import page_hidden
 from glyphscope.core.text.layout import layout_text
+from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
 from glyphscope.core.text.visible import visible_glyphs
 
@@ -73,17 +76,25 @@ def _check_mode(mode: str) -> None:
         raise TextModeError(f"text mode {mode!r} is not one of {', '.join(MODES)}")
 
 
-def page_text(page: PdfPage, mode: str, rules: Rules) -> PageText:
+def page_text(page: PdfPage, mode: str, rules: Rules, hidden: str = INCLUDE) -> PageText:
     """One page as text in `mode`; "" when the page has no readable content.
     "structure" falls back to reading order when the page has no trusted structure (§9), and
-    says why in `note`; a page read in structure order notes its untagged glyph count."""
+    says why in `note`; a page read in structure order notes its untagged glyph count.
+    `hidden` EXCLUDE or ONLY reads the visible glyphs without, or only, the hidden ones
+    (core.text.hidden, with the pixel test); INCLUDE is the spec's box test alone."""
     _check_mode(mode)
     extraction = extract_page(page, rules)
     if not extraction.readable:
         note = f"page {page.number}: no readable content stream" if mode == "structure" else ""
         return PageText("", False, note)
-    glyphs = extraction.glyphs
-    visible = visible_glyphs(glyphs, page.visible_box, rules).visible
+    painted = extraction.glyphs
+    visible_result = visible_glyphs(painted, page.visible_box, rules)
+    visible_order = visible_result.visible
+    if hidden != INCLUDE:
+        found, _ = page_hidden(page, painted, extraction.clips, visible_result, rules, ink=True)
+        visible_order = select_hidden(visible_order, found, hidden)
+    prepared = prepare_glyphs(painted, visible_order, extraction.replacements, rules)
+    glyphs, visible = prepared.glyphs, prepared.order
     if mode == "layout":
         return PageText(layout_text(glyphs, visible, rules).text)
     if mode == "columns":
@@ -114,6 +125,7 @@ def write_document_text(
     separator: str = "\f",
     bom: bool = False,
     rules: Rules | None = None,
+    hidden: str = INCLUDE,
 ) -> WriteReport:
     """Write the text of `pages` (0-based; None or empty = every page) of a
     glyphscope.core.document.Document to a binary stream; report the number of pages written
@@ -129,7 +141,7 @@ def write_document_text(
     for written, index in enumerate(indices):
         if written:
             stream.write(encoded_separator)
-        result = page_text(document.page(index), mode, rules)
+        result = page_text(document.page(index), mode, rules, hidden)
         stream.write(result.text.encode("utf-8"))
         if result.note:
             notes.append(result.note)

@@ -38,6 +38,11 @@ class DecodeSource(StrEnum):
     # A glyph name that is a prefix plus a number (dvips' /a65, /g18, /C0041) taken as the
     # character code, as poppler does; only when no other step answered. A guess, labelled so.
     GLYPH_NAME_NUMBER = "glyph_name_number"
+    # A TeX font without /ToUnicode: its encoding (OT1, T1, OML, OMS, TS1) identified from the
+    # font name or its codes, or a TeX glyph name outside the AGL (core.fonts.tex).
+    TEX_ENCODING = "tex_encoding"
+    # Text from marked content /ActualText (§14.9.4) or /E (§14.9.5), in text output only.
+    ACTUAL_TEXT = "actual_text"
     UNRESOLVED = "unresolved"  # no step answered; text is ""
 
 

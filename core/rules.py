@@ -35,6 +35,28 @@ class Rules:
     structure_trust_ratio: float = 0.25
     # Ligatures U+FB00–FB06 expanded in text output (after duplicate removal).
     expand_ligatures: bool = True
+    # Beyond the spec (issue 12). Right-to-left lines put in logical order by UAX #9; a line's
+    # paragraph direction is right to left when its RTL strong characters are at least this
+    # fraction of its strong characters.
+    bidi_reorder: bool = True
+    bidi_rtl_base_ratio: float = 0.5
+    # Arabic presentation forms (U+FB50–FDFF, U+FE70–FEFF) folded to base letters in text.
+    fold_presentation_forms: bool = True
+    # A spacing accent glyph merges into the base glyph that covers at least this fraction
+    # of its width (above 1 turns merging off).
+    accent_overlap_ratio: float = 0.5
+    # §14.9.5: read /E (expansion of an abbreviation) instead of the glyphs; /ActualText
+    # (§14.9.4) is always read.
+    use_expansion: bool = False
+    # Annotation appearances (§12.5.5) read after the page content; the contract reads page
+    # content only, so off by default (CLI --annotations).
+    annotations: bool = False
+    # Hidden text (core.text.hidden): a box under this height is "tiny"; the pixel test renders
+    # at a scale where the median glyph is this many pixels tall, and a glyph whose box
+    # changes by no more than the tolerance (0-255 per channel) without text leaves no ink.
+    hidden_tiny_height: float = 1.0
+    hidden_ink_pixels: float = 6.0
+    hidden_ink_tolerance: float = 24.0
     # Resource limits: decoded size of one stream, operators and glyphs of one page.
     max_stream_bytes: int = 64 * 1024 * 1024
     max_page_operators: int = 2_000_000

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING
 from glyphscope.core.records import DecodeSource, Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.structure.order import StructureResult
+from glyphscope.core.text.bidi import BidiRun
 from glyphscope.core.text.columns import ColumnBand, ColumnsResult
+from glyphscope.core.text.ink import InkTest
 from glyphscope.core.text.layout import LayoutResult
 from glyphscope.core.text.reading import (
     GapDecision,
@@ -183,7 +185,35 @@ def analysis_json(analysis: PageAnalysis) -> dict:
         "columns": columns_json(analysis.columns),
         "structure": None if structure is None else structure_json(structure),
         "structure_reason": analysis.structure_reason,
+        # Beyond the spec (issue 12): see the README's "Beyond the spec".
+        "replacements": [
+            {**r._asdict(), "glyphs": list(r.glyphs), "span": list(r.span)}
+            for r in analysis.replacements
+        ],
+        "accents": [merge._asdict() for merge in analysis.accents],
+        "annotations": [span._asdict() for span in analysis.annotations],
+        "hidden": [
+            {"index": item.glyph, "reasons": list(item.reasons)} for item in analysis.hidden
+        ],
+        "ink_test": None if analysis.ink is None else ink_json(analysis.ink),
+        "bidi": {
+            "reading": [bidi_json(run) for run in analysis.reading_bidi],
+            "layout": [bidi_json(run) for run in analysis.layout_bidi],
+        },
     }
+
+
+def ink_json(ink: InkTest) -> dict:
+    return {
+        "no_ink": sorted(ink.no_ink),
+        "tested": ink.tested,
+        "scale": ink.scale,
+        "seconds": ink.seconds,
+    }
+
+
+def bidi_json(run: BidiRun) -> dict:
+    return {**run._asdict(), "glyphs": list(run.glyphs)}
 
 
 def explain_report(source: str, rules: Rules, pages: list[dict]) -> dict:

@@ -11,7 +11,7 @@ from glyphscope.inspector import edit_actions
 from glyphscope.inspector.continuous import CONTINUOUS_KEY, ContinuousScrolling
 from glyphscope.inspector.file_session import install_file_session
 from glyphscope.inspector.settings import read_bool
-from glyphscope.widgets.overlay_layers import LAYER_TYPES
+from glyphscope.widgets.text_layers import ALL_LAYER_TYPES
 
 
 def _action(window, name: str, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -165,8 +165,9 @@ def build_actions(window) -> dict[str, QAction]:
     layers_menu.addAction(actions["no_layers"])
     layers_menu.addSeparator()
     # Alt+1 … Alt+9, Alt+0, Alt+- toggle the layers in the panel's order.
-    keys = [f"Alt+{n}" for n in "1234567890-="]
-    for key, layer_type in zip(keys, LAYER_TYPES, strict=False):
+    keys: list[str | None] = [f"Alt+{n}" for n in "1234567890-="]
+    keys += [None] * (len(ALL_LAYER_TYPES) - len(keys))
+    for key, layer_type in zip(keys, ALL_LAYER_TYPES, strict=False):
         layer_id = layer_type.layer_id
         toggle = _action(
             window,
@@ -182,6 +183,19 @@ def build_actions(window) -> dict[str, QAction]:
     view_menu.addAction(actions["clear_selection"])
     view_menu.addAction(actions["continuous"])
     view_menu.addAction(actions["wrap"])
+    # Beyond the contract (issue 12): annotation appearances read after the page content.
+    annotations = _action(
+        window,
+        "annotations",
+        "Read &annotations",
+        lambda checked: window.set_rules(window.rules.with_values(annotations=checked)),
+        tip="Read annotation and form-field appearances after the page content (§12.5.5)",
+    )
+    annotations.setCheckable(True)
+    annotations.setChecked(window.rules.annotations)
+    window.rulesChanged.connect(lambda rules: annotations.setChecked(rules.annotations))
+    view_menu.addAction(annotations)
+    actions["annotations"] = annotations
     window.panels_menu = view_menu.addMenu("&Panels")
     help_menu = menu_bar.addMenu("&Help")
     actions["shortcuts"] = _action(

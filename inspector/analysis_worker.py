@@ -40,6 +40,7 @@ class CoreOwner(WorkerOwned):
 
     def analyse(self, index: int, rules: Rules) -> PageModel:
         from glyphscope.core.analysis import analyse_page
+        from glyphscope.core.text.ink import ink_candidates, ink_request
 
         if self._document is None:
             raise AnalysisUnavailableError("the document could not be opened for analysis")
@@ -48,4 +49,9 @@ class CoreOwner(WorkerOwned):
         page = self._document.page(index)
         analysis = analyse_page(page, rules)
         # The arrays, spatial index and decision lookups are built here, in the worker.
-        return build_page_model(index, analysis, analysis.structure_reason)
+        model = build_page_model(index, analysis, analysis.structure_reason)
+        # The hidden-text pixel test: the page copies are made here (pikepdf, this thread's
+        # document); pdfium renders them on the render thread (inspector.hidden_ink).
+        candidates = ink_candidates(analysis.glyphs, analysis.visible)
+        model.ink_request = ink_request(page, analysis.glyphs, candidates, rules)
+        return model

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from glyphscope.core.version import package_version
-from glyphscope.widgets.overlay_layers import LAYER_TYPES
+from glyphscope.widgets.text_layers import ALL_LAYER_TYPES
 
 SCREENSHOT_TIMEOUT_MS = 120_000
 
@@ -21,7 +21,7 @@ def sample_path() -> Path:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    layer_ids = ", ".join(t.layer_id for t in LAYER_TYPES)
+    layer_ids = ", ".join(t.layer_id for t in ALL_LAYER_TYPES)
     parser = argparse.ArgumentParser(
         prog="glyphscope",
         description="Inspect how text is extracted from a PDF: every glyph, every decision.",
@@ -55,7 +55,7 @@ def layer_choice(value: str | None) -> list[str] | None:
     if value is None:
         return None
     value = value.strip().lower()
-    known = [t.layer_id for t in LAYER_TYPES]
+    known = [t.layer_id for t in ALL_LAYER_TYPES]
     if value == "all":
         return known
     if value == "none":

@@ -51,14 +51,15 @@ from glyphscope.widgets.glyph_table import GlyphTable
 from glyphscope.widgets.layers_panel import LayersPanel
 from glyphscope.widgets.overlay_base import OverlayLayer
 from glyphscope.widgets.overlay_layers import (
-    LAYER_TYPES,
     GlyphQuadsLayer,
     HoverLayer,
     SelectionLayer,
 )
 from glyphscope.widgets.page_view import PageView
 from glyphscope.widgets.selection import GlyphSelection
+from glyphscope.widgets.text_layers import ALL_LAYER_TYPES
 from glyphscope.widgets.text_panes import TextPanes
+from glyphscope.widgets.text_provenance import linked_glyphs
 
 # Selections made on the page itself, or emptied, leave the view where it is.
 STAY_PUT_SOURCES = frozenset({"page", "band", "page-change", "escape", "clear", "select-all"})
@@ -73,6 +74,7 @@ class MainWindow(PageSession, QMainWindow):
     documentFailed = Signal(str)
     rulesChanged = Signal(object)  # Rules
     documentClosed = Signal()  # the shown document's data is gone (a new one may be loading)
+    hiddenTextReady = Signal(int)  # page index: the hidden-text pixel test has answered
 
     def __init__(self, *, persist: bool = True) -> None:
         super().__init__()
@@ -140,7 +142,7 @@ class MainWindow(PageSession, QMainWindow):
         self.text_panes = TextPanes()
         self.glyph_table = GlyphTable()
         self.panels: dict[str, QDockWidget] = {}
-        for layer_type in LAYER_TYPES:
+        for layer_type in ALL_LAYER_TYPES:
             self.add_layer(layer_type())
 
         self.actions_by_name = build_actions(self)
@@ -319,8 +321,9 @@ class MainWindow(PageSession, QMainWindow):
             self.selection.set(self.model.grid.in_rect((x0, y0, x1, y1)), "band")
 
     def _on_selection(self, indices: tuple, source: str) -> None:
-        self.selection_layer.set_selected(indices)
-        self.text_panes.highlight(indices, source)
+        linked = linked_glyphs(self.model, indices)
+        self.selection_layer.set_selected(linked)
+        self.text_panes.highlight(linked, source)
         if source != "table":
             self.glyph_table.set_selected(indices)
         self.details.show_selection(self.model, indices)

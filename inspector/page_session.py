@@ -15,8 +15,8 @@ from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from glyphscope.core.errors import PasswordRequiredError, WrongPasswordError
-from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.core.view.page_model import PageModel
+from glyphscope.inspector.hidden_ink import INK_JOB, apply_ink, request_ink, status_text
 from glyphscope.inspector.render_worker import RenderedBitmap, rendered_page
 from glyphscope.inspector.settings import add_recent_file
 
@@ -149,6 +149,8 @@ class PageSession:
             if result.note:
                 self.show_error(result.note)
             self._done("render")
+        elif kind == INK_JOB and isinstance(result, tuple):
+            apply_ink(self, result)
 
     def _on_pdfium_opened(self, page_count: int) -> None:
         if page_count <= 0:
@@ -255,11 +257,8 @@ class PageSession:
     def _apply_model(self, model: PageModel) -> None:
         self._show_model(model)
         warnings = "; ".join(model.warnings[:3])
-        visible = sum(status == GlyphStatus.VISIBLE for status in model.status)
-        state = f"{model.count} glyphs, {visible} visible"
-        if model.truncated:
-            state += " (truncated)"
-        self.state_label.setText(state)
+        self.state_label.setText(status_text(model))
+        request_ink(self, model)
         if warnings:
             self.statusBar().showMessage(warnings, 8000)
         self.analysisReady.emit(model.page_index, model)

@@ -24,6 +24,7 @@ from glyphscope.core.qa.diffing import PdfiumText, WordDiff, word_diff
 from glyphscope.core.qa.search import SearchHit, SearchQuery, search_text
 from glyphscope.core.rules import Rules
 from glyphscope.core.structure.tree import StructureNode
+from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import TextResult, reading_order
 from glyphscope.core.text.visible import visible_glyphs
 from glyphscope.inspector.worker_child import WorkerOwned
@@ -96,9 +97,9 @@ class QaCore(WorkerOwned):
         extraction = page.extract(rules)
         if not extraction.readable:
             return TextResult("", ())
-        glyphs = extraction.glyphs
-        visible = visible_glyphs(glyphs, page.visible_box, rules).visible
-        return reading_order(glyphs, visible, rules).text
+        visible = visible_glyphs(extraction.glyphs, page.visible_box, rules).visible
+        prepared = prepare_glyphs(extraction.glyphs, visible, extraction.replacements, rules)
+        return reading_order(prepared.glyphs, prepared.order, rules).text
 
     def reading_texts(
         self, indices: Sequence[int], rules: Rules

@@ -12,6 +12,7 @@ from pikepdf import Array, Dictionary, Name
 
 from glyphscope.core.document import Document
 from glyphscope.core.fonts.loader import BROKEN_FONT_WIDTH, load_font
+from glyphscope.core.fonts.tex import T1
 from glyphscope.core.records import DecodeSource
 from tests.pdfbuilder import PdfBuilder, cid_cmap, tounicode_cmap, truetype_program
 
@@ -338,8 +339,14 @@ def test_numbered_names_are_not_zapfdingbats_names_outside_zapfdingbats(builder)
 
 
 def test_numbered_control_code_stays_unresolved(builder):
+    font = load_font(numbered_type3(builder, [1, "a1", "a2"]))
+    assert decoded(font, b"\x01") == [("", DecodeSource.UNRESOLVED)]
+
+
+def test_numbered_t1_ligature_code_reads_through_t1(builder):
+    # Issue 12: codes 27-31 without 11-15 identify a T1 (Cork) TeX font; 27 is "ff".
     font = load_font(numbered_type3(builder, [27, "a27", "a28"]))
-    assert decoded(font, b"\x1b") == [("", DecodeSource.UNRESOLVED)]
+    assert decoded(font, b"\x1b") == [("\ufb00", DecodeSource.TEX_ENCODING)]
 
 
 def test_one_name_off_its_code_disables_numbered_names_for_the_font(builder):
@@ -625,14 +632,14 @@ def test_corpus_truetype_decodes_through_its_mac_cmap_and_post_names(corpus_dir)
 @pytest.mark.parametrize("page_index", [10, 50])
 def test_corpus_dvips_type3_fonts_decode_like_pdftotext(corpus_dir, page_index):
     # pdf.js/pdfpig mozilla-10372: dvips Type 3 bitmap fonts named /a16…/a243 by code.
-    # pdftotext writes the control codes (T1-encoded ligatures) as controls; we leave them
-    # unresolved, so both sides count them as U+FFFD.
+    # pdftotext writes the control codes (T1-encoded ligatures) as controls; we read them
+    # through T1 (issue 12), so the reference's controls are counted as T1 characters.
     reference = (corpus_dir / "refs" / "pdfpig__mozilla-10372-2.pdf.pdftotext.txt").read_text(
         encoding="utf-8"
     )
     page_text = reference.split("\f")[page_index]
     expected = Counter(
-        "\ufffd" if ord(c) < 32 or 0x7F <= ord(c) < 0xA0 else c
+        T1.get(ord(c), "\ufffd") if ord(c) < 32 or 0x7F <= ord(c) < 0xA0 else c
         for c in page_text
         if c not in " \n\t\r"
     )

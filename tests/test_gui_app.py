@@ -271,6 +271,8 @@ def test_decode_source_legend_lists_every_source_with_its_count(qtbot, decisions
         "builtin_encoding",
         "font_program",
         "glyph_name_number",
+        "tex_encoding",
+        "actual_text",
         "unresolved",
     ]
     assert "glyph_name_number (0)" in labels
@@ -414,7 +416,10 @@ def test_status_bar_counts_the_visible_glyphs(qtbot, decisions):
     model = decisions.model
     visible = len(model.analysis.visible)
     assert 0 < visible < model.count  # the page drops a copy and a glyph outside the box
-    assert decisions.state_label.text() == f"{model.count} glyphs, {visible} visible"
+    counts = f"{model.count} glyphs, {visible} visible"
+    # Issue 12: the visible glyphs a reader cannot see are counted after them.
+    hidden = sum(1 for h in model.analysis.hidden if h.glyph in model.analysis.visible)
+    assert decisions.state_label.text() == counts + (f", {hidden} hidden" if hidden else "")
 
 
 # -- settings --------------------------------------------------------------------------------

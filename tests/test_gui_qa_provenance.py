@@ -284,6 +284,7 @@ def test_an_embedded_font_without_base_encoding_reads_its_program_before_the_tab
         "differences",
         "font_program",
         "builtin_encoding",
+        "tex_encoding",
         "glyph_name_number",
     ]
 
@@ -297,5 +298,6 @@ def test_a_font_with_a_base_encoding_reads_the_tables_before_its_program():
         "differences",
         "builtin_encoding",
         "font_program",
+        "tex_encoding",
         "glyph_name_number",
     ]

@@ -35,6 +35,8 @@ DECODE_SOURCE_COLOURS = {
     DecodeSource.BUILTIN_ENCODING.value: "#ff7f0e",
     DecodeSource.FONT_PROGRAM.value: "#8c564b",
     DecodeSource.GLYPH_NAME_NUMBER.value: "#e377c2",
+    DecodeSource.TEX_ENCODING.value: "#bcbd22",
+    DecodeSource.ACTUAL_TEXT.value: "#7b4fd6",
     DecodeSource.UNRESOLVED.value: "#d62728",
 }
 UNKNOWN_SOURCE_COLOUR = "#7f7f7f"

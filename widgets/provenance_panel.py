@@ -14,6 +14,7 @@ from glyphscope.core.interpret.content import OperatorRecord
 from glyphscope.core.records import DecodeSource, Glyph
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.explain import char_label
+from glyphscope.widgets.text_provenance import text_step_html
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,12 @@ DECODE_CHAIN = (
         DecodeSource.FONT_PROGRAM.value,
         "the embedded font program's own cmap or glyph names",
         "program last",
+    ),
+    DecodeStep(
+        DecodeSource.TEX_ENCODING.value,
+        "a TeX encoding (OT1, T1, OML, OMS, TS1) named by the font or shown by a dvips font's "
+        "codes, or a TeX glyph name outside the AGL",
+        "simple",
     ),
     DecodeStep(
         DecodeSource.GLYPH_NAME_NUMBER.value,
@@ -211,12 +218,14 @@ def provenance_html(
         ("MCID", "—" if glyph.mcid is None else str(glyph.mcid)),
         ("draw order", str(glyph.draw_order)),
     ]
+    text_steps = text_step_html(model, index)
     return (
         _section(1, "Output characters", _table(output_rows(model, index)))
         + _section(2, "Glyph record", _table(record_rows))
         + _section(3, "Showing operator", _table(operator_rows(glyph, record)))
         + _section(4, "Font", _table(font_rows(glyph, info)) + FONT_OBJECT_LINK)
         + _section(5, "Decode step", decode_rows(glyph, info))
+        + (_section(6, "Text read", text_steps) if text_steps else "")
     )
 
 

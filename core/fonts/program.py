@@ -21,6 +21,7 @@ from fontTools.encodings.StandardEncoding import StandardEncoding
 from fontTools.ttLib import TTFont, TTLibError
 
 from glyphscope.core.fonts.encodings import glyph_name_to_unicode
+from glyphscope.core.fonts.tex import tex_glyph_name_text
 from glyphscope.core.pdf.objects import pdf_name
 
 # A font program larger than this is not read: no real font needs more to name its glyphs,
@@ -128,7 +129,7 @@ def _read_program(stream: pikepdf.Object) -> tuple[bytes | None, str]:
 def _text_by_name(names: Mapping[int, str]) -> dict[int, str]:
     result = {}
     for key, name in names.items():
-        text = glyph_name_to_unicode(name)
+        text = tex_glyph_name_text(name) or glyph_name_to_unicode(name)
         if text:
             result[key] = text
     return result

@@ -21,6 +21,7 @@ from glyphscope.core.fonts.dicts import (
     DIFFERENCES,
     FONT_PROGRAM,
     GLYPH_NAME_NUMBER,
+    TEX_ENCODING,
     TO_UNICODE,
     UNRESOLVED,
     Font,
@@ -39,6 +40,12 @@ from glyphscope.core.fonts.encodings import (
     standard14_widths,
 )
 from glyphscope.core.fonts.program import embedded_program_type
+from glyphscope.core.fonts.tex import ENCODINGS as TEX_ENCODINGS
+from glyphscope.core.fonts.tex import (
+    encoding_for_codes,
+    encoding_for_font_name,
+    tex_glyph_name_text,
+)
 from glyphscope.core.geometry import Matrix, apply, apply_vector
 from glyphscope.core.pdf.objects import pdf_dictionary, pdf_name, pdf_number, pdf_numbers
 
@@ -63,6 +70,7 @@ class _SimpleDecoder:
         missing_width: float,
         font_matrix: Matrix | None,
         program: LazyProgram,
+        tex: dict[int, str] | None = None,
     ) -> None:
         self.to_unicode = to_unicode
         self.differences = encoding.differences
@@ -76,6 +84,9 @@ class _SimpleDecoder:
         self.missing_width = missing_width
         self.font_matrix = font_matrix
         self.program = program
+        # A TeX encoding (core.fonts.tex): for a font named as a TeX font it stands in for
+        # the default base encoding; for a numbered-name font for the code-as-Latin-1 guess.
+        self.tex = tex
 
     def split(self, data: bytes) -> list[tuple[int, int]]:
         return [(byte, 1) for byte in data]
@@ -103,6 +114,9 @@ class _SimpleDecoder:
         name = self.differences.get(code)
         program_tried = False
         if name is not None:
+            text = tex_glyph_name_text(name)
+            if text:
+                return text, TEX_ENCODING
             text = glyph_name_to_unicode(name, self.zapf_dingbats)
             if text:
                 return text, DIFFERENCES
@@ -113,6 +127,10 @@ class _SimpleDecoder:
                 text, source = self._program_text(code)
                 if text:
                     return text, source
+            if self.tex is not None and not self.numbered_names:
+                text = self.tex.get(code)
+                if text:
+                    return text, TEX_ENCODING
             if self.base is not None and self.base[code] is not None:
                 text = glyph_name_to_unicode(self.base[code], self.zapf_dingbats)
                 if text:
@@ -122,6 +140,10 @@ class _SimpleDecoder:
             if text:
                 return text, source
         if self.numbered_names and name is not None:
+            if self.tex is not None:
+                text = self.tex.get(code)
+                if text:
+                    return text, TEX_ENCODING
             text = _numbered_name_text(code, self.named_base)
             if text:
                 return text, GLYPH_NAME_NUMBER
@@ -164,6 +186,7 @@ def load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problems
         pdf_number(descriptor.get("/MissingWidth"), 0.0) if descriptor is not None else 0.0
     )
     to_unicode = to_unicode_cmap(font_dict, problems)
+    tex = _tex_encoding(name, encoding)
     decoder = _SimpleDecoder(
         to_unicode,
         encoding,
@@ -173,6 +196,7 @@ def load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problems
         missing_width,
         font_matrix,
         LazyProgram(descriptor if program_type else None, subtype, problems),
+        None if tex is None else TEX_ENCODINGS[tex],
     )
     if font_matrix is not None:  # a Type 3 font
         ascent, descent = _type3_extent(font_dict.get("/FontBBox"), font_matrix)
@@ -185,7 +209,7 @@ def load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problems
     else:
         widths_source = "default"
     details = font_details(
-        encoding.label,
+        encoding.label if tex is None else f"{encoding.label} (TeX {tex})",
         widths_source,
         has_to_unicode=to_unicode is not None,
         embedded_program=program_type,
@@ -256,6 +280,16 @@ def _simple_encoding(
     return _SimpleEncoding(
         differences, base, named, program_first, _numbered_glyph_names(differences), label
     )
+
+
+def _tex_encoding(name: str, encoding: _SimpleEncoding) -> str | None:
+    """The TeX encoding of a font without a named base encoding: by its name, or for a
+    numbered-name (dvips) font by the codes its /Differences uses."""
+    if encoding.named_base is not None:
+        return None
+    if encoding.numbered_names:
+        return encoding_for_codes(set(encoding.differences))
+    return encoding_for_font_name(name)
 
 
 # dvips and similar producers name each glyph of a Type 3 font by its own code: /a65.

@@ -15,6 +15,18 @@ import pikepdf
 
 from glyphscope.core.fonts.loader import Font, FontInfo, load_font
 from glyphscope.core.geometry import IDENTITY, Matrix, multiply, translate
+from glyphscope.core.interpret.annotations import (
+    AnnotationSpan,
+    annotation_label,
+    page_appearances,
+)
+from glyphscope.core.interpret.clipping import (
+    PATH_OPERATORS,
+    PathBox,
+    form_bbox,
+    intersect,
+    transformed_box,
+)
 from glyphscope.core.interpret.content import (
     form_resources,
     form_xobject,
@@ -22,6 +34,7 @@ from glyphscope.core.interpret.content import (
     page_streams,
     parse_content,
 )
+from glyphscope.core.interpret.marked_content import MarkedContentTracker, ReplacementSpan
 from glyphscope.core.interpret.state import (
     GraphicsState,
     matrix_operand,
@@ -53,6 +66,12 @@ class PageExtraction:
     truncated: bool
     warnings: tuple[str, ...]
     fonts: dict[tuple[str, str], FontInfo] = field(default_factory=dict)
+    # §14.9.4/§14.9.5 marked content with /ActualText or /E, as glyph ranges.
+    replacements: tuple[ReplacementSpan, ...] = ()
+    # With rules.annotations: glyph ranges painted by annotation appearances (§12.5.5).
+    annotations: tuple[AnnotationSpan, ...] = ()
+    # The clipping box in force from each glyph index on (core.interpret.clipping).
+    clips: tuple[tuple[int, tuple[float, float, float, float] | None], ...] = ()
 
 
 class _Budget(Exception):
@@ -73,6 +92,12 @@ class _Interpreter:
         self.active_forms: set[tuple[int, int]] = set()
         self.parsed_forms: dict[tuple[int, int], list | None] = {}
         self.mcid_stack: list[int | None] = []
+        self.marked = MarkedContentTracker()
+        self.annotations: list[AnnotationSpan] = []
+        self.path = PathBox()
+        # (first glyph index, clipping box) each time a showing operator meets a new clip.
+        self.clips: list[tuple[int, tuple[float, float, float, float] | None]] = []
+        self.clip_in_force: tuple[float, float, float, float] | None = None
         self.skipped: dict[str, int] = {}
         self.warned: set[str] = set()
 
@@ -99,6 +124,7 @@ class _Interpreter:
         line_matrix: Matrix = IDENTITY
         stack: list[GraphicsState] = []
         mcid_floor = len(self.mcid_stack)
+        marked_floor = self.marked.depth
         budget = self.rules.max_page_operators
         for index, (instruction, operator) in enumerate(instructions):
             self.operators_run += 1
@@ -140,15 +166,21 @@ class _Interpreter:
                     self.begin_marked_content(operands, resources)
                 elif operator == "BMC":
                     self.mcid_stack.append(self.mcid_stack[-1] if self.mcid_stack else None)
+                    self.marked.begin(None, len(self.glyphs))
                 elif operator == "EMC":
                     if len(self.mcid_stack) > mcid_floor:
                         self.mcid_stack.pop()
+                    if self.marked.depth > marked_floor:
+                        self.marked.end(len(self.glyphs))
+                elif operator in PATH_OPERATORS:
+                    state.clip = self.path.handle(operator, operands, state.ctm, state.clip)
             except _OPERATOR_ERRORS as exc:
                 self.skipped[operator] = self.skipped.get(operator, 0) + 1
                 if self.skipped[operator] == 1:
                     where = form_path or "page"
                     self.warnings.append(f"{where}: skipped malformed {operator} #{index}: {exc}")
         del self.mcid_stack[mcid_floor:]
+        self.marked.close_to(marked_floor, len(self.glyphs))
 
     # -- operators ---------------------------------------------------------------------
 
@@ -219,6 +251,7 @@ class _Interpreter:
                 mcid = None
         inherited = self.mcid_stack[-1] if self.mcid_stack else None
         self.mcid_stack.append(mcid if mcid is not None else inherited)
+        self.marked.begin(properties, len(self.glyphs))
 
     def draw_xobject(
         self,
@@ -231,7 +264,20 @@ class _Interpreter:
         xobject = form_xobject(resources, name)
         if xobject is None:
             return
-        path = form_path + name_key(name)
+        # §8.10.1: the form's /Matrix maps form space into the user space current at Do.
+        ctm = multiply(matrix_operand(xobject.get("/Matrix", IDENTITY)), state.ctm)
+        self.draw_form(xobject, ctm, resources, state, form_depth, form_path + name_key(name))
+
+    def draw_form(
+        self,
+        xobject: pikepdf.Stream,
+        ctm: Matrix,
+        resources: pikepdf.Dictionary | None,
+        state: GraphicsState,
+        form_depth: int,
+        path: str,
+    ) -> None:
+        """Interpret a form with `ctm` as its CTM, guarding depth and cycles."""
         if form_depth + 1 > self.rules.form_depth:
             limit = self.rules.form_depth
             self.warn_once(f"{path}: form nesting deeper than {limit}; skipped")
@@ -245,15 +291,36 @@ class _Interpreter:
         instructions = self.parsed_forms[objgen]
         if not instructions:
             return
-        # §8.10.1: the form's /Matrix maps form space into the user space current at Do.
         form_state = state.copy()
-        form_state.ctm = multiply(matrix_operand(xobject.get("/Matrix", IDENTITY)), state.ctm)
+        form_state.ctm = ctm
+        box = form_bbox(xobject)
+        if box is not None:
+            # §8.10.1: the form's /BBox clips what it paints.
+            form_state.clip = intersect(state.clip, transformed_box(ctm, box))
         self.active_forms.add(objgen)
         try:
             inner = form_resources(xobject, resources)
             self.run(instructions, inner, form_state, form_depth + 1, path)
         finally:
             self.active_forms.discard(objgen)
+
+    def draw_annotations(self, page: PdfPage) -> None:
+        """After the page content: each visible annotation's normal appearance (§12.5.5)."""
+        for appearance in page_appearances(page, self.warnings):
+            start = len(self.glyphs)
+            label = annotation_label(appearance)
+            try:
+                self.draw_form(
+                    appearance.form, appearance.matrix, None, GraphicsState(IDENTITY), 0, label
+                )
+            except _OPERATOR_ERRORS as exc:
+                self.warnings.append(f"{label}: appearance skipped: {exc}")
+            if len(self.glyphs) > start:
+                self.annotations.append(
+                    AnnotationSpan(
+                        start, len(self.glyphs), appearance.object_number, appearance.subtype
+                    )
+                )
 
     def show(
         self,
@@ -279,6 +346,9 @@ class _Interpreter:
         font = state.font
         if font is None:
             font = state.font = self.fallback_font()
+        if state.clip is not self.clip_in_force:
+            self.clip_in_force = state.clip
+            self.clips.append((len(self.glyphs), state.clip))
         pen = self.show_elements(elements, font, state, text_matrix, index, form_depth, form_path)
         # §9.4.4: after showing, Tm is translated by the total displacement.
         if font.writing_mode:
@@ -402,6 +472,7 @@ _INTERPRETED = (
     _SHOWING
     | _TEXT_POSITIONING
     | _TEXT_STATE
+    | PATH_OPERATORS
     | {
         "Tf",
         "BT",
@@ -435,6 +506,7 @@ def extract_page(page: PdfPage, rules: Rules) -> PageExtraction:
         rules.max_stream_bytes,
         rules.max_page_operators,
         rules.max_page_glyphs,
+        rules.annotations,
     )
     cache = page.document.extraction_cache
     extraction: PageExtraction | None = cache.get(key)
@@ -469,6 +541,8 @@ def interpret_page(page: PdfPage, rules: Rules) -> PageExtraction:
         return PageExtraction((), False, interpreter.truncated, tuple(interpreter.warnings))
     try:
         interpreter.run(instructions, page_resources(page), GraphicsState(IDENTITY), 0, "")
+        if rules.annotations:
+            interpreter.draw_annotations(page)
     except _Budget as exc:
         interpreter.truncated = True
         interpreter.warnings.append(f"page truncated: {exc}")
@@ -478,4 +552,7 @@ def interpret_page(page: PdfPage, rules: Rules) -> PageExtraction:
         interpreter.truncated,
         tuple(interpreter.warnings),
         interpreter.fonts,
+        tuple(interpreter.marked.spans),
+        tuple(interpreter.annotations),
+        tuple(interpreter.clips),
     )

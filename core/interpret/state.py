@@ -24,6 +24,7 @@ class GraphicsState:
         "leading",
         "render_mode",
         "text_rise",
+        "clip",
     )
 
     def __init__(self, ctm: Matrix) -> None:
@@ -37,6 +38,8 @@ class GraphicsState:
         self.leading = 0.0
         self.render_mode = 0
         self.text_rise = 0.0
+        # The clipping region as a user-space box (core.interpret.clipping), None: the page.
+        self.clip: tuple[float, float, float, float] | None = None
 
     def copy(self) -> GraphicsState:
         clone = GraphicsState.__new__(GraphicsState)

@@ -31,6 +31,7 @@ from glyphscope.core.pdf.document import PdfPage
 from glyphscope.core.pdf.objects import inherited_attribute
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+from glyphscope.core.structure.replacements import element_groups
 from glyphscope.core.structure.tree import (
     McidKey,
     ObjGen,
@@ -205,10 +206,17 @@ def structure_outcome_for(
     order = order_glyphs(walk.mcid_keys, glyphs, visible, rules, _form_chain(page))
     if len(order.untagged) == order.total and "/StructParents" not in page.obj:
         return NoStructure(NOT_REFERENCED)
+    from glyphscope.core.text.prepared import replace_groups
     from glyphscope.core.text.reading import reading_order
 
+    ranges = {(None, mcid): span for mcid, span in order.spans.items()} | dict(order.form_spans)
+    groups = element_groups(walk.root, order.glyph_order, ranges, rules)
+    text_glyphs, text_order = glyphs, order.glyph_order
+    if groups:
+        prepared = replace_groups(glyphs, order.glyph_order, groups, rules)
+        text_glyphs, text_order = prepared.glyphs, prepared.order
     return StructureResult(
-        text=reading_order(glyphs, order.glyph_order, rules).text,
+        text=reading_order(text_glyphs, text_order, rules).text,
         glyph_order=order.glyph_order,
         mcid_order=order.mcid_order,
         spans=order.spans,

@@ -6,6 +6,8 @@ same characters (spec §1: an unresolved glyph becomes a space, never nothing).
 
 from __future__ import annotations
 
+import unicodedata
+
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 
@@ -75,16 +77,36 @@ def expand_ligatures(text: str) -> str:
     return "".join(LIGATURES.get(c, c) for c in text)
 
 
+def is_arabic_presentation_form(char: str) -> bool:
+    return "\ufb50" <= char <= "\ufdff" or "\ufe70" <= char <= "\ufeff"
+
+
+def fold_presentation_forms(text: str) -> str:
+    """Arabic Presentation Forms-A and -B to their base letters (compatibility decomposition
+    of those two blocks only, as PDFBox does): search and indexing want the letters, the glyph
+    record keeps the decoded shape."""
+    if not any(is_arabic_presentation_form(c) for c in text):
+        return text
+    return "".join(
+        unicodedata.normalize("NFKC", c) if is_arabic_presentation_form(c) else c for c in text
+    )
+
+
 # C0 controls mapped by a ToUnicode CMap (tab, CR, NUL…) would break lines or terminals.
 _CONTROLS_TO_SPACE = {code: " " for code in range(0x20)}
 
 
 def glyph_output_text(glyph: Glyph, rules: Rules) -> str:
     """The characters a glyph writes: a space when unresolved (spec §1), C0 controls as
-    spaces, ligatures expanded when `rules.expand_ligatures`."""
+    spaces, ligatures expanded when `rules.expand_ligatures`, Arabic presentation forms folded
+    when `rules.fold_presentation_forms`."""
     text = glyph.text
     if text == "":
         return " "
     if min(text) < " ":
         text = text.translate(_CONTROLS_TO_SPACE)
-    return expand_ligatures(text) if rules.expand_ligatures else text
+    if max(text) < "\ufb00":
+        return text
+    if rules.expand_ligatures:
+        text = expand_ligatures(text)
+    return fold_presentation_forms(text) if rules.fold_presentation_forms else text

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from glyphscope.core.geometry import along, apply_vector, distance, quad_height
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.bidi import BidiRun, logical_order
 from glyphscope.core.text.chars import glyph_output_text, is_whitespace_text
 from glyphscope.core.text.lines import (
     Line,
@@ -65,6 +66,8 @@ class LayoutResult:
     left: float
     lines: tuple[tuple[int, ...], ...]
     off_grid: tuple[int, ...]
+    # Grid runs holding right-to-left text, reordered in place (core.text.bidi).
+    bidi_runs: tuple[BidiRun, ...] = ()
 
 
 def layout_text(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> TextResult:
@@ -97,6 +100,11 @@ def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> Layou
             owners.extend([-1] * (blank + 1))
         _place_line(glyphs, line, left, cell_width, rules, chars, owners)
         previous_y = line_y
+    grid_text, grid_owners, bidi_runs = logical_order(
+        "".join(chars), owners, glyphs, rules, layout=True
+    )
+    if bidi_runs:
+        chars, owners = list(grid_text), list(grid_owners)
     if off_grid:
         tail = reading_order(glyphs, off_grid, rules).text
         if chars:
@@ -112,6 +120,7 @@ def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> Layou
         left=left,
         lines=tuple(tuple(item[2] for item in line) for _, line in lines),
         off_grid=tuple(off_grid),
+        bidi_runs=bidi_runs,
     )
 
 

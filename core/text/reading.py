@@ -21,6 +21,7 @@ from typing import NamedTuple
 from glyphscope.core.geometry import across, along, quad_centre, quad_height
 from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.bidi import BidiRun, logical_order
 from glyphscope.core.text.chars import glyph_output_text, is_cjk_char, is_whitespace_text
 from glyphscope.core.text.visible import writing_direction
 
@@ -100,6 +101,8 @@ class ReadingResult:
     gaps: tuple[GapDecision, ...]
     line_breaks: tuple[LineBreakDecision, ...]
     vertical_columns: tuple[VerticalColumn, ...]
+    # Lines holding right-to-left text, their level runs and whether they were reordered.
+    bidi_runs: tuple[BidiRun, ...] = ()
 
 
 class TextBuilder:
@@ -193,11 +196,14 @@ def reading_order(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -
     if vertical_run:
         builder.newline()
         columns.extend(_read_vertical(glyphs, vertical_run, rules, builder, gaps))
+    visual = builder.result()
+    text, owners, bidi_runs = logical_order(visual.text, visual.char_glyphs, glyphs, rules)
     return ReadingResult(
-        text=builder.result(),
+        text=visual if text is visual.text else TextResult(text, owners),
         gaps=tuple(gaps),
         line_breaks=tuple(breaks),
         vertical_columns=tuple(columns),
+        bidi_runs=bidi_runs,
     )
 
 

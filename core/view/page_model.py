@@ -124,6 +124,9 @@ class PageModel:
     decisions: DecisionArrays
     truncated: bool = False
     warnings: tuple[str, ...] = ()
+    # The pikepdf half of the hidden-text pixel test (core.text.ink.InkRequest), prepared
+    # with the analysis; the render thread runs the pdfium half.
+    ink_request: object = None
 
     @property
     def count(self) -> int:

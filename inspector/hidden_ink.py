@@ -1,0 +1,59 @@
+"""The hidden-text pixel test in the inspector: pdfium's half on the render thread.
+
+The analysis thread prepares `PageModel.ink_request` (core.text.ink.ink_request, pikepdf
+only); `request_ink` sends it to the render thread, which owns every pdfium call, and
+`apply_ink` folds the answer into the page's analysis and redraws the Hidden-text layer and
+the status count. A page whose test fails or is stale keeps the reasons found without it.
+"""
+
+from __future__ import annotations
+
+from glyphscope.core.text.ink import InkRequest, InkTest, run_ink_test
+from glyphscope.core.text.visible import GlyphStatus
+from glyphscope.core.view.page_model import PageModel
+
+INK_JOB = "ink"
+
+
+def ink_job(page_index: int, rules: object, request: InkRequest) -> tuple[int, object, InkTest]:
+    """Runs on the render thread."""
+    return page_index, rules, run_ink_test(request)
+
+
+def request_ink(window, model: PageModel) -> None:
+    request = model.ink_request
+    if isinstance(request, InkTest):
+        apply_ink(window, (model.page_index, model.analysis.rules, request))
+    elif isinstance(request, InkRequest) and model.analysis.ink is None:
+        window.render_thread.submit(
+            INK_JOB, ink_job, model.page_index, model.analysis.rules, request
+        )
+
+
+def apply_ink(window, result: tuple[int, object, InkTest]) -> None:
+    page_index, rules, ink = result
+    model = window._models.get((page_index, rules))
+    if model is None or model.analysis.ink is not None:
+        return
+    model.analysis = model.analysis.with_ink(ink)
+    model.ink_request = None
+    if model is window.model:
+        layer = window.layers.get("hidden_text")
+        if layer is not None:
+            layer.set_model(model)
+        window.state_label.setText(status_text(model))
+        window.hiddenTextReady.emit(page_index)
+
+
+def status_text(model: PageModel) -> str:
+    visible = sum(status == GlyphStatus.VISIBLE for status in model.status)
+    state = f"{model.count} glyphs, {visible} visible"
+    # Hidden among the glyphs the text modes read: off-box glyphs are dropped already.
+    hidden = sum(
+        1 for item in model.analysis.hidden if model.status[item.glyph] == GlyphStatus.VISIBLE
+    )
+    if hidden:
+        state += f", {hidden} hidden"
+    if model.truncated:
+        state += " (truncated)"
+    return state
