@@ -1,0 +1,81 @@
+"""`--scheduler tcp://HOST:PORT`: documents as tasks on an existing Dask distributed cluster.
+
+Each task runs its document in an `IsolatedWorker` owned by the Dask worker thread, so a
+document that crashes, hangs or blows its memory costs that child process, not the Dask worker;
+results stream back to this process, the one SQLite writer. Should a Dask worker die anyway
+(the scheduler gives up on a task as KilledWorker), the document is recorded as a crash.
+Needs the `cluster` extra (`pip install 'glyphscope[cluster]'`); local sweeps never import it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from glyphscope.sweep.isolation import IsolatedWorker
+from glyphscope.sweep.jobs import CRASH, DocumentJob, DocumentResult
+
+Done = Callable[[object, DocumentResult], None]
+
+_local = threading.local()
+
+
+def run_isolated(job: DocumentJob, timeout: float, memory_limit_mb: int | None) -> DocumentResult:
+    """The task: runs on a Dask worker, reusing that thread's worker process."""
+    worker = getattr(_local, "worker", None)
+    if worker is None or (worker.timeout, worker.memory_limit_mb) != (timeout, memory_limit_mb):
+        if worker is not None:
+            worker.stop()
+        worker = _local.worker = IsolatedWorker(timeout, memory_limit_mb)
+    return worker.run(job)
+
+
+class MissingClusterExtra(RuntimeError):
+    """--scheduler tcp://… without the distributed package."""
+
+
+class DaskBackend:
+    def __init__(self, address: str, timeout: float, memory_limit_mb: int | None) -> None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise MissingClusterExtra(
+                "--scheduler tcp://… needs Dask distributed: pip install 'glyphscope[cluster]'"
+            ) from None
+        self.client = Client(address, timeout="30s")
+        self.timeout = timeout
+        self.memory_limit_mb = memory_limit_mb
+        threads = sum(self.client.nthreads().values())
+        self.slots = max(1, threads)
+        self._futures: set = set()
+        self._lock = threading.Lock()
+
+    def submit(self, token: object, job: DocumentJob, done: Done) -> None:
+        future = self.client.submit(
+            run_isolated, job, self.timeout, self.memory_limit_mb, pure=False
+        )
+        with self._lock:
+            self._futures.add(future)
+
+        def finished(future) -> None:
+            with self._lock:
+                self._futures.discard(future)
+            if future.cancelled():
+                return
+            done(token, _result(future))
+
+        future.add_done_callback(finished)
+
+    def close(self, cancel: bool = False) -> None:
+        with self._lock:
+            pending = list(self._futures)
+        if cancel and pending:
+            self.client.cancel(pending)
+        self.client.close()
+
+
+def _result(future) -> DocumentResult:
+    try:
+        return future.result()
+    except Exception as exc:  # KilledWorker and the like: the task, not the sweep, failed
+        return DocumentResult(CRASH, f"dask task failed: {type(exc).__name__}: {exc}")
