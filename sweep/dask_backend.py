@@ -9,6 +9,7 @@ Needs the `cluster` extra (`pip install 'glyphscope[cluster]'`); local sweeps ne
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 
@@ -22,6 +23,8 @@ _local = threading.local()
 
 def run_isolated(job: DocumentJob, timeout: float, memory_limit_mb: int | None) -> DocumentResult:
     """The task: runs on a Dask worker, reusing that thread's worker process."""
+    if job.hook == "kill_dask_worker":  # test seam: a failure isolation cannot catch
+        os._exit(9)
     worker = getattr(_local, "worker", None)
     if worker is None or (worker.timeout, worker.memory_limit_mb) != (timeout, memory_limit_mb):
         if worker is not None:

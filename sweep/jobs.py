@@ -57,7 +57,8 @@ class DocumentJob:
     passwords: tuple[str, ...] = ()  # tried in order when the document is encrypted
     data: bytes | None = None  # the file itself when workers cannot read the path (--send-bytes)
     # A test seam: "abort", "segfault", "hang", "memory" or "exit" make the worker misbehave
-    # before it opens the document (see isolation.TEST_HOOK_VARIABLE).
+    # before it opens the document, "kill_dask_worker" the Dask task itself (see
+    # isolation.TEST_HOOK_VARIABLE).
     hook: str = ""
 
 
