@@ -32,6 +32,9 @@ class CorpusFeature(QObject):
         self.dock = window.add_panel(
             "corpus", "Corpus", self.panel, Qt.DockWidgetArea.BottomDockWidgetArea, "F12"
         )
+        if "text" in window.panels:  # the full width of the bottom, beside the text panes
+            window.tabifyDockWidget(window.panels["text"], self.dock)
+            window.panels["text"].raise_()
         self.results: str | None = None
         self.rules = Rules()
         self.compare_rules: Rules | None = None
