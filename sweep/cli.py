@@ -10,7 +10,7 @@ from pathlib import Path
 
 import glyphscope
 from glyphscope.errors import GlyphscopeError
-from glyphscope.sweep.jobs import MODES, SweepSettings
+from glyphscope.sweep.jobs import MODES, OUTCOMES, SweepSettings
 from glyphscope.sweep.sources import DEFAULT_GLOB, discover, read_passwords
 from glyphscope.sweep.store import SchemaError
 
@@ -38,6 +38,12 @@ def sweep_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S")
     parser.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_MB, metavar="MB")
     parser.add_argument("--password-file", metavar="F", help="passwords to try, one a line")
+    parser.add_argument(
+        "--retry",
+        default="",
+        metavar="OUTCOMES",
+        help="read again documents recorded with these outcomes (e.g. timeout,crash,memory)",
+    )
     parser.add_argument("--no-pdfium", action="store_true", help="skip agreement with pdfium")
     parser.add_argument("--quiet", action="store_true", help="no progress, no summary")
     return parser
@@ -92,6 +98,10 @@ def _sweep(args: argparse.Namespace, argv: list[str]) -> int:
     for source in found.missing:
         print(f"glyphscope-sweep: {source}: no such file or folder", file=sys.stderr)
     passwords = read_passwords(args.password_file) if args.password_file else ()
+    retry = tuple(outcome.strip() for outcome in args.retry.split(",") if outcome.strip())
+    unknown = [outcome for outcome in retry if outcome not in OUTCOMES]
+    if unknown:
+        raise GlyphscopeError(f"--retry takes outcomes of {', '.join(OUTCOMES)}")
     memory = args.memory_limit or None
     if args.scheduler == "local":
         from glyphscope.sweep.local import LocalBackend
@@ -110,6 +120,7 @@ def _sweep(args: argparse.Namespace, argv: list[str]) -> int:
         backend,
         passwords=passwords,
         send_bytes=args.send_bytes,
+        retry=retry,
         command=shlex.join(["glyphscope-sweep", *argv]),
         quiet=args.quiet,
     )

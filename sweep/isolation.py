@@ -69,13 +69,13 @@ class IsolatedWorker:
         self._process: subprocess.Popen | None = None
 
     def run(self, job: DocumentJob) -> DocumentResult:
-        process = self._ensure_started()
+        to_worker, from_worker = self._ensure_started()
         started = time.perf_counter()
         try:
-            write_frame(process.stdin, job)
+            write_frame(to_worker, job)
         except (BrokenPipeError, OSError):
             return self._died(started)
-        ready, _, _ = select.select([process.stdout], [], [], self.timeout)
+        ready, _, _ = select.select([from_worker], [], [], self.timeout)
         if not ready:
             self.stop()
             return DocumentResult(
@@ -83,7 +83,7 @@ class IsolatedWorker:
             )
         # The worker writes a frame in one go once it has the result, so after the first byte
         # the rest follows; a worker that dies mid-frame reads as end of stream.
-        result = read_frame(process.stdout)
+        result = read_frame(from_worker)
         if result is None:
             return self._died(started)
         assert isinstance(result, DocumentResult)
@@ -101,13 +101,20 @@ class IsolatedWorker:
         process.wait()
         for stream in (process.stdin, process.stdout):
             try:
-                stream.close()
+                if stream is not None:
+                    stream.close()
             except OSError:
                 pass  # a broken pipe to a dead worker has nothing left to flush
 
-    def _ensure_started(self) -> subprocess.Popen:
-        if self._process is not None and self._process.poll() is None:
-            return self._process
+    def _ensure_started(self) -> tuple[BinaryIO, BinaryIO]:
+        """The running worker's stdin and stdout, starting one if there is none."""
+        process = self._process
+        if process is None or process.poll() is not None:
+            process = self._start()
+        assert process.stdin is not None and process.stdout is not None
+        return process.stdin, process.stdout  # type: ignore[return-value]
+
+    def _start(self) -> subprocess.Popen:
         self.stop()
         command = [sys.executable, "-m", "glyphscope.sweep.child"]
         if self.memory_limit_mb:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import defaultdict
+from datetime import datetime
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from glyphscope.core.qa.diffing import changed_rules
 from glyphscope.core.rules import Rules
@@ -62,7 +64,7 @@ def build_report(connection: sqlite3.Connection, database: str, top: int, thumbn
         body = [
             f"<h1>Glyphscope sweep: {escape(Path(database).name)}</h1>",
             _run_section(connection, run),
-            _summary_section(connection, rules_hash),
+            _summary_section(connection, rules_hash, run),
             _plots_section(connection, rules_hash, ranked, run),
             _ranked_section(ranked[:top], database, pictures, thumbnails),
         ]
@@ -105,7 +107,9 @@ def _run_section(connection: sqlite3.Connection, run: sqlite3.Row | None) -> str
     return f"<h2>Run</h2><table>{cells}</table>"
 
 
-def _summary_section(connection: sqlite3.Connection, rules_hash: str | None) -> str:
+def _summary_section(
+    connection: sqlite3.Connection, rules_hash: str | None, run: sqlite3.Row | None
+) -> str:
     outcomes = dict(
         connection.execute(
             "SELECT outcome, COUNT(*) FROM documents WHERE rules_hash = ? GROUP BY outcome",
@@ -129,6 +133,7 @@ def _summary_section(connection: sqlite3.Connection, rules_hash: str | None) -> 
     figures = [
         ("documents", sum(outcomes.values())),
         ("pages", pages),
+        ("pages per second, last run (wall clock)", _run_speed(connection, run)),
         ("pages per worker-second", f"{pages / seconds:.1f}" if seconds else "–"),
         ("glyphs painted", glyphs),
         ("unresolved glyph rate", f"{unresolved / visible:.3%}" if visible else "–"),
@@ -295,6 +300,20 @@ def _compare_section(
 # -- pieces ------------------------------------------------------------------------------------
 
 
+def _run_speed(connection: sqlite3.Connection, run: sqlite3.Row | None) -> str:
+    """Pages the last run read over its duration (documents it skipped as done excluded)."""
+    if run is None or not run["finished"]:
+        return "–"
+    pages = connection.execute(
+        "SELECT COUNT(*) FROM pages p JOIN documents d ON d.id = p.document_id WHERE d.run_id = ?",
+        (run["id"],),
+    ).fetchone()[0]
+    seconds = (
+        datetime.fromisoformat(run["finished"]) - datetime.fromisoformat(run["started"])
+    ).total_seconds()
+    return f"{pages / seconds:.1f} ({pages} pages in {seconds:.0f} s)" if seconds > 0 else "–"
+
+
 def _diff_html(before: str, after: str) -> str:
     hunks = word_hunks(before, after)
     if not hunks:
@@ -333,7 +352,7 @@ class Thumbnails:
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self._connection = connection
-        self._documents: dict[int, object] = {}
+        self._documents: dict[int, Any] = {}  # a pdfium document, or why there is none
 
     def page(self, document_id: int, page: int) -> str:
         import pypdfium2 as pdfium

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from glyphscope.sweep.isolation import hooks_from_environment
 from glyphscope.sweep.jobs import DocumentJob, DocumentResult, SweepSettings, engine_version
@@ -53,6 +53,7 @@ def sweep(
     *,
     passwords: tuple[str, ...] = (),
     send_bytes: bool = False,
+    retry: tuple[str, ...] = (),
     command: str = "",
     progress_stream=None,
     progress_interval: float = 10.0,
@@ -62,11 +63,11 @@ def sweep(
     version = engine_version()
     rules_hash = settings.digest()
     run_id = store.start_run(settings, version, command)
-    done = store.done(rules_hash, version)
+    done = store.done(rules_hash, version, retry)
     hooks = hooks_from_environment()
     tally = Tally(total=len(paths))
     progress = Progress(tally, progress_stream, progress_interval, quiet)
-    results: queue.SimpleQueue[tuple[Pending, DocumentResult]] = queue.SimpleQueue()
+    results: queue.SimpleQueue[tuple[Any, DocumentResult]] = queue.SimpleQueue()
     remaining = iter(paths)
     in_flight = 0
     stopped = False

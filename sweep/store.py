@@ -191,7 +191,8 @@ class ResultStore:
             ),
         )
         self.connection.commit()
-        return int(cursor.lastrowid)
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
 
     def finish_run(self, run_id: int, *, stopped: bool) -> None:
         self.connection.execute(
@@ -199,13 +200,17 @@ class ResultStore:
         )
         self.connection.commit()
 
-    def done(self, rules_hash: str, engine_version: str) -> set[tuple[str, str]]:
-        """(path, sha256) of every document already read with these rules by this engine."""
+    def done(
+        self, rules_hash: str, engine_version: str, retry: tuple[str, ...] = ()
+    ) -> set[tuple[str, str]]:
+        """(path, sha256) of every document already read with these rules by this engine,
+        less those whose outcome is one of `retry`."""
         rows = self.connection.execute(
-            "SELECT path, sha256 FROM documents WHERE rules_hash = ? AND engine_version = ?",
+            "SELECT path, sha256, outcome FROM documents"
+            " WHERE rules_hash = ? AND engine_version = ?",
             (rules_hash, engine_version),
         )
-        return {(row[0], row[1]) for row in rows}
+        return {(row[0], row[1]) for row in rows if row[2] not in retry}
 
     def record(
         self,
@@ -243,6 +248,7 @@ class ResultStore:
                 ),
             )
             document_id = cursor.lastrowid
+            assert document_id is not None
             placeholders = ", ".join("?" for _ in PAGE_COLUMNS)
             self.connection.executemany(
                 f"INSERT INTO pages ({', '.join(PAGE_COLUMNS)}) VALUES ({placeholders})",

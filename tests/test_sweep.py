@@ -256,3 +256,18 @@ def test_rules_files_are_read_for_both_sets(tmp_path):
     page = rows(database, "SELECT * FROM pages")[0]
     assert unpack_texts(page["texts"])["reading"] == "one two"
     assert (page["spaces_lost"], page["words_changed"]) == (1, 3)
+
+
+def test_retry_reads_again_the_documents_recorded_with_those_outcomes(tmp_path, monkeypatch):
+    write_pdf(tmp_path / "slow.pdf", PLAIN_PAGE)
+    write_pdf(tmp_path / "fine.pdf", PLAIN_PAGE)
+    database = tmp_path / "results.sqlite"
+    monkeypatch.setenv(TEST_HOOK_VARIABLE, "slow=hang")
+    options = ["--db", str(database), "--no-pdfium", "--timeout", "2"]
+    assert run_cli(str(tmp_path), *options) == 0
+    assert outcomes(database) == {"fine.pdf": "ok", "slow.pdf": "timeout"}
+    monkeypatch.delenv(TEST_HOOK_VARIABLE)
+    assert run_cli(str(tmp_path), *options) == 0  # recorded outcomes are done
+    assert outcomes(database)["slow.pdf"] == "timeout"
+    assert run_cli(str(tmp_path), *options, "--retry", "timeout,crash") == 0
+    assert outcomes(database) == {"fine.pdf": "ok", "slow.pdf": "ok"}
