@@ -9,6 +9,7 @@ from pathlib import Path
 
 from glyphscope.core.version import package_version
 from glyphscope.widgets.overlay_layers import LAYER_TYPES
+from glyphscope.widgets.qa_layers import QA_LAYER_IDS
 
 SCREENSHOT_TIMEOUT_MS = 120_000
 
@@ -21,7 +22,7 @@ def sample_path() -> Path:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    layer_ids = ", ".join(t.layer_id for t in LAYER_TYPES)
+    layer_ids = ", ".join([t.layer_id for t in LAYER_TYPES] + list(QA_LAYER_IDS))
     parser = argparse.ArgumentParser(
         prog="glyphscope",
         description="Inspect how text is extracted from a PDF: every glyph, every decision.",
@@ -60,7 +61,7 @@ def layer_choice(value: str | None) -> list[str] | None:
     if value is None:
         return None
     value = value.strip().lower()
-    known = [t.layer_id for t in LAYER_TYPES]
+    known = [t.layer_id for t in LAYER_TYPES] + list(QA_LAYER_IDS)
     if value == "all":
         return known
     if value == "none":

@@ -93,3 +93,12 @@ def test_file_menu_offers_open_sweep_results(qa_window):
     corpus = install_corpus(window)
     file_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&File")
     assert corpus.action in file_menu.actions()
+
+
+def test_the_reports_command_line_names_qa_layers_the_inspector_knows():
+    from glyphscope.inspector.app import layer_choice, parse_args
+
+    args = parse_args(["f.pdf", "--page", "2", "--layers", "glyphs,rule_changes,pdfium_diff",
+                       "--sweep", "r.sqlite"])  # fmt: skip
+    assert (args.sweep, args.page) == ("r.sqlite", 2)
+    assert layer_choice(args.layers) == ["glyphs", "rule_changes", "pdfium_diff"]
