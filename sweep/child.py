@@ -58,9 +58,13 @@ def misbehave(hook: str) -> None:
         while True:
             time.sleep(60)
     if hook == "memory":
+        import numpy
+
         hoard = []
         while True:  # until RLIMIT_AS refuses: MemoryError, reported as the "memory" outcome
-            hoard.append(bytearray(64 * 1024 * 1024))
+            # numpy.empty reserves address space without touching it: fast, however loaded
+            # the machine is.
+            hoard.append(numpy.empty(256 * 1024 * 1024, dtype=numpy.uint8))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Each task runs its document in an `IsolatedWorker` owned by the Dask worker thread, so a
 document that crashes, hangs or blows its memory costs that child process, not the Dask worker;
 results stream back to this process, the one SQLite writer. Should a Dask worker die anyway
-(the scheduler gives up on a task as KilledWorker), the document is recorded as a crash.
+(the scheduler gives up on a task as KilledWorker), the task is submitted once more, since a
+dying worker costs every task it held; a second KilledWorker is the document's crash.
 Needs the `cluster` extra (`pip install 'glyphscope[cluster]'`); local sweeps never import it.
 """
 
@@ -19,6 +20,7 @@ from glyphscope.sweep.jobs import CRASH, DocumentJob, DocumentResult
 Done = Callable[[object, DocumentResult], None]
 
 _local = threading.local()
+KILLED_WORKER_ATTEMPTS = 2
 
 
 def run_isolated(job: DocumentJob, timeout: float, memory_limit_mb: int | None) -> DocumentResult:
@@ -52,8 +54,9 @@ class DaskBackend:
         self.slots = max(1, threads)
         self._futures: set = set()
         self._lock = threading.Lock()
+        self._closing = False
 
-    def submit(self, token: object, job: DocumentJob, done: Done) -> None:
+    def submit(self, token: object, job: DocumentJob, done: Done, attempt: int = 0) -> None:
         future = self.client.submit(
             run_isolated, job, self.timeout, self.memory_limit_mb, pure=False
         )
@@ -63,22 +66,43 @@ class DaskBackend:
         def finished(future) -> None:
             with self._lock:
                 self._futures.discard(future)
-            if future.cancelled():
+                closing = self._closing
+            if future.cancelled() or closing:
                 return
-            done(token, _result(future))
+            result = _result(future)
+            if result is None and attempt < KILLED_WORKER_ATTEMPTS - 1:
+                # A dying Dask worker takes every task it held with it, not only the one that
+                # killed it: each gets another go, and only a repeat offender is a crash.
+                self.submit(token, job, done, attempt + 1)
+                return
+            done(token, result or DocumentResult(CRASH, _killed_message(future)))
 
         future.add_done_callback(finished)
 
     def close(self, cancel: bool = False) -> None:
         with self._lock:
             pending = list(self._futures)
+            self._closing = True
         if cancel and pending:
             self.client.cancel(pending)
         self.client.close()
 
 
-def _result(future) -> DocumentResult:
+def _result(future) -> DocumentResult | None:
+    """The task's result; None when its Dask worker died (KilledWorker)."""
+    from distributed.scheduler import KilledWorker
+
     try:
         return future.result()
-    except Exception as exc:  # KilledWorker and the like: the task, not the sweep, failed
+    except KilledWorker:
+        return None
+    except Exception as exc:  # the task, not the sweep, failed: recorded against the document
         return DocumentResult(CRASH, f"dask task failed: {type(exc).__name__}: {exc}")
+
+
+def _killed_message(future) -> str:
+    try:
+        future.result()
+    except Exception as exc:
+        return f"dask task failed: {type(exc).__name__}: {exc}"
+    return "dask task failed: its worker died"

@@ -112,7 +112,7 @@ def test_crashes_hangs_and_memory_blowups_are_outcomes_and_the_sweep_goes_on(tmp
     )
     database = tmp_path / "results.sqlite"
     code = run_cli(
-        str(tmp_path), "--db", str(database), "--jobs", "2", "--timeout", "3",
+        str(tmp_path), "--db", str(database), "--jobs", "2", "--timeout", "6",
         "--memory-limit", "1024", "--no-pdfium",
     )  # fmt: skip
     assert code == 0
