@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from glyphscope.sweep.isolation import hooks_from_environment
-from glyphscope.sweep.jobs import DocumentJob, DocumentResult, SweepSettings, engine_version
+from glyphscope.sweep.jobs import (
+    ERROR,
+    DocumentJob,
+    DocumentResult,
+    SweepSettings,
+    engine_version,
+)
 from glyphscope.sweep.progress import Progress, Tally
 from glyphscope.sweep.sources import file_digest
 from glyphscope.sweep.store import ResultStore
@@ -82,7 +88,13 @@ def sweep(
             path = next(remaining, None)
             if path is None:
                 return False
-            size, sha256 = file_digest(path)
+            try:
+                size, sha256 = file_digest(path)
+            except OSError as exc:  # gone or unreadable since discovery: recorded, not fatal
+                unreadable = DocumentResult(ERROR, f"UnreadableFileError: {exc}")
+                store.record(run_id, str(path), 0, "", rules_hash, version, unreadable)
+                progress.document(unreadable)
+                continue
             if (str(path), sha256) in done:
                 tally.skipped += 1
                 continue

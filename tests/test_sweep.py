@@ -271,3 +271,16 @@ def test_retry_reads_again_the_documents_recorded_with_those_outcomes(tmp_path, 
     assert outcomes(database)["slow.pdf"] == "timeout"
     assert run_cli(str(tmp_path), *options, "--retry", "timeout,crash") == 0
     assert outcomes(database) == {"fine.pdf": "ok", "slow.pdf": "ok"}
+
+
+def test_a_file_gone_since_discovery_is_recorded_as_an_error(tmp_path):
+    gone = write_pdf(tmp_path / "gone.pdf", PLAIN_PAGE)
+    paths = discover([str(tmp_path)]).paths
+    gone.unlink()
+    database = tmp_path / "results.sqlite"
+    settings = SweepSettings(Rules().to_json(), pdfium=False)
+    tally = sweep(paths, database, settings, LocalBackend(1, 30, None), quiet=True).tally
+    assert (tally.documents, tally.failures) == (1, 1)
+    document = rows(database, "SELECT outcome, error FROM documents")[0]
+    assert document["outcome"] == "error"
+    assert document["error"].startswith("UnreadableFileError:")
