@@ -59,7 +59,8 @@ class Progress:
         self.tally.documents += 1
         self.tally.pages += len(result.pages)
         self.tally.outcomes[result.outcome] += 1
-        self.tick()
+        tally = self.tally
+        self.tick(force=tally.skipped + tally.documents >= tally.total)  # the last one shows
 
     def tick(self, force: bool = False) -> None:
         now = time.perf_counter()

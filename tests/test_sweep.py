@@ -284,3 +284,19 @@ def test_a_file_gone_since_discovery_is_recorded_as_an_error(tmp_path):
     document = rows(database, "SELECT outcome, error FROM documents")[0]
     assert document["outcome"] == "error"
     assert document["error"].startswith("UnreadableFileError:")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal_is_a_bar_redrawn_in_place(tmp_path):
+    pdf = write_pdf(tmp_path / "a.pdf", PLAIN_PAGE)
+    stream = Terminal()
+    sweep([pdf], tmp_path / "r.sqlite", SweepSettings(Rules().to_json(), pdfium=False),
+          LocalBackend(1, 30, None), progress_stream=stream)  # fmt: skip
+    output = stream.getvalue()
+    assert "\r\x1b[2K[" + "#" * 24 + "] 1/1 documents · 1 pages · " in output
+    assert "\n" not in output.removesuffix("\n")  # one line, redrawn
+    assert output.rsplit("\r\x1b[2K", 1)[1].startswith("done: 1 documents read (1 ok)")
