@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import glyphscope
+from glyphscope.core.version import package_version
 from glyphscope.errors import GlyphscopeError
 from glyphscope.sweep.jobs import MODES, OUTCOMES, SweepSettings
 from glyphscope.sweep.sources import DEFAULT_GLOB, discover, read_passwords
@@ -24,6 +25,7 @@ def sweep_parser() -> argparse.ArgumentParser:
         description="Read many PDFs with the engine and keep every page's results in SQLite. "
         "`glyphscope-sweep report RESULTS.sqlite -o report.html` writes the report.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     parser.add_argument("sources", nargs="+", metavar="SOURCE", help="file, folder or - (stdin)")
     parser.add_argument("--db", required=True, metavar="RESULTS.sqlite")
     parser.add_argument("--glob", default=DEFAULT_GLOB, help="file names searched in folders")
