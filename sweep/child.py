@@ -24,6 +24,7 @@ def main() -> int:
     args = parser.parse_args()
     # Ctrl+C reaches the whole process group; the sweep decides what happens to its workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
     protocol_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     protocol_in = sys.stdin.buffer
@@ -42,6 +43,20 @@ def main() -> int:
         except MemoryError:
             result = DocumentResult(MEMORY, "MemoryError inside the memory limit")
         write_frame(protocol_out, result)
+
+
+def die_with_parent() -> None:
+    """A sweep killed outright (SIGKILL) cannot stop its workers; one stuck in a document would
+    never read the closed stdin. Linux's PR_SET_PDEATHSIG ends it with its parent instead."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    pr_set_pdeathsig = 1
+    libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() == 1:  # the parent died before the call: nobody is waiting for us
+        os._exit(0)
 
 
 def misbehave(hook: str) -> None:

@@ -191,6 +191,19 @@ def _wait_for_documents(database: Path, count: int, deadline: float = 60) -> Non
     raise AssertionError(f"fewer than {count} documents recorded in {deadline} s")
 
 
+def _worker_pids(parent: int) -> list[int]:
+    children = Path(f"/proc/{parent}/task/{parent}/children")
+    return [int(pid) for pid in children.read_text().split()] if children.exists() else []
+
+
+def _wait_until_gone(pids: list[int], deadline: float = 10) -> None:
+    end = time.monotonic() + deadline
+    while any(Path(f"/proc/{pid}").exists() for pid in pids):
+        if time.monotonic() > end:
+            raise AssertionError(f"worker processes {pids} outlived the sweep")
+        time.sleep(0.1)
+
+
 def _corpus_of(folder: Path, count: int) -> None:
     folder.mkdir()
     for index in range(count):
@@ -202,9 +215,12 @@ def test_a_killed_sweep_resumes_where_it_stopped(tmp_path):
     _corpus_of(folder, 5)
     process = _start_sweep(folder, database, "doc2=hang")  # one worker: stuck on doc2
     _wait_for_documents(database, 2)
+    stuck = _worker_pids(process.pid)
+    assert stuck
     process.kill()
     process.wait(timeout=30)
     assert sorted(outcomes(database)) == ["doc0.pdf", "doc1.pdf"]
+    _wait_until_gone(stuck)  # the stuck worker died with the sweep
     resumed = _start_sweep(folder, database, "")
     _, stderr = resumed.communicate(timeout=120)
     assert resumed.returncode == 0
