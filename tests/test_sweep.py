@@ -192,8 +192,16 @@ def _wait_for_documents(database: Path, count: int, deadline: float = 60) -> Non
 
 
 def _worker_pids(parent: int) -> list[int]:
-    children = Path(f"/proc/{parent}/task/{parent}/children")
-    return [int(pid) for pid in children.read_text().split()] if children.exists() else []
+    """Children of `parent`, from /proc/PID/stat (field 4, after the parenthesised name)."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # a process that ended while we looked
+            continue
+        if int(fields[1]) == parent:
+            pids.append(int(stat.parent.name))
+    return pids
 
 
 def _wait_until_gone(pids: list[int], deadline: float = 10) -> None:
