@@ -51,7 +51,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=[],
         metavar="ID",
         help="bring a panel to the front (layers, details, text, glyphs, rules, provenance, "
-        "content_stream, fonts, structure, compare, search); repeatable",
+        "content_stream, fonts, structure, compare, search, corpus); repeatable",
     )
     return parser.parse_args(argv)
 
