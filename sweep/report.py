@@ -26,6 +26,7 @@ from glyphscope.sweep.store import connect, unpack_marks, unpack_texts
 from glyphscope.sweep.thumbnails import MARK_COLOURS, page_svg
 
 HUNKS_PER_PAGE = 8
+PAGES_PER_DOCUMENT = 3  # in the ranked list, so one bad document does not fill it
 PAGES_PER_KIND = 60
 
 STYLE = """
@@ -66,7 +67,7 @@ def build_report(connection: sqlite3.Connection, database: str, top: int, thumbn
             _run_section(connection, run),
             _summary_section(connection, rules_hash, run),
             _plots_section(connection, rules_hash, ranked, run),
-            _ranked_section(ranked[:top], database, pictures, thumbnails),
+            _ranked_section(_spread(ranked, top), database, pictures, thumbnails),
         ]
         if run is not None and run["compare_rules"]:
             body.append(_compare_section(connection, rules_hash, database, pictures, thumbnails))
@@ -217,23 +218,47 @@ def _plots_section(
     return "<h2>Charts</h2><div class=plots>" + "".join(plots) + "</div>"
 
 
+def _spread(ranked: list[RankedPage], top: int) -> list[tuple[int, RankedPage, int]]:
+    """(rank, page, pages of its document left out) for the first `top` rows, at most
+    PAGES_PER_DOCUMENT of each document; the last shown carries its document's remainder."""
+    per_document: dict[int, int] = defaultdict(int)
+    for page in ranked:
+        per_document[page.document_id] += 1
+    shown: list[tuple[int, RankedPage, int]] = []
+    taken: dict[int, int] = defaultdict(int)
+    for rank, page in enumerate(ranked, 1):
+        if len(shown) == top:
+            break
+        taken[page.document_id] += 1
+        if taken[page.document_id] > PAGES_PER_DOCUMENT:
+            continue
+        left = per_document[page.document_id] - PAGES_PER_DOCUMENT
+        last = taken[page.document_id] == PAGES_PER_DOCUMENT
+        shown.append((rank, page, left if last and left > 0 else 0))
+    return shown
+
+
 def _ranked_section(
-    ranked: list[RankedPage], database: str, pictures: Thumbnails, thumbnails: int
+    ranked: list[tuple[int, RankedPage, int]], database: str, pictures: Thumbnails, thumbnails: int
 ) -> str:
     rows = []
-    for rank, page in enumerate(ranked, 1):
-        picture = pictures.page(page.document_id, page.page) if rank <= thumbnails else ""
+    for row_number, (rank, page, left_out) in enumerate(ranked, 1):
+        picture = pictures.page(page.document_id, page.page) if row_number <= thumbnails else ""
         command = inspector_command(database, page.path, page.page, page.layers())
+        more = f" (+{left_out} more pages of this document)" if left_out else ""
         rows.append(
             f"<tr class=ranked><td class=num>{rank}</td><td class=num>{page.suspicion:.2f}</td>"
             f"<td title='{escape(page.path)}'>{escape(Path(page.path).name)}</td>"
             f"<td class=num>{page.page}</td>"
-            f"<td>{escape('; '.join(page.reasons()) or 'nothing found')}</td>"
+            f"<td>{escape('; '.join(page.reasons()) or 'nothing found')}"
+            f"<span class=muted>{more}</span></td>"
             f"<td>{picture}</td><td><code>{escape(command)}</code></td></tr>"
         )
     return (
         "<h2>Pages to look at first</h2>"
-        "<p class=muted>Suspicion adds, each at most 1: unresolved glyphs (10 count fully), "
+        f"<p class=muted>At most {PAGES_PER_DOCUMENT} pages of a document are listed, by rank "
+        "(the Corpus panel lists them all). Suspicion adds, each at most 1: "
+        "unresolved glyphs (10 count fully), "
         "1 − word F1 against pdfium, duplicates and off-box drops (a fifth of the glyphs "
         "counts fully), truncation, and 0.5 for untrusted structure.</p>"
         + _legend()

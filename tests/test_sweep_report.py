@@ -99,3 +99,15 @@ def test_png_bytes_writes_a_valid_png_signature_and_size():
 
     data = png_bytes(np.zeros((2, 3, 3), dtype=np.uint8))
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and data[16:24] == b"\0\0\0\x03\0\0\0\x02"
+
+
+def test_ranked_list_shows_at_most_three_pages_of_a_document(tmp_path):
+    pdf = write_pdf(tmp_path / "many.pdf", *[UNRESOLVED_PAGE] * 5)
+    database, output = tmp_path / "results.sqlite", tmp_path / "report.html"
+    assert main([str(pdf), "--db", str(database), "--quiet", "--no-pdfium"]) == 0
+    assert main(["report", str(database), "-o", str(output)]) == 0
+    collector = Collector()
+    collector.feed(output.read_text(encoding="utf-8"))
+    ranked = collector.rows["ranked"]
+    assert [row.split(" | ")[3] for row in ranked] == ["1", "2", "3"]
+    assert "(+2 more pages of this document)" in ranked[2]
