@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from glyphscope.core.version import package_version
+from glyphscope.widgets.qa_layers import QA_LAYER_IDS
 from glyphscope.widgets.text_layers import ALL_LAYER_TYPES
 
 SCREENSHOT_TIMEOUT_MS = 120_000
@@ -21,7 +22,7 @@ def sample_path() -> Path:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    layer_ids = ", ".join(t.layer_id for t in ALL_LAYER_TYPES)
+    layer_ids = ", ".join([t.layer_id for t in ALL_LAYER_TYPES] + list(QA_LAYER_IDS))
     parser = argparse.ArgumentParser(
         prog="glyphscope",
         description="Inspect how text is extracted from a PDF: every glyph, every decision.",
@@ -40,12 +41,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help=f"layers to show: all, none, or a comma list of {layer_ids}",
     )
     parser.add_argument(
+        "--sweep",
+        metavar="RESULTS.sqlite",
+        help="open glyphscope-sweep results in the Corpus panel (FILE --page N: that row)",
+    )
+    parser.add_argument(
         "--panel",
         action="append",
         default=[],
         metavar="ID",
         help="bring a panel to the front (layers, details, text, glyphs, rules, provenance, "
-        "content_stream, fonts, structure, compare, search); repeatable",
+        "content_stream, fonts, structure, compare, search, corpus); repeatable",
     )
     return parser.parse_args(argv)
 
@@ -55,7 +61,7 @@ def layer_choice(value: str | None) -> list[str] | None:
     if value is None:
         return None
     value = value.strip().lower()
-    known = [t.layer_id for t in ALL_LAYER_TYPES]
+    known = [t.layer_id for t in ALL_LAYER_TYPES] + list(QA_LAYER_IDS)
     if value == "all":
         return known
     if value == "none":
@@ -77,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
+    from glyphscope.inspector.corpus import install_corpus
     from glyphscope.inspector.main_window import MainWindow
     from glyphscope.inspector.qa_features import install_qa_features
 
@@ -85,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     app.setOrganizationName("Glyphscope")
     window = MainWindow(persist=not args.screenshot)
     install_qa_features(window)
+    corpus = install_corpus(window)
     window.restore_layout()  # after the QA docks exist, so they come back where they were
     for panel_id in args.panel:
         dock = window.panels.get(panel_id)
@@ -94,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
             )
         dock.show()
         dock.raise_()
+    if args.sweep:
+        corpus.open_results(args.sweep)
     if layers is not None:
         window.set_layers(layers)
     path = args.file or str(sample_path())
@@ -103,16 +113,25 @@ def main(argv: list[str] | None = None) -> int:
             print(message, file=sys.stderr)
             return 2
         window.show_error(message.removeprefix("glyphscope: "))
+
+    def open_first_page() -> None:
+        # A page the sweep ranked opens as its row does: the row's layers and rule sets.
+        if args.sweep and args.file and corpus.open_page(path, args.page):
+            if layers is not None:
+                window.set_layers(layers)
+            return
+        window.open_file(path, args.password, max(args.page - 1, 0))
+
     if args.screenshot:
-        return _screenshot(app, window, path, args)
+        return _screenshot(app, window, open_first_page, args)
     window.show()
     if Path(path).exists():
-        window.open_file(path, args.password, max(args.page - 1, 0))
+        open_first_page()
     code = app.exec()
     return code
 
 
-def _screenshot(app, window, path: str, args) -> int:
+def _screenshot(app, window, open_first_page, args) -> int:
     from PySide6.QtCore import QTimer
 
     outcome: dict[str, object] = {}
@@ -148,7 +167,7 @@ def _screenshot(app, window, path: str, args) -> int:
     QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, timeout)
     # The whole page (with what lies outside its crop box) makes the more telling picture.
     window.view.fit_page()
-    window.open_file(path, args.password, max(args.page - 1, 0))
+    open_first_page()
     app.exec()
     window.shutdown()
     if "error" in outcome:

@@ -115,3 +115,24 @@ def test_installed_library_imports_without_generic_top_level_names(installed, tm
     result = _run(installed, tmp_path, "python", "-c", script)
     assert result.returncode == 0, result.stderr.decode()
     assert result.stdout.decode().strip() == "[]"
+
+
+def test_installed_wheel_sweeps_in_isolated_workers_and_reports(installed, tmp_path):
+    sample = _run(
+        installed,
+        tmp_path,
+        "python",
+        "-c",
+        "import importlib.resources as r; print(r.files('glyphscope.assets') / 'sample.pdf')",
+    )
+    path = sample.stdout.decode().strip()
+    database, report = tmp_path / "results.sqlite", tmp_path / "report.html"
+    result = _run(installed, tmp_path, "glyphscope-sweep", path, "--db", str(database))
+    assert result.returncode == 0, result.stderr.decode()
+    assert "done: 1 documents read (1 ok)" in result.stderr.decode()
+    result = _run(installed, tmp_path, "glyphscope-sweep", "report", str(database), "-o",
+                  str(report))  # fmt: skip
+    assert result.returncode == 0, result.stderr.decode()
+    assert "Pages to look at first" in report.read_text(encoding="utf-8")
+    version = _run(installed, tmp_path, "glyphscope-sweep", "--version")
+    assert version.stdout.decode().split()[0] == "glyphscope-sweep"

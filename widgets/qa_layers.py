@@ -86,6 +86,9 @@ def search_hits_layer() -> MarkedGlyphsLayer:
     )
 
 
+# The ids of the layers above, for command lines that name layers before any window exists.
+QA_LAYER_IDS = ("rule_changes", "pdfium_diff", "search_hits")
+
 RULE_CHANGE_COLOURS = (
     ("spaces gained", "#00a651"),
     ("spaces lost", "#d62728"),
