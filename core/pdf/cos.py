@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 import string
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple, SupportsFloat
 
 import pikepdf
 
@@ -92,8 +93,17 @@ class RepairLog:
 
 def resolve(pdf: pikepdf.Pdf, address: CosAddress) -> object:
     """The object at `address`, references followed."""
-    obj: object = pdf.trailer if address.root == TRAILER else pdf.get_object(address.root)
+    root = address.root
+    obj: object
+    if isinstance(root, tuple):
+        obj = pdf.get_object(root)
+    elif root == TRAILER:
+        obj = pdf.trailer
+    else:
+        raise CosError(f"{address.label()}: not the trailer nor an object number")
     for key in address.keys:
+        if not isinstance(obj, pikepdf.Object):  # a number, boolean or null has no entries
+            raise CosError(f"{address.label()}: no {key!r} (a {kind_of(obj)} has no entries)")
         try:
             obj = obj[key]
         except (KeyError, IndexError, TypeError, ValueError, pikepdf.PdfError) as exc:
@@ -135,9 +145,12 @@ def children(log: RepairLog, address: CosAddress, limit: int = 2000) -> list[Cos
     return nodes
 
 
-def _entries(obj: object, limit: int):
+def _entries(obj: object, limit: int) -> tuple[list[tuple[str, Key, object]], int] | None:
+    """(label, key, value) of the first `limit` entries, and how many more there are."""
     if isinstance(obj, pikepdf.Array):
-        items = [(f"[{i}]", i, obj[i]) for i in range(min(len(obj), limit))]
+        items: list[tuple[str, Key, object]] = [
+            (f"[{i}]", i, obj[i]) for i in range(min(len(obj), limit))
+        ]
         return items, len(obj) - limit
     if isinstance(obj, (pikepdf.Dictionary, pikepdf.Stream)):
         keys = sorted(obj.keys())
@@ -152,7 +165,13 @@ def _xref(pdf: pikepdf.Pdf) -> set[ObjGen] | None:
         return None
 
 
-def _node(label: str, address: CosAddress, value: object, notes, xref) -> CosNode:
+def _node(
+    label: str,
+    address: CosAddress,
+    value: object,
+    notes: dict[ObjGen | None, list[str]],
+    xref: set[ObjGen] | None,
+) -> CosNode:
     objgen = _objgen(value)
     kind = kind_of(value)
     summary = summarise(value)
@@ -177,9 +196,13 @@ def _objgen(value: object) -> ObjGen | None:
 
 def _has_entries(value: object) -> bool:
     try:
-        return len(value.keys() if not isinstance(value, pikepdf.Array) else value) > 0
+        if isinstance(value, pikepdf.Array):
+            return len(value) > 0
+        if isinstance(value, (pikepdf.Dictionary, pikepdf.Stream)):
+            return len(value.keys()) > 0
     except (pikepdf.PdfError, TypeError):
-        return False
+        pass
+    return False
 
 
 def kind_of(value: object) -> str:
@@ -203,33 +226,38 @@ def kind_of(value: object) -> str:
 
 
 def summarise(value: object) -> str:
-    """The value in one line, as PDF syntax where it is short (§7.3)."""
-    kind = kind_of(value)
-    if kind == "stream":
+    """The value in one line, as PDF syntax where it is short (§7.3). The cases are tested
+    in kind_of's order (a stream is tested before a dictionary, a boolean before an integer)."""
+    if isinstance(value, pikepdf.Stream):
         return f"{_type_of(value)}{_raw_length(value):,} bytes".strip()
-    if kind == "dictionary":
+    if isinstance(value, pikepdf.Dictionary):
         return f"{_type_of(value)}{len(value.keys())} entries".strip()
-    if kind == "array":
+    if isinstance(value, pikepdf.Array):
         if len(value) <= 6 and all(kind_of(v) in ("integer", "real", "name") for v in value):
             return "[" + " ".join(summarise(v) for v in value) + "]"
         return f"{len(value)} items"
-    if kind == "name":
+    if isinstance(value, pikepdf.Name):
         return str(value)
-    if kind == "string":
+    if isinstance(value, str):  # text, not PDF bytes: shown as its UTF-8 encoding
+        return "(" + _shown(value.encode())[:SUMMARY_CHARS] + ")"
+    if isinstance(value, (pikepdf.String, bytes)):
         return "(" + _shown(bytes(value))[:SUMMARY_CHARS] + ")"
-    if kind == "boolean":
+    if isinstance(value, bool):
         return "true" if value else "false"
-    if kind == "null":
+    if isinstance(value, int):
+        return str(int(value))
+    if value is None:
         return "null"
-    return f"{float(value):g}" if kind == "real" else str(int(value))
+    # pikepdf reads a real as a Decimal (§7.3.3); anything else float() takes is shown alike.
+    return f"{float(value):g}" if isinstance(value, SupportsFloat) else str(value)
 
 
-def _type_of(value) -> str:
+def _type_of(value: pikepdf.Dictionary | pikepdf.Stream) -> str:
     kind = value.get("/Type") or value.get("/Subtype")
     return f"{kind} " if isinstance(kind, pikepdf.Name) else ""
 
 
-def _raw_length(stream) -> int:
+def _raw_length(stream: pikepdf.Stream) -> int:
     try:
         return len(stream.read_raw_bytes())
     except (pikepdf.PdfError, RuntimeError):
@@ -311,20 +339,20 @@ def node_at(log: RepairLog, address: CosAddress, label: str) -> CosNode:
     return node if node.objgen is not None else node._replace(address=address)
 
 
-def object_node(log: RepairLog, objgen: ObjGen) -> CosNode:
-    """Indirect object `objgen` as a node of its own (Go to object)."""
+def object_node(log: RepairLog, objgen: Sequence[int]) -> CosNode:
+    """Indirect object `objgen` (number, generation) as a node of its own (Go to object);
+    a panel's signal may hand it over as a list, so it is made a tuple here."""
+    key: ObjGen = (objgen[0], objgen[1])
     try:
-        value = log.pdf.get_object(tuple(objgen))
+        value = log.pdf.get_object(key)
     except (pikepdf.PdfError, ValueError, TypeError) as exc:
-        raise CosError(f"no object {objgen[0]} {objgen[1]}: {exc}") from None
-    address = CosAddress(tuple(objgen))
+        raise CosError(f"no object {key[0]} {key[1]}: {exc}") from None
+    address = CosAddress(key)
     kind = kind_of(value)
-    note = "; ".join(log.notes().get(tuple(objgen), ()))
+    note = "; ".join(log.notes().get(key, ()))
     xref = _xref(log.pdf)
-    if kind == "null" and xref is not None and tuple(objgen) not in xref:
+    if kind == "null" and xref is not None and key not in xref:
         note = "missing: no such object in the file (read as null, §7.3.10)"
     expandable = kind in ("dictionary", "array", "stream") and _has_entries(value)
     summary = f"{kind} {summarise(value)}"
-    return CosNode(
-        f"{objgen[0]} {objgen[1]} R", kind, summary, address, tuple(objgen), expandable, note
-    )
+    return CosNode(f"{key[0]} {key[1]} R", kind, summary, address, key, expandable, note)

@@ -35,8 +35,11 @@ def outline_entries(pdf: pikepdf.Pdf, limit: int = MAX_ENTRIES) -> list[OutlineE
     return entries
 
 
-def _page_of(pdf: pikepdf.Pdf, item, pages: dict) -> int | None:
-    destination = item.destination
+def _page_of(
+    pdf: pikepdf.Pdf, item: pikepdf.OutlineItem, pages: dict[tuple[int, int], int]
+) -> int | None:
+    # An explicit array, a name or string to look up, or (inside /Dests) a dictionary (§12.3.2).
+    destination: object = item.destination
     if destination is None and item.action is not None:
         action = item.action
         if action.get("/S") == pikepdf.Name.GoTo:
@@ -54,7 +57,9 @@ def _page_of(pdf: pikepdf.Pdf, item, pages: dict) -> int | None:
     return None
 
 
-def _named(pdf: pikepdf.Pdf, name) -> object | None:
+def _named(
+    pdf: pikepdf.Pdf, name: pikepdf.Name | pikepdf.String | str | bytes
+) -> pikepdf.Object | None:
     root = pdf.Root
     key = str(name)
     old_style = root.get("/Dests")

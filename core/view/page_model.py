@@ -132,7 +132,7 @@ class PageModel:
     def count(self) -> int:
         return len(self.glyphs)
 
-    def glyph_rect(self, indices) -> Rect | None:
+    def glyph_rect(self, indices: Iterable[int]) -> Rect | None:
         """The user-space bounding box of the given glyphs' quads (None: none drawable)."""
         wanted = np.asarray([i for i in indices if 0 <= i < self.count], dtype=np.int64)
         if not len(wanted):
