@@ -89,7 +89,7 @@ def page_text(page: PdfPage, mode: str, rules: Rules, hidden: str = INCLUDE) -> 
         return PageText("", False, note)
     painted = extraction.glyphs
     visible_result = visible_glyphs(painted, page.visible_box, rules)
-    visible_order = visible_result.visible
+    visible_order: Sequence[int] = visible_result.visible
     if hidden != INCLUDE:
         found, _ = page_hidden(page, painted, extraction.clips, visible_result, rules, ink=True)
         visible_order = select_hidden(visible_order, found, hidden)

@@ -75,11 +75,16 @@ def _appearance(annotation: object) -> Appearance | None:
     normal = _normal_appearance(annotation)
     if normal is None:
         return None
-    rect = _numbers(annotation.get("/Rect"), 4)
-    bbox = _numbers(normal.get("/BBox"), 4)
+    rect = _rect(annotation.get("/Rect"))
+    bbox = _rect(normal.get("/BBox"))
     if rect is None or bbox is None:
         return None
-    matrix = _numbers(normal.get("/Matrix"), 6) or IDENTITY
+    numbers = _numbers(normal.get("/Matrix"), 6)
+    matrix: Matrix = (
+        (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
+        if numbers
+        else IDENTITY
+    )
     placed = multiply(matrix, _box_to_rect(matrix, bbox, rect))
     subtype = str(annotation.get("/Subtype", "/Unknown")).lstrip("/")
     return Appearance(normal, placed, annotation.objgen[0], subtype)
@@ -105,7 +110,14 @@ def _numbers(value: object, count: int) -> tuple[float, ...] | None:
         return None
 
 
-def _box_to_rect(matrix: Matrix, bbox: tuple[float, ...], rect: tuple[float, ...]) -> Matrix:
+def _rect(value: object) -> tuple[float, float, float, float] | None:
+    numbers = _numbers(value, 4)
+    return (numbers[0], numbers[1], numbers[2], numbers[3]) if numbers else None
+
+
+def _box_to_rect(
+    matrix: Matrix, bbox: tuple[float, float, float, float], rect: tuple[float, float, float, float]
+) -> Matrix:
     """§12.5.5 step 2: A maps the transformed BBox's bounding box onto Rect."""
     left, bottom, right, top = transformed_box(matrix, bbox)
     rx0, rx1 = sorted((rect[0], rect[2]))

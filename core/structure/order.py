@@ -209,7 +209,11 @@ def structure_outcome_for(
     from glyphscope.core.text.prepared import replace_groups
     from glyphscope.core.text.reading import reading_order
 
-    ranges = {(None, mcid): span for mcid, span in order.spans.items()} | dict(order.form_spans)
+    ranges: dict[tuple[ObjGen | None, int], tuple[int, int]] = {
+        (None, mcid): span for mcid, span in order.spans.items()
+    }
+    for (form, mcid), span in order.form_spans.items():
+        ranges[(form, mcid)] = span
     groups = element_groups(walk.root, order.glyph_order, ranges, rules)
     text_glyphs, text_order = glyphs, order.glyph_order
     if groups:
