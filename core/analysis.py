@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from glyphscope.core.interpret.interpreter import extract_page
-from glyphscope.core.records import Glyph
+from glyphscope.core.records import Glyph, LazyJsonList, finite_json
 from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import analysis_json
 from glyphscope.core.structure.order import NoStructure, StructureResult, structure_outcome
@@ -61,6 +61,12 @@ class PageAnalysis:
         """The decision log of the page (shape: core.serialize.analysis_json)."""
         return analysis_json(self)
 
+    def streamed_json(self) -> dict:
+        """The same record for a streaming writer: every list that grows with the glyph count
+        is a LazyJsonList, converted item by item as it is written, and non-finite numbers
+        are null (finite_json), so `json` can write it with allow_nan=False."""
+        return finite_json(analysis_json(self, LazyJsonList))  # type: ignore[return-value]
+
 
 def analyse_page(page: PdfPage, rules: Rules) -> PageAnalysis:
     """Analyse a page with the given rules: every stage, with its decisions."""
@@ -70,6 +76,8 @@ def analyse_page(page: PdfPage, rules: Rules) -> PageAnalysis:
     visible = visible_glyphs(glyphs, page.visible_box, rules)
     reading = reading_order(glyphs, visible.visible, rules)
     grid = layout(glyphs, visible.visible, rules)
+    warnings.extend(grid.capped)
+    warnings.extend(grid.capped)
     structure_result, structure_reason = None, "the page has no readable content stream"
     if extraction.readable:
         structure_result, structure_reason = _structure(
