@@ -35,7 +35,13 @@ _PREDICTOR_BITS = (1, 2, 4, 8, 16)
 _PREDICTOR_DEFAULTS = {"Predictor": 1, "Colors": 1, "BitsPerComponent": 8, "Columns": 1}
 # §7.4.4.2: LZW codes 256 (clear table) and 257 (end of data); the table holds 4096 entries.
 _LZW_CLEAR, _LZW_END, _LZW_TABLE_SIZE = 256, 257, 4096
-_WHITESPACE = np.frombuffer(b"\x00\t\n\x0c\r ", dtype=np.uint8)  # §7.2.3, skipped by ASCII85
+# Output of one ASCII85 character in fifths of a byte: 4 for a digit, 20 for `z` (four zero
+# bytes), 0 for the white space it skips (§7.2.3).
+_ASCII85_SPACE = (b"\x00", b"\t", b"\n", b"\x0c", b"\r", b" ")
+_ASCII85_FIFTHS = np.full(256, 4, dtype=np.int64)
+_ASCII85_FIFTHS[[space[0] for space in _ASCII85_SPACE]] = 0
+_ASCII85_FIFTHS[ord("z")] = 20
+_ASCII85_CHUNK = 1 << 20
 
 
 class DecodedStream(NamedTuple):
@@ -138,14 +144,21 @@ def _lzw(data: bytes, budget: int, early_change: int) -> tuple[bytes, bool, str]
 
 def _ascii85_input(data: bytes, budget: int) -> tuple[bytes, bool]:
     """The prefix of ASCII85 data whose output fits the budget: five characters make four
-    bytes and `z` makes four zero bytes (§7.4.3), so the output is bounded before decoding."""
+    bytes and `z` makes four zero bytes (§7.4.3), so the output is bounded before decoding.
+    Whole chunks are counted with bytes.count; the last one character by character."""
     if len(data) * 4 <= budget:
         return data, False
-    codes = np.frombuffer(data, dtype=np.uint8)
-    fifths = np.where(codes == ord("z"), 20, np.where(np.isin(codes, _WHITESPACE), 0, 4))
-    output = np.cumsum(fifths, dtype=np.int64)  # output so far, in fifths of a byte
-    end = int(np.searchsorted(output, 5 * (budget + 4), side="right"))
-    return data[:end], end < len(data)
+    limit, total = 5 * (budget + 4), 0
+    for start in range(0, len(data), _ASCII85_CHUNK):
+        chunk = data[start : start + _ASCII85_CHUNK]
+        skipped = sum(chunk.count(space) for space in _ASCII85_SPACE)
+        fifths = 4 * (len(chunk) - skipped) + 16 * chunk.count(b"z")
+        if total + fifths > limit:
+            output = total + np.cumsum(_ASCII85_FIFTHS[np.frombuffer(chunk, dtype=np.uint8)])
+            end = start + int(np.searchsorted(output, limit, side="right"))
+            return data[:end], True
+        total += fifths
+    return data, False
 
 
 def _with_pikepdf(
