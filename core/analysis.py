@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from glyphscope.core.interpret.annotations import AnnotationSpan
 from glyphscope.core.interpret.interpreter import extract_page
-from glyphscope.core.records import Glyph
+from glyphscope.core.records import Glyph, LazyJsonList, finite_json
 from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import analysis_json
 from glyphscope.core.structure.order import NoStructure, StructureResult, structure_outcome
@@ -87,6 +87,12 @@ class PageAnalysis:
         """The decision log of the page (shape: core.serialize.analysis_json)."""
         return analysis_json(self)
 
+    def streamed_json(self) -> dict:
+        """The same record for a streaming writer: every list that grows with the glyph count
+        is a LazyJsonList, converted item by item as it is written, and non-finite numbers
+        are null (finite_json), so `json` can write it with allow_nan=False."""
+        return finite_json(analysis_json(self, LazyJsonList))  # type: ignore[return-value]
+
 
 def analyse_page(page: PdfPage, rules: Rules, *, ink: bool = False) -> PageAnalysis:
     """Analyse a page with the given rules: every stage, with its decisions. `ink` runs the
@@ -102,6 +108,7 @@ def analyse_page(page: PdfPage, rules: Rules, *, ink: bool = False) -> PageAnaly
     text_glyphs, text_order = prepared.glyphs, prepared.order
     reading = reading_order(text_glyphs, text_order, rules)
     grid = layout(text_glyphs, text_order, rules)
+    warnings.extend(grid.capped)
     structure_result, structure_reason = None, "the page has no readable content stream"
     if extraction.readable:
         structure_result, structure_reason = _structure(

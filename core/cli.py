@@ -20,6 +20,7 @@ from typing import BinaryIO, NoReturn
 from glyphscope.core.document import Document
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.output import parse_page_range, write_document_text
+from glyphscope.core.records import LazyJsonList
 from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import explain_report, glyph_to_json
 from glyphscope.core.text.hidden import INCLUDE, SELECTIONS, hidden_runs
@@ -29,6 +30,7 @@ from glyphscope.core.version import package_version
 MODES = ("glyphs", "text", "layout", "columns", "structure", "visible", "explain", "hidden")
 EXIT_ERROR = 2
 EXIT_NO_STRUCTURE = 3
+_WRITE_CHUNK = 1 << 16
 
 
 class _Parser(argparse.ArgumentParser):
@@ -92,7 +94,8 @@ def _write_json_lines(
         else:
             glyphs = page.glyphs(rules) or []
         for glyph in glyphs:
-            line = json.dumps(glyph_to_json(glyph, page.number), ensure_ascii=False)
+            record = glyph_to_json(glyph, page.number)
+            line = json.dumps(record, ensure_ascii=False, allow_nan=False)
             out.write(line.encode("utf-8") + b"\n")
 
 
@@ -110,11 +113,25 @@ def _write_hidden(document: Document, pages: list[int], rules: Rules, out: Binar
 
 
 def _write_explain(document: Document, pages: list[int], rules: Rules, out: BinaryIO) -> None:
+    """The decision log of every page as one JSON document, streamed: one page is analysed at
+    a time and its records are written as they are made (LazyJsonList), in chunks."""
     from glyphscope.core.analysis import analyse_page
 
-    logs = [analyse_page(document.page(index), rules).to_json() for index in pages]
-    report = explain_report(document.source, rules, logs)
-    out.write(json.dumps(report, ensure_ascii=False, indent=1).encode("utf-8") + b"\n")
+    def page_record(index: int) -> object:
+        return analyse_page(document.page(index), rules).streamed_json()
+
+    report = explain_report(document.source, rules, LazyJsonList(pages, page_record))
+    encoder = json.JSONEncoder(ensure_ascii=False, indent=1, allow_nan=False)
+    buffer: list[str] = []
+    size = 0
+    for chunk in encoder.iterencode(report):
+        buffer.append(chunk)
+        size += len(chunk)
+        if size >= _WRITE_CHUNK:
+            out.write("".join(buffer).encode("utf-8"))
+            buffer, size = [], 0
+    buffer.append("\n")
+    out.write("".join(buffer).encode("utf-8"))
 
 
 def run(args: argparse.Namespace, out: BinaryIO) -> int:

@@ -61,6 +61,18 @@ class Rules:
     max_stream_bytes: int = 64 * 1024 * 1024
     max_page_operators: int = 2_000_000
     max_page_glyphs: int = 1_000_000
+    # Font limits: decoded size of a font program (FontFile, FontFile2, FontFile3) and of a
+    # CMap-like font stream (ToUnicode, embedded CMaps, CIDToGIDMap); code points of one
+    # ToUnicode destination (§9.10.3), generous for ligatures and ActualText-like maps.
+    max_font_program_bytes: int = 16 * 1024 * 1024
+    max_font_cmap_bytes: int = 16 * 1024 * 1024
+    max_unicode_destination: int = 32
+    # §7 layout grid: the farthest column a glyph is padded to, the blank lines between two
+    # lines, and the padding (spaces and newlines) of one page in all. Far above real pages
+    # (the corpus peaks at a 517-space gap, 111 blank lines, 30,000 characters of layout).
+    layout_max_columns: int = 2000
+    layout_max_blank_lines: int = 200
+    layout_max_padding: int = 1_000_000
 
     def with_values(self, **values: object) -> Rules:
         """A copy with some fields replaced, values coerced to the field's type."""

@@ -14,10 +14,11 @@ Shapes are plain dicts and lists of JSON scalars, keys in the order written. Enu
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
-from glyphscope.core.records import DecodeSource, Glyph
+from glyphscope.core.records import DecodeSource, Glyph, finite_json, has_finite_geometry
 from glyphscope.core.rules import Rules
 from glyphscope.core.structure.order import StructureResult
 from glyphscope.core.text.bidi import BidiRun
@@ -38,7 +39,18 @@ if TYPE_CHECKING:
 
 
 def glyph_to_json(glyph: Glyph, page_number: int) -> dict:
-    """The stable JSON shape of a glyph (CLI `--mode glyphs`); page_number is 1-based."""
+    """The stable JSON shape of a glyph (CLI `--mode glyphs`); page_number is 1-based. A glyph
+    with non-finite geometry has those numbers as null and `"non_finite": true`."""
+    record = _glyph_json(glyph, page_number)
+    if has_finite_geometry(glyph):
+        return record
+    finite = finite_json(record)
+    assert isinstance(finite, dict)  # a dict stays a dict, its numbers made finite
+    finite["non_finite"] = True
+    return finite
+
+
+def _glyph_json(glyph: Glyph, page_number: int) -> dict:
     return {
         "page": page_number,
         "unicode": glyph.text,
@@ -77,8 +89,16 @@ def _glyph_json_keys() -> tuple[str, ...]:
 GLYPH_JSON_KEYS = _glyph_json_keys()
 
 
-def text_json(text: TextResult) -> dict:
-    return {"text": text.text, "char_glyphs": list(text.char_glyphs)}
+# list(items) or LazyJsonList(items): (items, convert=None) → a JSON array of them.
+Listing = Callable[..., list]
+
+
+def listed(items: Sequence, convert: Callable | None = None) -> list:
+    return list(items) if convert is None else [convert(item) for item in items]
+
+
+def text_json(text: TextResult, sequence: Listing = listed) -> dict:
+    return {"text": text.text, "char_glyphs": sequence(text.char_glyphs)}
 
 
 def dropped_json(dropped: DroppedGlyph) -> dict:
@@ -104,10 +124,10 @@ def vertical_column_json(column: VerticalColumn) -> dict:
     }
 
 
-def layout_json(text: TextResult, grid: LayoutResult) -> dict:
+def layout_json(text: TextResult, grid: LayoutResult, sequence: Listing = listed) -> dict:
     """The layout text with the grid it was laid on (§7)."""
     return {
-        **text_json(text),
+        **text_json(text, sequence),
         "rotation": grid.rotation,
         "cell_width": grid.cell_width,
         "cell_height": grid.cell_height,
@@ -127,10 +147,10 @@ def band_json(band: ColumnBand) -> dict:
     }
 
 
-def columns_json(columns: ColumnsResult) -> dict:
+def columns_json(columns: ColumnsResult, sequence: Listing = listed) -> dict:
     """The columns text with the numbers behind the split (§8)."""
     return {
-        **text_json(columns.text),
+        **text_json(columns.text, sequence),
         "columns": [list(column) for column in columns.columns],
         "median_advance": columns.median_advance,
         "threshold": columns.threshold,
@@ -140,27 +160,29 @@ def columns_json(columns: ColumnsResult) -> dict:
     }
 
 
-def structure_json(result: StructureResult) -> dict:
+def structure_json(result: StructureResult, sequence: Listing = listed) -> dict:
     """Structure-order text and its replay (§9)."""
     return {
-        **text_json(result.text),
-        "glyph_order": list(result.glyph_order),
+        **text_json(result.text, sequence),
+        "glyph_order": sequence(result.glyph_order),
         "mcid_order": list(result.mcid_order),
         "spans": {str(mcid): list(span) for mcid, span in result.spans.items()},
         "form_spans": [
             {"form": list(form), "mcid": mcid, "span": list(span)}
             for (form, mcid), span in result.form_spans.items()
         ],
-        "untagged": list(result.untagged),
+        "untagged": sequence(result.untagged),
         "total": result.total,
         "trusted": result.trusted,
         "warnings": list(result.warnings),
     }
 
 
-def analysis_json(analysis: PageAnalysis) -> dict:
-    """One page's decision log: every stage, every decision with its numbers."""
+def analysis_json(analysis: PageAnalysis, sequence: Listing = listed) -> dict:
+    """One page's decision log: every stage, every decision with its numbers. `sequence`
+    makes the lists that grow with the glyph count (LazyJsonList for a streaming writer)."""
     number = analysis.page_number
+    glyphs = analysis.glyphs
     structure = analysis.structure
     return {
         "page": number,
@@ -171,19 +193,18 @@ def analysis_json(analysis: PageAnalysis) -> dict:
         "crop_box": list(analysis.crop_box),
         "visible_box": list(analysis.visible_box),
         "rules": asdict(analysis.rules),
-        "glyphs": [
-            {"index": index, **glyph_to_json(glyph, number)}
-            for index, glyph in enumerate(analysis.glyphs)
-        ],
-        "visible": list(analysis.visible),
-        "dropped": [dropped_json(dropped) for dropped in analysis.dropped],
-        "gaps": [gap_json(gap) for gap in analysis.gaps],
-        "line_breaks": [line_break_json(line_break) for line_break in analysis.line_breaks],
+        "glyphs": sequence(
+            range(len(glyphs)), lambda i: {"index": i, **glyph_to_json(glyphs[i], number)}
+        ),
+        "visible": sequence(analysis.visible),
+        "dropped": sequence(analysis.dropped, dropped_json),
+        "gaps": sequence(analysis.gaps, gap_json),
+        "line_breaks": sequence(analysis.line_breaks, line_break_json),
         "vertical_columns": [vertical_column_json(c) for c in analysis.vertical_columns],
-        "reading": text_json(analysis.reading),
-        "layout": layout_json(analysis.layout, analysis.layout_grid),
-        "columns": columns_json(analysis.columns),
-        "structure": None if structure is None else structure_json(structure),
+        "reading": text_json(analysis.reading, sequence),
+        "layout": layout_json(analysis.layout, analysis.layout_grid, sequence),
+        "columns": columns_json(analysis.columns, sequence),
+        "structure": None if structure is None else structure_json(structure, sequence),
         "structure_reason": analysis.structure_reason,
         # Beyond the spec (issue 12): see the README's "Beyond the spec".
         "replacements": [
@@ -216,7 +237,7 @@ def bidi_json(run: BidiRun) -> dict:
     return {**run._asdict(), "glyphs": list(run.glyphs)}
 
 
-def explain_report(source: str, rules: Rules, pages: list[dict]) -> dict:
+def explain_report(source: str, rules: Rules, pages: list) -> dict:
     """`glyphscope-extract --mode explain`: the file, the rules in the `--rules FILE` format
     (Rules.to_json) and the decision log of each page."""
     return {"file": source, "rules": json.loads(rules.to_json()), "pages": pages}

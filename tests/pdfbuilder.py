@@ -700,3 +700,52 @@ def _program_widths(program: bytes) -> dict[int, float]:
         if glyph is not None:
             widths[code] = round(font["hmtx"][glyph][0] * scale, 3)
     return widths
+
+
+def lzw_codes(codes: Sequence[int], early_change: int = 1) -> bytes:
+    """Pack LZW codes (§7.4.4.2) MSB first at the width a decoder reads them: 9 bits after a
+    clear (256), one more each time the table it builds reaches 511, 1023 and 2047 entries
+    (one entry sooner with EarlyChange 1). Lets a test write any code sequence, bombs too."""
+    out = bytearray()
+    bits = count = 0
+    width, entries, after_clear = 9, 258, True
+    for code in codes:
+        bits, count = (bits << width) | code, count + width
+        while count >= 8:
+            count -= 8
+            out.append((bits >> count) & 0xFF)
+            bits &= (1 << count) - 1
+        if code == 256:
+            width, entries, after_clear = 9, 258, True
+            continue
+        if not after_clear:
+            # The decoder adds an entry on every code but the first after a clear.
+            if entries + early_change in (511, 1023, 2047):
+                width += 1
+            entries += 1
+        after_clear = False
+    if count:
+        out.append((bits << (8 - count)) & 0xFF)
+    return bytes(out)
+
+
+def lzw_encode(data: bytes, early_change: int = 1) -> bytes:
+    """LZWDecode data (§7.4.4.2): clear first, a new clear before the table fills, EOD last."""
+    codes = [256]
+    table = {bytes((i,)): i for i in range(256)}
+    word = b""
+    for value in data:
+        longer = word + bytes((value,))
+        if longer in table:
+            word = longer
+            continue
+        codes.append(table[word])
+        table[longer] = len(table) + 2
+        word = bytes((value,))
+        if len(table) + 2 >= 4094:
+            codes.append(256)
+            table = {bytes((i,)): i for i in range(256)}
+    if word:
+        codes.append(table[word])
+    codes.append(257)
+    return lzw_codes(codes, early_change)

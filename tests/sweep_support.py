@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from pdfbuilder import Encrypt, PdfBuilder
+from tests.pdfbuilder import Encrypt, PdfBuilder
 
 # Helvetica 10: box height 10, so a 1.4 gap is a word space at space_gap_ratio 0.12 (1.2)
 # and none at the default 0.15 (1.5): "onetwo" becomes "one two".

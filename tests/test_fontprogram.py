@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import zlib
 
 import pikepdf
 from fontTools.fontBuilder import FontBuilder
@@ -10,7 +11,6 @@ from fontTools.pens.t2CharStringPen import T2CharStringPen
 from fontTools.ttLib import TTFont
 from pikepdf import Dictionary, Name
 
-import glyphscope.core.fonts.program
 from glyphscope.core.fonts.program import embedded_program_type, font_program_unicode
 from tests.pdfbuilder import truetype_program
 
@@ -113,10 +113,17 @@ def test_damaged_truetype_is_recorded_not_raised():
     assert result.problems[0].startswith("FontFile2 unreadable:")
 
 
-def test_oversized_program_is_skipped_before_decoding(monkeypatch):
-    monkeypatch.setattr(glyphscope.core.fonts.program, "MAX_FONT_PROGRAM_BYTES", 3)
-    result = font_program_unicode(descriptor("/FontFile2", b"tiny"), "TrueType")
+def test_oversized_program_is_skipped_once_decoding_passes_the_cap():
+    # 17 MB of zeros in 17 KB of Flate data: decoding stops at the cap, nothing is parsed.
+    bomb = zlib.compress(bytes(17 << 20), 9)
+    program = descriptor("/FontFile2", bomb, Filter=Name.FlateDecode)
+    result = font_program_unicode(program, "TrueType")
     assert result.problems == ("font program larger than 16 MB skipped",)
+
+
+def test_program_cap_is_the_callers():
+    result = font_program_unicode(descriptor("/FontFile2", b"tiny"), "TrueType", max_bytes=3)
+    assert result.problems == ("font program larger than 3 bytes skipped",)
 
 
 def test_type1_with_a_pfb_segment_header_is_still_read():

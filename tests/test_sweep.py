@@ -12,8 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-from pdfbuilder import Encrypt
-from sweep_support import GAP_PAGE, PLAIN_PAGE, outcomes, rows, write_pdf
 
 from glyphscope.core.rules import Rules
 from glyphscope.sweep.cli import main
@@ -23,6 +21,8 @@ from glyphscope.sweep.local import LocalBackend
 from glyphscope.sweep.run import sweep
 from glyphscope.sweep.sources import discover
 from glyphscope.sweep.store import SCHEMA_VERSION, unpack_texts
+from tests.pdfbuilder import Encrypt
+from tests.sweep_support import GAP_PAGE, PLAIN_PAGE, outcomes, rows, write_pdf
 
 COMPARE = ["--compare-rule", "space_gap_ratio=0.12"]
 

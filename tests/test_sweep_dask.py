@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from sweep_support import GAP_PAGE, PLAIN_PAGE, outcomes, rows, write_pdf
 
 from glyphscope.sweep.cli import main
 from glyphscope.sweep.isolation import TEST_HOOK_VARIABLE
 from glyphscope.sweep.store import unpack_texts
+from tests.sweep_support import GAP_PAGE, PLAIN_PAGE, outcomes, rows, write_pdf
 
 distributed = pytest.importorskip("distributed")
 

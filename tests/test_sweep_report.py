@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from sweep_support import GAP_PAGE, PLAIN_PAGE, write_pdf
-
 from glyphscope.sweep.cli import main
 from glyphscope.sweep.thumbnails import png_bytes
+from tests.sweep_support import GAP_PAGE, PLAIN_PAGE, write_pdf
 
 # Code 1 of Helvetica (WinAnsi) is a control code no step of the chain decodes: unresolved.
 UNRESOLVED_PAGE = b"BT /F1 10 Tf 72 720 Td (ok) Tj 0 -20 Td <01> Tj ET"

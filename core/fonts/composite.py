@@ -8,12 +8,13 @@ else /DW and /DW2.
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_right
 
 import pikepdf
 
-from glyphscope.core.fonts.cmap.parser import CMap, parse_cmap
+from glyphscope.core.fonts.cmap.parser import CMap
 from glyphscope.core.fonts.cmap.predefined import cid_to_unicode, ordering_of, predefined_cmap
 from glyphscope.core.fonts.dicts import (
     ENCODING_CMAP,
@@ -23,9 +24,11 @@ from glyphscope.core.fonts.dicts import (
     UNRESOLVED,
     Font,
     FontGlyph,
+    FontLimits,
     LazyProgram,
     descriptor_extent,
     font_details,
+    parse_font_cmap,
     read_stream,
     to_unicode_cmap,
 )
@@ -48,9 +51,10 @@ _MetricsEntry = tuple[int, int, tuple[_Metrics, ...]]
 class _Ranges:
     """CID metrics from /W or /W2 (§9.7.4.3) as disjoint ranges sorted by CID for bisection.
 
-    Producers write entries out of CID order and sometimes overlapping. Entries are taken in
-    file order and each one only claims CIDs no earlier entry claimed, then kept sorted by
-    CID: the one written first wins, the same answer as a linear scan in file order (spec §2).
+    Producers write entries out of CID order and sometimes overlapping. Each CID belongs to
+    the first entry in file order that covers it: the same answer as a linear scan in file
+    order (spec §2). One sweep over the entries' edges in CID order, with a heap of the
+    entries covering the current CID keyed by file position, finds those owners in n log n.
     """
 
     __slots__ = ("starts", "ends", "owners", "entries", "sorted_on_read")
@@ -64,31 +68,34 @@ class _Ranges:
         self.sorted_on_read = any(
             entries[i][0] <= entries[i - 1][1] for i in range(1, len(entries))
         )
-        for owner, (first, last, _) in enumerate(entries):
-            self._claim(first, last, owner)
+        self._sweep()
 
-    def _claim(self, first: int, last: int, owner: int) -> None:
-        starts, ends = self.starts, self.ends
-        index = bisect_right(starts, first) - 1
-        cursor = first
-        if index >= 0 and ends[index] >= first:
-            cursor = ends[index] + 1
-        index += 1
-        while cursor <= last:
-            if index < len(starts) and starts[index] <= last:
-                if starts[index] > cursor:
-                    self._insert(index, cursor, starts[index] - 1, owner)
-                    index += 1
-                cursor = max(cursor, ends[index] + 1)
-                index += 1
+    def _sweep(self) -> None:
+        by_first = sorted(
+            (first, owner, last)
+            for owner, (first, last, _) in enumerate(self.entries)
+            if first <= last
+        )
+        edges = sorted({edge for first, _, last in by_first for edge in (first, last + 1)})
+        covering: list[tuple[int, int]] = []  # (owner, last CID), smallest owner first
+        starts, ends, owners = self.starts, self.ends, self.owners
+        following = 0
+        for start, stop in zip(edges, edges[1:], strict=False):
+            while following < len(by_first) and by_first[following][0] <= start:
+                _, owner, last = by_first[following]
+                heapq.heappush(covering, (owner, last))
+                following += 1
+            while covering and covering[0][1] < start:
+                heapq.heappop(covering)
+            if not covering:
+                continue
+            owner = covering[0][0]
+            if owners and owners[-1] == owner and ends[-1] == start - 1:
+                ends[-1] = stop - 1
             else:
-                self._insert(index, cursor, last, owner)
-                break
-
-    def _insert(self, index: int, first: int, last: int, owner: int) -> None:
-        self.starts.insert(index, first)
-        self.ends.insert(index, last)
-        self.owners.insert(index, owner)
+                starts.append(start)
+                ends.append(stop - 1)
+                owners.append(owner)
 
     def get(self, cid: int) -> _Metrics | None:
         index = bisect_right(self.starts, cid) - 1
@@ -183,7 +190,9 @@ class _CompositeDecoder:
         return "", UNRESOLVED
 
 
-def load_composite(font_dict: pikepdf.Dictionary, name: str, problems: list) -> Font:
+def load_composite(
+    font_dict: pikepdf.Dictionary, name: str, problems: list, limits: FontLimits
+) -> Font:
     descendants = font_dict.get("/DescendantFonts")
     descendant = descendants[0] if isinstance(descendants, pikepdf.Array) and descendants else None
     if not isinstance(descendant, pikepdf.Dictionary):
@@ -191,7 +200,7 @@ def load_composite(font_dict: pikepdf.Dictionary, name: str, problems: list) -> 
         problems.append("Type0 font without a descendant CIDFont")
         descendant = pikepdf.Dictionary()
     descendant_subtype = pdf_name(descendant.get("/Subtype"))
-    cmap, cmap_label = _encoding_cmap(font_dict.get("/Encoding"), problems)
+    cmap, cmap_label = _encoding_cmap(font_dict.get("/Encoding"), problems, limits)
     if cmap is None:
         cmap = predefined_cmap("Identity-H")
         cmap_label += " (unreadable; Identity-H used)"
@@ -213,8 +222,8 @@ def load_composite(font_dict: pikepdf.Dictionary, name: str, problems: list) -> 
     program_type = embedded_program_type(descriptor)
     cid_to_gid = None
     if descendant_subtype == "CIDFontType2":
-        cid_to_gid = _cid_to_gid(descendant.get("/CIDToGIDMap"), problems)
-    to_unicode = to_unicode_cmap(font_dict, problems)
+        cid_to_gid = _cid_to_gid(descendant.get("/CIDToGIDMap"), problems, limits)
+    to_unicode = to_unicode_cmap(font_dict, problems, limits)
     decoder = _CompositeDecoder(
         cmap,
         _unicode_codec(font_dict.get("/Encoding")),
@@ -225,7 +234,12 @@ def load_composite(font_dict: pikepdf.Dictionary, name: str, problems: list) -> 
         vertical,
         default_vertical,
         cid_to_gid,
-        LazyProgram(descriptor if program_type else None, descendant_subtype, problems),
+        LazyProgram(
+            descriptor if program_type else None,
+            descendant_subtype,
+            problems,
+            limits.program_bytes,
+        ),
     )
     ascent, descent = descriptor_extent(descriptor)
     has_w = bool(widths.entries)
@@ -241,7 +255,7 @@ def load_composite(font_dict: pikepdf.Dictionary, name: str, problems: list) -> 
     return Font(name, "Type0", writing_mode, ascent, descent, decoder, details, problems)
 
 
-def _encoding_cmap(encoding: object, problems: list) -> tuple[CMap | None, str]:
+def _encoding_cmap(encoding: object, problems: list, limits: FontLimits) -> tuple[CMap | None, str]:
     """The Type 0 /Encoding (§9.7.5): a predefined CMap's name or an embedded CMap stream."""
     if isinstance(encoding, pikepdf.Name):
         cmap_name = pdf_name(encoding)
@@ -250,7 +264,7 @@ def _encoding_cmap(encoding: object, problems: list) -> tuple[CMap | None, str]:
             problems.append(f"predefined CMap {cmap_name} unavailable")
         return cmap, cmap_name
     if isinstance(encoding, pikepdf.Stream):
-        data = read_stream(encoding, "/Encoding CMap", problems)
+        data = read_stream(encoding, "/Encoding CMap", problems, limits.cmap_bytes)
         if data is None:
             return None, "embedded CMap"
         # §9.7.5.3 Table 120: /UseCMap in the stream dictionary acts as a usecmap operator.
@@ -259,8 +273,7 @@ def _encoding_cmap(encoding: object, problems: list) -> tuple[CMap | None, str]:
             data = b"/" + pdf_name(use).encode("latin-1") + b" usecmap\n" + data
         elif use is not None:
             problems.append("/UseCMap stream not followed")
-        cmap = parse_cmap(data, predefined_cmap)
-        problems.extend(f"/Encoding CMap: {problem}" for problem in cmap.problems[:3])
+        cmap = parse_font_cmap(data, "/Encoding CMap", problems, limits)
         if not cmap.has_cids:
             problems.append("embedded /Encoding CMap maps no CIDs")
             return None, "embedded CMap"
@@ -320,8 +333,8 @@ def _cid_metrics(array: object, group: int, key: str, problems: list) -> list[_M
     return entries
 
 
-def _cid_to_gid(mapping: object, problems: list) -> bytes | None:
+def _cid_to_gid(mapping: object, problems: list, limits: FontLimits) -> bytes | None:
     """§9.7.4.2: /CIDToGIDMap /Identity (or absent) = None; a stream of 2-byte GIDs."""
     if isinstance(mapping, pikepdf.Stream):
-        return read_stream(mapping, "/CIDToGIDMap", problems)
+        return read_stream(mapping, "/CIDToGIDMap", problems, limits.cmap_bytes)
     return None

@@ -13,14 +13,20 @@ import pikepdf
 
 from glyphscope.core.fonts.cmap.parser import CMap, parse_cmap
 from glyphscope.core.fonts.cmap.predefined import predefined_cmap
-from glyphscope.core.fonts.program import EMPTY, FontProgramUnicode, font_program_unicode
+from glyphscope.core.fonts.program import (
+    EMPTY,
+    FontProgramUnicode,
+    LimitNote,
+    font_program_unicode,
+)
 from glyphscope.core.pdf.objects import pdf_number, pdf_numbers
+from glyphscope.core.pdf.streams import byte_size, decode_stream
 from glyphscope.core.records import DecodeSource
+from glyphscope.core.rules import Rules
 
 DEFAULT_ASCENT = 0.8
 DEFAULT_DESCENT = -0.2
 _STRING_CACHE_LIMIT = 8192
-MAX_AUX_STREAM_BYTES = 16 * 1024 * 1024  # ToUnicode, embedded CMaps, CIDToGIDMap
 
 # Decode-source values bound once: the decoders return them per code on the hot path.
 TO_UNICODE = DecodeSource.TO_UNICODE.value
@@ -32,6 +38,24 @@ FONT_PROGRAM = DecodeSource.FONT_PROGRAM.value
 GLYPH_NAME_NUMBER = DecodeSource.GLYPH_NAME_NUMBER.value
 TEX_ENCODING = DecodeSource.TEX_ENCODING.value
 UNRESOLVED = DecodeSource.UNRESOLVED.value
+
+
+class FontLimits(NamedTuple):
+    """The font caps of the rules: decoded bytes of a font program and of a CMap-like stream
+    (ToUnicode, embedded CMap, CIDToGIDMap), code points of one ToUnicode destination."""
+
+    program_bytes: int
+    cmap_bytes: int
+    unicode_destination: int
+
+    @classmethod
+    def of(cls, rules: Rules) -> FontLimits:
+        return cls(
+            rules.max_font_program_bytes, rules.max_font_cmap_bytes, rules.max_unicode_destination
+        )
+
+
+DEFAULT_LIMITS = FontLimits.of(Rules())
 
 
 class FontGlyph(NamedTuple):
@@ -77,18 +101,25 @@ class GlyphDecoder(Protocol):
 class LazyProgram:
     """The embedded font program, parsed on the first code that needs it (most fonts never do)."""
 
-    __slots__ = ("descriptor", "subtype", "problems", "program")
+    __slots__ = ("descriptor", "subtype", "problems", "program", "max_bytes")
 
-    def __init__(self, descriptor: pikepdf.Dictionary | None, subtype: str, problems: list[str]):
+    def __init__(
+        self,
+        descriptor: pikepdf.Dictionary | None,
+        subtype: str,
+        problems: list[str],
+        max_bytes: int = DEFAULT_LIMITS.program_bytes,
+    ):
         self.descriptor = descriptor
         self.subtype = subtype
         self.problems = problems
+        self.max_bytes = max_bytes
         self.program: FontProgramUnicode | None = None if descriptor is not None else EMPTY
 
     def get(self) -> FontProgramUnicode:
         if self.program is None:
             try:
-                self.program = font_program_unicode(self.descriptor, self.subtype)
+                self.program = font_program_unicode(self.descriptor, self.subtype, self.max_bytes)
             except Exception as error:  # glyphs() must not raise on a hostile font program
                 problem = f"font program skipped: {type(error).__name__}: {error}"
                 self.program = FontProgramUnicode("", {}, {}, (problem,))
@@ -168,6 +199,10 @@ class Font:
             )
         return info
 
+    def limits_hit(self) -> list[str]:
+        """The problems that are a cap of the rules reached (LimitNote), not damage."""
+        return [problem for problem in self._problems if isinstance(problem, LimitNote)]
+
     def __repr__(self) -> str:
         return f"Font({self.name!r}, {self.subtype})"
 
@@ -194,7 +229,9 @@ def font_details(
     }
 
 
-def to_unicode_cmap(font_dict: pikepdf.Dictionary, problems: list) -> CMap | None:
+def to_unicode_cmap(
+    font_dict: pikepdf.Dictionary, problems: list, limits: FontLimits = DEFAULT_LIMITS
+) -> CMap | None:
     """§9.10.3 /ToUnicode; a stream that cannot be read or maps nothing falls through."""
     stream = font_dict.get("/ToUnicode")
     if stream is None:
@@ -202,30 +239,42 @@ def to_unicode_cmap(font_dict: pikepdf.Dictionary, problems: list) -> CMap | Non
     if not isinstance(stream, pikepdf.Stream):
         problems.append("/ToUnicode is not a stream")
         return None
-    data = read_stream(stream, "/ToUnicode", problems)
+    data = read_stream(stream, "/ToUnicode", problems, limits.cmap_bytes)
     if data is None:
         return None
-    cmap = parse_cmap(data, predefined_cmap)
-    problems.extend(f"/ToUnicode: {problem}" for problem in cmap.problems[:3])
+    cmap = parse_font_cmap(data, "/ToUnicode", problems, limits)
     if not cmap.has_unicode:
         problems.append("/ToUnicode maps nothing")
         return None
     return cmap
 
 
-def read_stream(stream: pikepdf.Stream, label: str, problems: list) -> bytes | None:
-    try:
-        if pdf_number(stream.get("/Length"), 0) > MAX_AUX_STREAM_BYTES:
-            problems.append(f"{label} larger than 16 MB skipped")
+def parse_font_cmap(data: bytes, label: str, problems: list, limits: FontLimits) -> CMap:
+    """A font's embedded CMap, its first problems and any destinations cut noted."""
+    cmap = parse_cmap(data, predefined_cmap, limits.unicode_destination)
+    problems.extend(f"{label}: {problem}" for problem in cmap.problems[:3])
+    if cmap.cut_destinations:
+        problems.append(
+            LimitNote(
+                f"{label}: {cmap.cut_destinations} destinations cut to "
+                f"{limits.unicode_destination} code points"
+            )
+        )
+    return cmap
+
+
+def read_stream(stream: pikepdf.Stream, label: str, problems: list, max_bytes: int) -> bytes | None:
+    """A font stream decoded under its cap; None (and why in problems) when it cannot be read
+    or decodes to more than max_bytes. A damaged tail keeps what came before it."""
+    decoded = decode_stream(None, stream, max_bytes)
+    if decoded.truncated:
+        problems.append(LimitNote(f"{label} larger than {byte_size(max_bytes)} skipped"))
+        return None
+    if decoded.problem:
+        problems.append(f"{label} unreadable: {decoded.problem}")
+        if not decoded.data:
             return None
-        data = stream.read_bytes()
-    except pikepdf.PdfError as error:
-        problems.append(f"{label} unreadable: {error}")
-        return None
-    if len(data) > MAX_AUX_STREAM_BYTES:
-        problems.append(f"{label} larger than 16 MB skipped")
-        return None
-    return data
+    return decoded.data
 
 
 def descriptor_extent(descriptor: pikepdf.Dictionary | None) -> tuple[float, float]:

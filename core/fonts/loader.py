@@ -18,9 +18,11 @@ from glyphscope.core.fonts.dicts import (
     Font,
     FontGlyph,
     FontInfo,
+    FontLimits,
 )
 from glyphscope.core.fonts.simple import BROKEN_FONT_WIDTH, broken_font, load_simple
 from glyphscope.core.pdf.objects import pdf_name
+from glyphscope.core.rules import Rules
 
 __all__ = [
     "BROKEN_FONT_WIDTH",
@@ -35,8 +37,10 @@ __all__ = [
 ]
 
 
-def load_font(font_dict: pikepdf.Dictionary) -> Font:
-    """Read a font dictionary (§9.5). Never raises: an unreadable font decodes nothing."""
+def load_font(font_dict: pikepdf.Dictionary, rules: Rules | None = None) -> Font:
+    """Read a font dictionary (§9.5) under the font limits of the rules. Never raises: an
+    unreadable font decodes nothing."""
+    limits = FontLimits.of(rules or Rules())
     problems: list[str] = []
     name, subtype = "", ""
     if not isinstance(font_dict, pikepdf.Dictionary):
@@ -46,10 +50,10 @@ def load_font(font_dict: pikepdf.Dictionary) -> Font:
         name = pdf_name(font_dict.get("/BaseFont")) or pdf_name(font_dict.get("/Name"))
         subtype = pdf_name(font_dict.get("/Subtype"))
         if subtype == "Type0":
-            return load_composite(font_dict, name, problems)
+            return load_composite(font_dict, name, problems, limits)
         if subtype not in ("Type1", "MMType1", "TrueType", "Type3"):
             problems.append(f"unknown font subtype {subtype or '(none)'}; read as Type1")
-        return load_simple(font_dict, name, subtype or "Type1", problems)
+        return load_simple(font_dict, name, subtype or "Type1", problems, limits)
     except Exception as error:  # the public promise: a broken font never stops a page
         problems.append(f"font dictionary unreadable: {type(error).__name__}: {error}")
         return broken_font(name, subtype, problems)

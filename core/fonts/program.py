@@ -23,10 +23,20 @@ from fontTools.ttLib import TTFont, TTLibError
 from glyphscope.core.fonts.encodings import glyph_name_to_unicode
 from glyphscope.core.fonts.tex import tex_glyph_name_text
 from glyphscope.core.pdf.objects import pdf_name
+from glyphscope.core.pdf.streams import byte_size, decode_stream
 
-# A font program larger than this is not read: no real font needs more to name its glyphs,
-# and a hostile stream must not cost unbounded memory.
+# A font program larger than this is not read (the default of Rules.max_font_program_bytes):
+# no real font needs more to name its glyphs, and a hostile stream must not cost unbounded
+# memory.
 MAX_FONT_PROGRAM_BYTES = 16 * 1024 * 1024
+
+
+class LimitNote(str):
+    """A font problem that is a cap of the rules reached rather than damage: the interpreter
+    reports these on the page (and marks it truncated), other problems only in FontInfo."""
+
+    __slots__ = ()
+
 
 # What fontTools raises on damaged font data; anything else is a bug worth seeing.
 _PARSE_ERRORS = (
@@ -85,15 +95,20 @@ def embedded_program_type(font_descriptor: pikepdf.Dictionary | None) -> str:
 
 
 def font_program_unicode(
-    font_descriptor: pikepdf.Dictionary | None, subtype: str
+    font_descriptor: pikepdf.Dictionary | None, subtype: str, max_bytes: int | None = None
 ) -> FontProgramUnicode:
     """Read the embedded program of a font (subtype: the font's /Subtype without the slash:
-    Type1, MMType1, TrueType, CIDFontType0, CIDFontType2). Never raises."""
+    Type1, MMType1, TrueType, CIDFontType0, CIDFontType2), decoding at most max_bytes
+    (default MAX_FONT_PROGRAM_BYTES). Never raises."""
     program_type = embedded_program_type(font_descriptor)
     if font_descriptor is None or not program_type:
         return EMPTY
     key, _, _ = program_type.partition("/")
-    data, problem = _read_program(font_descriptor[f"/{key}"])
+    cap = MAX_FONT_PROGRAM_BYTES if max_bytes is None else max_bytes
+    stream = font_descriptor[f"/{key}"]
+    if not isinstance(stream, pikepdf.Stream):  # embedded_program_type found a stream here
+        return EMPTY
+    data, problem = _read_program(stream, cap)
     if data is None:
         return FontProgramUnicode(program_type, {}, {}, (problem,))
     simple = not subtype.startswith("CIDFontType")
@@ -112,18 +127,13 @@ def font_program_unicode(
     return FontProgramUnicode(program_type, by_code, by_glyph, (), standard)
 
 
-def _read_program(stream: pikepdf.Object) -> tuple[bytes | None, str]:
-    """The bytes of the program stream embedded_program_type found; a damaged one is a
-    problem, not an error."""
-    try:
-        if int(stream.get("/Length", 0)) > MAX_FONT_PROGRAM_BYTES:
-            return None, "font program larger than 16 MB skipped"
-        data = stream.read_bytes()
-    except (pikepdf.PdfError, ValueError, TypeError) as error:
-        return None, f"font program stream unreadable: {error}"
-    if len(data) > MAX_FONT_PROGRAM_BYTES:
-        return None, "font program larger than 16 MB skipped"
-    return data, ""
+def _read_program(stream: pikepdf.Stream, max_bytes: int) -> tuple[bytes | None, str]:
+    decoded = decode_stream(None, stream, max_bytes)
+    if decoded.truncated:
+        return None, LimitNote(f"font program larger than {byte_size(max_bytes)} skipped")
+    if decoded.problem:
+        return None, f"font program stream unreadable: {decoded.problem}"
+    return decoded.data, ""
 
 
 def _text_by_name(names: Mapping[int, str]) -> dict[int, str]:

@@ -26,6 +26,7 @@ from glyphscope.core.fonts.dicts import (
     UNRESOLVED,
     Font,
     FontGlyph,
+    FontLimits,
     LazyProgram,
     descriptor_extent,
     font_details,
@@ -168,7 +169,9 @@ class _SimpleDecoder:
         return self.missing_width
 
 
-def load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problems: list) -> Font:
+def load_simple(
+    font_dict: pikepdf.Dictionary, name: str, subtype: str, problems: list, limits: FontLimits
+) -> Font:
     is_type3 = subtype == "Type3"
     descriptor = pdf_dictionary(font_dict.get("/FontDescriptor"))
     standard = None if is_type3 else standard14_name(name)
@@ -185,7 +188,7 @@ def load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problems
     missing_width = (
         pdf_number(descriptor.get("/MissingWidth"), 0.0) if descriptor is not None else 0.0
     )
-    to_unicode = to_unicode_cmap(font_dict, problems)
+    to_unicode = to_unicode_cmap(font_dict, problems, limits)
     tex = _tex_encoding(name, encoding)
     decoder = _SimpleDecoder(
         to_unicode,
@@ -195,7 +198,7 @@ def load_simple(font_dict: pikepdf.Dictionary, name: str, subtype: str, problems
         standard_widths,
         missing_width,
         font_matrix,
-        LazyProgram(descriptor if program_type else None, subtype, problems),
+        LazyProgram(descriptor if program_type else None, subtype, problems, limits.program_bytes),
         None if tex is None else TEX_ENCODINGS[tex],
     )
     if font_matrix is not None:  # a Type 3 font

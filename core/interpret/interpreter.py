@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import pikepdf
 
+from glyphscope.core.fonts.dicts import FontLimits
 from glyphscope.core.fonts.loader import Font, FontInfo, load_font
 from glyphscope.core.geometry import IDENTITY, Matrix, multiply, translate
 from glyphscope.core.interpret.annotations import (
@@ -43,6 +44,7 @@ from glyphscope.core.interpret.state import (
 )
 from glyphscope.core.pdf.document import PdfPage
 from glyphscope.core.pdf.objects import get_entry, name_key
+from glyphscope.core.pdf.qpdf_log import collect_qpdf_messages
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 
@@ -87,6 +89,8 @@ class _Interpreter:
         self.warnings: list[str] = []
         self.fonts: dict[tuple[str, str], FontInfo] = {}
         self.resource_fonts: dict[tuple[str, str], Font] = {}
+        self.font_limits = FontLimits.of(rules)
+        self.used_fonts: dict[tuple[str, str], Font] = {}
         self.operators_run = 0
         self.truncated = False
         self.active_forms: set[tuple[int, int]] = set()
@@ -213,6 +217,7 @@ class _Interpreter:
             font = self.resource_fonts[(form_path, key)] = self.load(font_dict)
         state.font = font
         self.fonts.setdefault((form_path, state.font_key), font.info())
+        self.used_fonts.setdefault((form_path, state.font_key), font)
 
     def warn_once(self, message: str) -> None:
         """Record a finding once: a page may repeat the same fault thousands of times."""
@@ -230,11 +235,20 @@ class _Interpreter:
         appear there as references.
         """
         objgen = font_dict.objgen
-        cache_key = objgen if objgen != (0, 0) else font_dict.unparse()
+        identity = objgen if objgen != (0, 0) else font_dict.unparse()
+        cache_key = (identity, self.font_limits)
         font = self.font_cache.get(cache_key)
         if font is None:
-            font = self.font_cache[cache_key] = load_font(font_dict)
+            font = self.font_cache[cache_key] = load_font(font_dict, self.rules)
         return font
+
+    def note_font_limits(self) -> None:
+        """A font cap of the rules that was reached (a stream skipped, destinations cut) is a
+        limit that changed the page's text: warn once per font and mark the page truncated."""
+        for (form_path, key), font in self.used_fonts.items():
+            for note in font.limits_hit():
+                self.warn_once(f"{form_path or 'page'}: font {key}: {note}")
+                self.truncated = True
 
     def begin_marked_content(self, operands: list, resources: pikepdf.Dictionary | None) -> None:
         """§14.6.2: the property list is inline or a name in the /Properties resource."""
@@ -507,6 +521,7 @@ def extract_page(page: PdfPage, rules: Rules) -> PageExtraction:
         rules.max_page_operators,
         rules.max_page_glyphs,
         rules.annotations,
+        FontLimits.of(rules),
     )
     cache = page.document.extraction_cache
     extraction: PageExtraction | None = cache.get(key)
@@ -532,20 +547,12 @@ def page_glyphs(page: PdfPage, rules: Rules) -> list[Glyph] | None:
 
 def interpret_page(page: PdfPage, rules: Rules) -> PageExtraction:
     """Interpret a page's content stream and every form it draws (uncached)."""
-    interpreter = _Interpreter(page, rules)
-    streams = page_streams(page)
-    instructions = interpreter.parse(streams, "page") if streams else None
-    if instructions is None:
-        if streams is None:
-            interpreter.warnings.append("page has no content stream")
+    with collect_qpdf_messages() as qpdf_messages:
+        interpreter = _Interpreter(page, rules)
+        readable = _interpret(interpreter, page)
+    interpreter.warnings.extend(qpdf_messages)
+    if not readable:
         return PageExtraction((), False, interpreter.truncated, tuple(interpreter.warnings))
-    try:
-        interpreter.run(instructions, page_resources(page), GraphicsState(IDENTITY), 0, "")
-        if rules.annotations:
-            interpreter.draw_annotations(page)
-    except _Budget as exc:
-        interpreter.truncated = True
-        interpreter.warnings.append(f"page truncated: {exc}")
     return PageExtraction(
         tuple(interpreter.glyphs),
         True,
@@ -556,3 +563,22 @@ def interpret_page(page: PdfPage, rules: Rules) -> PageExtraction:
         tuple(interpreter.annotations),
         tuple(interpreter.clips),
     )
+
+
+def _interpret(interpreter: _Interpreter, page: PdfPage) -> bool:
+    """Run the page stream through the interpreter; False when there is none to read."""
+    streams = page_streams(page)
+    instructions = interpreter.parse(streams, "page") if streams else None
+    if instructions is None:
+        if streams is None:
+            interpreter.warnings.append("page has no content stream")
+        return False
+    try:
+        interpreter.run(instructions, page_resources(page), GraphicsState(IDENTITY), 0, "")
+        if interpreter.rules.annotations:
+            interpreter.draw_annotations(page)
+    except _Budget as exc:
+        interpreter.truncated = True
+        interpreter.warnings.append(f"page truncated: {exc}")
+    interpreter.note_font_limits()
+    return True

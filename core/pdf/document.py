@@ -29,6 +29,7 @@ from glyphscope.core.errors import (
 )
 from glyphscope.core.geometry import intersect_rect, normalize_rect
 from glyphscope.core.pdf.objects import inherited_attribute, pdf_number, pdf_numbers
+from glyphscope.core.pdf.qpdf_log import collect_qpdf_messages
 
 Rect = tuple[float, float, float, float]
 _Document = TypeVar("_Document", bound="PdfDocument")
@@ -50,9 +51,11 @@ class PageBoxes(NamedTuple):
 class PdfDocument:
     """An open PDF. Use `open`; close it (or use `with`) to release the file."""
 
-    def __init__(self, pdf: pikepdf.Pdf, source: str) -> None:
+    def __init__(self, pdf: pikepdf.Pdf, source: str, warnings: list[str] | None = None) -> None:
         self.pdf = pdf
         self.source = source
+        # What qpdf logged while opening the file (repairs, ignored objects).
+        self.warnings: list[str] = warnings or []
         self._pages: dict[int, PdfPage] = {}
         # Per-document caches of the layers above (core.interpret): loaded fonts by font
         # dictionary, and the last few page extractions, so re-analysing a page with new
@@ -81,7 +84,7 @@ class PdfDocument:
         if b"%PDF" not in data[:1024] and b"%FDF" not in data[:1024]:
             raise NotAPdfError(f"{source} is not a PDF file (no %PDF header)")
         try:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), collect_qpdf_messages() as messages:
                 warnings.simplefilter("ignore")
                 stream = io.BytesIO(data)
                 pdf = pikepdf.open(stream, password=password or "")
@@ -93,10 +96,11 @@ class PdfDocument:
             reason = str(exc).replace(repr(stream), "").strip(" :") or type(exc).__name__
             raise DamagedPdfError(f"{source} is damaged beyond repair: {reason}") from None
         try:
-            len(pdf.pages)
+            with collect_qpdf_messages() as tree_messages:
+                len(pdf.pages)
         except (pikepdf.PdfError, RuntimeError, ValueError) as exc:
             raise DamagedPdfError(f"{source} has no readable page tree: {exc}") from None
-        return cls(pdf, source)
+        return cls(pdf, source, messages + tree_messages)
 
     @property
     def page_count(self) -> int:

@@ -20,6 +20,11 @@ Decisions made here (the seeds leave them open):
 - Between consecutive baselines, floor(distance / cell height) − 1 blank lines: single and
   1.5 spacing give none, a gap of two lines or more gives blank lines.
 - Drawn space glyphs write nothing: the grid position of the next glyph is the space.
+- Padding is bounded by the rules, so a glyph at x = 1e9 or a 1e9-unit page cannot write
+  gigabytes of spaces: no glyph is padded past column layout_max_columns, no gap gets more
+  than layout_max_blank_lines blank lines, and a page inserts at most layout_max_padding
+  spaces and newlines in all (then one space or newline where padding was due). Each cap
+  reached is named in `LayoutResult.capped`, and the decision log's warnings.
 """
 
 from __future__ import annotations
@@ -68,6 +73,43 @@ class LayoutResult:
     off_grid: tuple[int, ...]
     # Grid runs holding right-to-left text, reordered in place (core.text.bidi).
     bidi_runs: tuple[BidiRun, ...] = ()
+    capped: tuple[str, ...] = ()
+
+
+class _Padding:
+    """The padding budget of one page's grid (the layout_max_* rules) and the caps reached."""
+
+    __slots__ = ("columns", "blank_lines", "budget", "left", "capped")
+
+    def __init__(self, rules: Rules) -> None:
+        self.columns = rules.layout_max_columns
+        self.blank_lines = rules.layout_max_blank_lines
+        self.budget = self.left = rules.layout_max_padding
+        self.capped: dict[str, None] = {}
+
+    def column(self, cells: float) -> int:
+        """The grid column cells from the left edge rounds to, at most the column cap; a
+        coordinate too far to be a number of cells (1e300, inf, nan) gets the cap too."""
+        if cells + 0.5 < self.columns:
+            return math.floor(cells + 0.5)
+        self.capped[f"layout: a glyph past column {self.columns} placed at it"] = None
+        return self.columns
+
+    def blank(self, lines: float) -> int:
+        """Blank lines for a baseline gap of `lines` cell heights: floor(lines) − 1, capped."""
+        if lines + 1e-9 < self.blank_lines + 1:
+            return max(0, math.floor(lines + 1e-9) - 1)
+        self.capped[f"layout: more than {self.blank_lines} blank lines between two lines"] = None
+        return self.blank_lines
+
+    def take(self, count: int) -> int:
+        """`count` padding characters, or 1 once the page's padding budget is spent."""
+        if count <= self.left:
+            self.left -= count
+            return count
+        self.capped[f"layout: more than {self.budget} characters of padding on the page"] = None
+        self.left = 0
+        return 1
 
 
 def layout_text(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> TextResult:
@@ -92,13 +134,14 @@ def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> Layou
     cell_width = fitted_cell_width(glyphs, lines, cell_width)
     chars: list[str] = []
     owners: list[int] = []
+    padding = _Padding(rules)
     previous_y = None
     for line_y, line in lines:
         if previous_y is not None:
-            blank = max(0, math.floor((previous_y - line_y) / cell_height + 1e-9) - 1)
-            chars.extend("\n" * (blank + 1))
-            owners.extend([-1] * (blank + 1))
-        _place_line(glyphs, line, left, cell_width, rules, chars, owners)
+            breaks = padding.take(padding.blank((previous_y - line_y) / cell_height) + 1)
+            chars.extend("\n" * breaks)
+            owners.extend([-1] * breaks)
+        _place_line(glyphs, line, left, cell_width, rules, chars, owners, padding)
         previous_y = line_y
     grid_text, grid_owners, bidi_runs = logical_order(
         "".join(chars), owners, glyphs, rules, layout=True
@@ -121,6 +164,7 @@ def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> Layou
         lines=tuple(tuple(item[2] for item in line) for _, line in lines),
         off_grid=tuple(off_grid),
         bidi_runs=bidi_runs,
+        capped=tuple(padding.capped),
     )
 
 
@@ -185,6 +229,7 @@ def _place_line(
     rules: Rules,
     chars: list[str],
     owners: list[int],
+    padding: _Padding,
 ) -> None:
     line_start = len(chars)
     previous = -1
@@ -193,7 +238,7 @@ def _place_line(
         if glyph.text != "" and is_whitespace_text(glyph.text):
             continue
         cursor = len(chars) - line_start
-        target = math.floor((x - left) / cell_width + 0.5)
+        target = padding.column((x - left) / cell_width)
         if previous < 0:
             column = target
         else:
@@ -205,8 +250,9 @@ def _place_line(
             else:
                 column = cursor + 1 if gap.space else cursor
         if column > cursor:
-            chars.extend(" " * (column - cursor))
-            owners.extend([-1] * (column - cursor))
+            spaces = padding.take(column - cursor)
+            chars.extend(" " * spaces)
+            owners.extend([-1] * spaces)
         text = glyph_output_text(glyph, rules)
         chars.extend(text)
         owners.extend([index] * len(text))

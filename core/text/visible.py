@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from glyphscope.core.geometry import across, along, normalize_rect, quad_centre, quad_height
-from glyphscope.core.records import Glyph, StrEnum
+from glyphscope.core.records import Glyph, StrEnum, has_finite_geometry
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.chars import is_blank_text
 
@@ -25,6 +25,7 @@ class DropReason(StrEnum):
 
     OUTSIDE_VISIBLE_BOX = "outside_visible_box"
     DUPLICATE = "duplicate"
+    NON_FINITE_GEOMETRY = "non_finite_geometry"
 
 
 class GlyphStatus(StrEnum):
@@ -33,6 +34,7 @@ class GlyphStatus(StrEnum):
     VISIBLE = "visible"
     OUTSIDE_VISIBLE_BOX = DropReason.OUTSIDE_VISIBLE_BOX.value
     DUPLICATE = DropReason.DUPLICATE.value
+    NON_FINITE_GEOMETRY = DropReason.NON_FINITE_GEOMETRY.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,8 @@ class DroppedGlyph:
 
     reason OUTSIDE_VISIBLE_BOX: its quad centre lies outside `box`.
     reason DUPLICATE: it repeats glyph `kept` (drawn earlier); `along` and `across` are the
+    reason NON_FINITE_GEOMETRY: its size or a coordinate is nan or infinite (a huge Tm), so
+    it has no place on the page at all.
     offset of its origin from kept's origin in kept's baseline frame, `size_ratio` its size as
     drawn over kept's.
     """
@@ -101,14 +105,17 @@ def visible_glyphs(glyphs: Sequence[Glyph], visible_box: Rect, rules: Rules) -> 
 
 
 def _box_filter(glyphs: Sequence[Glyph], box: Rect) -> tuple[list[int], list[DroppedGlyph]]:
-    """§14.11.2: a glyph is kept when its quad centre (midpoint of diagonal 0–2) is inside."""
+    """§14.11.2: a glyph is kept when its quad centre (midpoint of diagonal 0–2) is inside;
+    one whose geometry is not finite is dropped for that, before the box is asked."""
     llx, lly, urx, ury = box
     inside: list[int] = []
     outside: list[DroppedGlyph] = []
     for index, glyph in enumerate(glyphs):
         cx, cy = quad_centre(glyph.quad)
-        if llx <= cx <= urx and lly <= cy <= ury:
+        if llx <= cx <= urx and lly <= cy <= ury and has_finite_geometry(glyph):
             inside.append(index)
+        elif not has_finite_geometry(glyph):
+            outside.append(DroppedGlyph(index=index, reason=DropReason.NON_FINITE_GEOMETRY))
         else:
             outside.append(
                 DroppedGlyph(index=index, reason=DropReason.OUTSIDE_VISIBLE_BOX, box=box)

@@ -113,13 +113,19 @@ _BLOCKS = {
 _MAX_OPERANDS = 64
 
 
-def parse_cmap(data: bytes, resolve_usecmap: Callable[[str], CMap | None] | None = None) -> CMap:
+def parse_cmap(
+    data: bytes,
+    resolve_usecmap: Callable[[str], CMap | None] | None = None,
+    max_destination: int | None = None,
+) -> CMap:
     """Parse a CMap stream or file. Never raises: what cannot be read is skipped and noted.
 
     `resolve_usecmap(name)` supplies the CMap named by `usecmap` (§9.7.5); the chain is
     followed cycle-safely, and this CMap's own mappings win over the used one's.
+    `max_destination` caps a bf destination's length in code points (counted in
+    `CMap.cut_destinations`); None leaves them whole.
     """
-    builder = CMapBuilder()
+    builder = CMapBuilder(max_destination=max_destination)
     try:
         _parse_into(builder, bytes(data), resolve_usecmap)
     except Exception as error:  # a malformed CMap keeps what was read so far

@@ -90,6 +90,7 @@ class CMap:
         "has_unicode",
         "has_cids",
         "problems",
+        "cut_destinations",
         "parent",
         "usecmap",
         "_bf_chars",
@@ -109,6 +110,7 @@ class CMap:
         self.writing_mode = builder.writing_mode
         self.ordering: str = builder.ordering or (parent.ordering if parent else "")
         self.problems = tuple(builder.problems)
+        self.cut_destinations = builder.cut_destinations
         self.parent = parent
         self.usecmap = builder.usecmap
         self._bf_chars = builder.bf_chars
@@ -248,10 +250,15 @@ def _uniform_length(codespaces: tuple[Codespace, ...]) -> int:
 
 
 class CMapBuilder:
-    """Collects CMap records; `build()` freezes them. Later records override earlier ones."""
+    """Collects CMap records; `build()` freezes them. Later records override earlier ones.
 
-    def __init__(self, name: str = "") -> None:
+    A bf destination longer than `max_destination` code points is cut to that length (a range
+    destination to that many UTF-16 code units) and counted in `cut_destinations`."""
+
+    def __init__(self, name: str = "", max_destination: int | None = None) -> None:
         self.name = name
+        self.max_destination = max_destination
+        self.cut_destinations = 0
         self.writing_mode = 0
         self.ordering = ""
         self.parent: CMap | None = None
@@ -274,10 +281,18 @@ class CMapBuilder:
 
     def map_unicode(self, code: int, text: str, length: int = 2) -> None:
         self._note_source(code, code, length)
+        cap = self.max_destination
+        if cap is not None and len(text) > cap:
+            text = text[:cap]
+            self.cut_destinations += 1
         self.bf_chars[code] = text
 
     def map_unicode_range(self, low: int, high: int, destination: bytes, length: int = 2) -> None:
         self._note_source(low, high, length)
+        cap = self.max_destination
+        if cap is not None and len(destination) > 2 * cap:
+            destination = destination[: 2 * cap]
+            self.cut_destinations += 1
         self._drop_chars(self.bf_chars, low, high)
         self.bf_ranges.add(low, high, (int.from_bytes(destination, "big"), len(destination)))
 

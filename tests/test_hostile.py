@@ -1,0 +1,194 @@
+"""Hostile files (tests/hostile.py): small bytes that expand, absurd numbers, huge tables.
+Each ends cleanly: the text that can be read, a warning naming the cap that was reached, and
+output whose size is bounded by the rules. Bombs are built small here, against small caps;
+the resource test (tests/fuzz/test_resources.py) runs the full-size ones under 1 GB."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+import glyphscope
+from glyphscope.core import cli
+from glyphscope.core.rules import Rules
+from tests import hostile
+
+pytestmark = pytest.mark.timeout(120)
+
+MB = 1 << 20
+SMALL = Rules(max_stream_bytes=MB, max_font_cmap_bytes=MB, max_font_program_bytes=MB)
+
+
+def _page(data: bytes):
+    return glyphscope.open(data).pages[0]
+
+
+def _explain(data: bytes, *rules: str) -> dict:
+    out = io.BytesIO()
+    with glyphscope.open(data) as document:
+        document.source = "hostile.pdf"
+        args = cli.build_parser().parse_args(["--mode", "explain", "x", *rules])
+        cli._write_explain(document, [0], cli._rules(args), out)
+    return json.loads(out.getvalue())["pages"][0]
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: hostile.flate_predictor_bomb(4 * MB),
+        lambda: hostile.lzw_bomb(cycles=2),
+    ],
+    ids=["flate_predictor", "lzw"],
+)
+def test_content_bomb_is_cut_at_the_stream_cap_and_its_text_kept(build):
+    page = _page(build())
+    extraction = page.extract(SMALL)
+    assert page.text(rules=SMALL) == "Hello"
+    assert extraction.truncated
+    assert "page: stream cut at 1048576 decoded bytes" in extraction.warnings
+
+
+@pytest.mark.parametrize(
+    ("build", "problem"),
+    [
+        (
+            hostile.predictor_columns_2147483647,
+            "page: FlateDecode: a predictor row of 2147483647 bytes is larger than the "
+            "67108864-byte cap",
+        ),
+        (
+            hostile.predictor_bits_64,
+            "page: FlateDecode: /BitsPerComponent 64 is not 1, 2, 4, 8 or 16",
+        ),
+    ],
+    ids=["columns_2147483647", "bits_64"],
+)
+def test_impossible_predictor_parameters_are_a_warning(build, problem):
+    page = _page(build())
+    extraction = page.extract()
+    assert (extraction.readable, extraction.glyphs, extraction.warnings) == (False, (), (problem,))
+
+
+def test_ascii85_zero_bomb_is_cut_and_the_other_stream_read():
+    page = _page(hostile.ascii85_zero_bomb(4 * MB))
+    assert page.text(rules=SMALL) == "Hello"
+    assert page.extract(SMALL).truncated
+
+
+@pytest.mark.parametrize(
+    ("build", "label"),
+    [
+        (hostile.tounicode_bomb, "/ToUnicode"),
+        (hostile.encoding_cmap_bomb, "/Encoding CMap"),
+        (hostile.cid_to_gid_bomb, "/CIDToGIDMap"),
+    ],
+    ids=["tounicode", "encoding_cmap", "cid_to_gid"],
+)
+def test_font_stream_bomb_is_skipped_at_its_cap_and_noted_on_the_page(build, label):
+    extraction = _page(build(2 * MB)).extract(SMALL)
+    assert f"page: font F1: {label} larger than 1 MB skipped" in extraction.warnings
+    assert extraction.truncated and len(extraction.glyphs) >= 1
+
+
+def test_font_program_bomb_is_skipped_at_its_cap_and_noted_on_the_page():
+    page = _page(hostile.font_program_bomb(2 * MB))
+    extraction = page.extract(SMALL)
+    # Identity CIDs with no ToUnicode: only the (skipped) program could have named them.
+    assert [glyph.decode_source for glyph in extraction.glyphs] == ["unresolved"] * 2
+    assert "page: font F1: font program larger than 1 MB skipped" in extraction.warnings
+
+
+def test_tounicode_destinations_are_cut_to_the_rule_and_counted():
+    page = _page(hostile.long_destinations())
+    extraction = page.extract()
+    assert {len(glyph.text) for glyph in extraction.glyphs} == {32}
+    assert extraction.glyphs[1].text == "B" * 32
+    assert "page: font F1: /ToUnicode: 256 destinations cut to 32 code points" in (
+        extraction.warnings
+    )
+    longer = page.extract(Rules(max_unicode_destination=3000))
+    assert {len(glyph.text) for glyph in longer.glyphs} == {2500}
+
+
+def test_glyph_at_1e300_is_laid_out_at_the_column_cap():
+    page = _page(hostile.glyph_at_1e300())
+    text = page.text("layout")
+    assert text.startswith("Hello") and text.endswith("far")
+    assert len(text) < 2100
+    log = page.analysis().to_json()
+    assert "layout: a glyph past column 2000 placed at it" in log["warnings"]
+
+
+def test_glyph_at_1e9_writes_no_more_spaces_than_the_column_cap():
+    text = _page(hostile.glyph_at_1e9()).text("layout", Rules(layout_max_columns=100))
+    assert text == "Hello" + " " * 95 + "far"
+
+
+def test_a_billion_unit_page_writes_at_most_the_blank_line_cap_between_lines():
+    page = _page(hostile.media_box_1e9())
+    rules = Rules(layout_max_blank_lines=3)
+    text = page.text("layout", rules)
+    assert text == "top\n\n\n\n" + "\n\n\n\n".join(["line"] * 1000)
+    assert (
+        "layout: more than 3 blank lines between two lines"
+        in (page.analysis(rules).to_json()["warnings"])
+    )
+
+
+def test_the_padding_of_a_page_stops_at_its_budget():
+    page = _page(hostile.media_box_1e9())
+    rules = Rules(layout_max_padding=2000)
+    text = page.text("layout", rules)
+    # Nine gaps of 201 newlines (200 blank lines, the cap, and the break), then one each.
+    assert text.count("\n") == 9 * 201 + 991 and text.count("line") == 1000
+    assert (
+        "layout: more than 2000 characters of padding on the page"
+        in (page.analysis(rules).to_json()["warnings"])
+    )
+
+
+def test_huge_text_matrix_gives_valid_json_and_a_dropped_glyph():
+    page = _page(hostile.huge_text_matrix())
+    assert page.text() == "Hello"
+    log = _explain(hostile.huge_text_matrix())
+    far = [glyph for glyph in log["glyphs"] if glyph["unicode"] in "inf"]
+    assert far and all(glyph["non_finite"] for glyph in far)
+    assert far[0]["quad"][0][0] is None
+    reasons = {d["index"]: d["reason"] for d in log["dropped"]}
+    assert {reasons[glyph["index"]] for glyph in far} == {"non_finite_geometry"}
+
+
+def test_glyphs_mode_writes_non_finite_numbers_as_null(tmp_path):
+    path = tmp_path / "huge.pdf"
+    path.write_bytes(hostile.huge_text_matrix())
+    out = io.BytesIO()
+    cli.run(cli.build_parser().parse_args(["--mode", "glyphs", str(path)]), out)
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [r.get("non_finite", False) for r in records] == [False] * 5 + [True] * 3
+    assert records[5]["origin"] == [None, None]
+
+
+def test_w_with_200000_entries_loads_and_measures_first_written_first():
+    page = _page(hostile.w_200000_entries())
+    glyphs = page.extract().glyphs
+    # CIDs 0x41 and 0x42 lie in no entry (entries start at CID 3 × k for k ≥ 1, 6 wide):
+    # 0x41 = 65 is in the entries starting at 60 and 63; the one written first is 63's
+    # (written in descending order), width 500 + (200000 - 21) % 400.
+    assert round(glyphs[0].glyph_end[0] - glyphs[0].origin[0], 6) == round(
+        (500 + (200_000 - 21) % 400) / 1000 * 12, 6
+    )
+
+
+def test_explain_of_many_glyphs_is_streamed_and_valid():
+    data = hostile.many_glyphs(6200)
+    log = _explain(data)
+    assert len(log["glyphs"]) == 6200 and len(log["reading"]["char_glyphs"]) >= 6200
+
+
+def test_qpdf_messages_go_to_the_warnings_not_to_stderr(capfd):
+    with glyphscope.open(hostile.damaged_page_tree()) as document:
+        assert any(w.startswith("qpdf: ") for w in document.warnings) or document.warnings == []
+        assert document.pages[0].text() == "Hello"
+    assert capfd.readouterr().err == ""
