@@ -144,7 +144,7 @@ def test_any_cmap_parses_and_decodes(bounded_memory, tokens, shown):
 
 _W_ITEM = st.one_of(
     st.integers(-10, 70000),
-    st.floats(allow_nan=False, width=32),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
     st.lists(st.integers(-2000, 2000), max_size=5),
 )
 
