@@ -1,29 +1,8 @@
-"""Every error Glyphscope raises on bad input, each a subclass of GlyphscopeError."""
+"""Every error Glyphscope raises on bad input, each a subclass of GlyphscopeError.
 
-from glyphscope.core.errors import (
-    DamagedPdfError,
-    GlyphscopeError,
-    NotAPdfError,
-    PageIndexError,
-    PageRangeError,
-    PasswordRequiredError,
-    RegressionCaseError,
-    RuleError,
-    TextModeError,
-    UnreadableFileError,
-    WrongPasswordError,
-)
+The classes live in `glyphscope.core.errors`; this module is their public name, with the same
+`__all__`, so the list is written once.
+"""
 
-__all__ = [
-    "DamagedPdfError",
-    "GlyphscopeError",
-    "NotAPdfError",
-    "PageIndexError",
-    "PageRangeError",
-    "PasswordRequiredError",
-    "RegressionCaseError",
-    "RuleError",
-    "TextModeError",
-    "UnreadableFileError",
-    "WrongPasswordError",
-]
+from glyphscope.core.errors import *  # noqa: F403
+from glyphscope.core.errors import __all__  # noqa: F401
