@@ -34,10 +34,12 @@ class Rules:
     structure_trust_ratio: float = 0.25
     # Ligatures U+FB00–FB06 expanded in text output (after duplicate removal).
     expand_ligatures: bool = True
-    # Resource limits: decoded size of one stream, operators and glyphs of one page.
+    # Resource limits: decoded size of one stream, operators and glyphs of one page, and
+    # the depth of q nesting in one stream (§8.4.2; Annex C.2 gives 28 as a typical limit).
     max_stream_bytes: int = 64 * 1024 * 1024
     max_page_operators: int = 2_000_000
     max_page_glyphs: int = 1_000_000
+    max_q_depth: int = 256
 
     def with_values(self, **values: object) -> Rules:
         """A copy with some fields replaced, values coerced to the field's type."""
