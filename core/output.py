@@ -13,9 +13,6 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 from glyphscope.core.errors import PageRangeError, TextModeError
 from glyphscope.core.interpret.interpreter import extract_page
 from glyphscope.core.rules import Rules
-from glyphscope.core.structure.order import NoStructure, structure_outcome
-from glyphscope.core.text.columns import columns_text
-from glyphscope.core.text.layout import layout_text
 from glyphscope.core.text.reading import reading_order
 from glyphscope.core.text.visible import visible_glyphs
 
@@ -88,12 +85,19 @@ def page_text(page: PdfPage, mode: str, rules: Rules) -> PageText:
         return PageText("", False, note)
     glyphs = extraction.glyphs
     visible = visible_glyphs(glyphs, page.visible_box, rules).visible
+    # Each mode imports its own stage, so that text mode loads no layout, columns or structure.
     if mode == "layout":
+        from glyphscope.core.text.layout import layout_text
+
         return PageText(layout_text(glyphs, visible, rules).text)
     if mode == "columns":
+        from glyphscope.core.text.columns import columns_text
+
         return PageText(columns_text(glyphs, visible, rules).text.text)
     if mode == "text":
         return PageText(reading_order(glyphs, visible, rules).text.text)
+    from glyphscope.core.structure.order import NoStructure, structure_outcome
+
     outcome = structure_outcome(page, glyphs, visible, rules)
     if isinstance(outcome, NoStructure):
         note = f"page {page.number}: {outcome.reason}; reading order used"
