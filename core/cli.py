@@ -45,7 +45,13 @@ class _Version(argparse.Action):
     """--version, reading the package metadata only when asked (importlib.metadata is a
     noticeable share of start-up)."""
 
-    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[no-untyped-def]
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
         from glyphscope.core.version import package_version
 
         sys.stdout.write(f"{parser.prog} {package_version()}\n")
