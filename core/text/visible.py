@@ -12,8 +12,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from glyphscope.core.geometry import normalize_rect, quad_height
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
@@ -180,6 +178,10 @@ def _array_duplicates(
     are never compared (issue 10's aligned grid). The pairs are then decided in the scan's
     order: a dropped glyph neither scans nor is compared, a scan stops when it drops its own
     glyph."""
+    # numpy is imported here, not with the module: it is a quarter of the CLI's start-up, and
+    # pages under _ARRAY_SCAN_FROM candidates never need it.
+    import numpy as np
+
     count = len(candidates)
     if not count:
         return []
