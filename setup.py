@@ -1,6 +1,8 @@
-"""Build hooks that pyproject.toml cannot express: asset generator scripts stay out of the wheel."""
+"""Build hooks that pyproject.toml cannot express: asset generator scripts stay out of the wheel,
+and the compiled content-stream scanner is built when Cython and a C compiler are present."""
 
-from setuptools import setup
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 
@@ -14,4 +16,30 @@ class BuildPy(build_py):
         return modules
 
 
-setup(cmdclass={"build_py": BuildPy})
+class OptionalBuildExt(build_ext):
+    """The scanner is an optimisation: without a C compiler the package installs without it and
+    glyphscope.core.interpret.content tokenises every stream with qpdf."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - any compiler or platform failure
+            self.warn(f"compiled content scanner not built ({exc}); qpdf's tokenizer is used")
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # noqa: BLE001
+            self.warn(f"{ext.name} not built ({exc}); qpdf's tokenizer is used")
+
+
+def _extensions() -> list[Extension]:
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        return []
+    scanner = Extension("glyphscope.core.interpret._scanner", ["core/interpret/_scanner.pyx"])
+    return cythonize([scanner], language_level=3, quiet=True)
+
+
+setup(cmdclass={"build_py": BuildPy, "build_ext": OptionalBuildExt}, ext_modules=_extensions())

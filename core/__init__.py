@@ -17,51 +17,56 @@ A plain library with no Qt. Its sub-packages follow ISO 32000-1's own division:
         print(document.pages[0].text("reading", Rules(space_gap_ratio=0.2)))
 """
 
-from glyphscope.core.analysis import PageAnalysis, analyse_page
-from glyphscope.core.document import Document, Page, Pages, open
-from glyphscope.core.errors import (
-    DamagedPdfError,
-    GlyphscopeError,
-    NotAPdfError,
-    PageIndexError,
-    PageRangeError,
-    PasswordRequiredError,
-    RegressionCaseError,
-    RuleError,
-    TextModeError,
-    UnreadableFileError,
-    WrongPasswordError,
-)
-from glyphscope.core.output import write_document_text
-from glyphscope.core.pdf.document import PageBoxes
-from glyphscope.core.records import DecodeSource, Glyph
-from glyphscope.core.rules import Rules
-from glyphscope.core.text.reading import GapReason
-from glyphscope.core.text.visible import DropReason
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "DamagedPdfError",
-    "DecodeSource",
-    "DropReason",
-    "Document",
-    "GapReason",
-    "Glyph",
-    "GlyphscopeError",
-    "NotAPdfError",
-    "Page",
-    "PageAnalysis",
-    "PageBoxes",
-    "PageIndexError",
-    "PageRangeError",
-    "Pages",
-    "PasswordRequiredError",
-    "RegressionCaseError",
-    "RuleError",
-    "Rules",
-    "TextModeError",
-    "UnreadableFileError",
-    "WrongPasswordError",
-    "analyse_page",
-    "open",
-    "write_document_text",
-]
+from glyphscope.core.lazy import lazy_exports
+
+if TYPE_CHECKING:  # the names as type checkers see them; at run time they load on first use
+    from glyphscope.core.analysis import PageAnalysis, analyse_page
+    from glyphscope.core.document import Document, Page, Pages, open
+    from glyphscope.core.errors import (
+        DamagedPdfError,
+        GlyphscopeError,
+        NotAPdfError,
+        PageIndexError,
+        PageRangeError,
+        PasswordRequiredError,
+        RegressionCaseError,
+        RuleError,
+        TextModeError,
+        UnreadableFileError,
+        WrongPasswordError,
+    )
+    from glyphscope.core.output import write_document_text
+    from glyphscope.core.pdf.document import PageBoxes
+    from glyphscope.core.records import DecodeSource, Glyph
+    from glyphscope.core.rules import Rules
+    from glyphscope.core.text.reading import GapReason
+    from glyphscope.core.text.visible import DropReason
+
+__getattr__, __dir__, __all__ = lazy_exports(
+    __name__,
+    {
+        "glyphscope.core.analysis": ("PageAnalysis", "analyse_page"),
+        "glyphscope.core.document": ("Document", "Page", "Pages", "open"),
+        "glyphscope.core.errors": (
+            "DamagedPdfError",
+            "GlyphscopeError",
+            "NotAPdfError",
+            "PageIndexError",
+            "PageRangeError",
+            "PasswordRequiredError",
+            "RegressionCaseError",
+            "RuleError",
+            "TextModeError",
+            "UnreadableFileError",
+            "WrongPasswordError",
+        ),
+        "glyphscope.core.output": ("write_document_text",),
+        "glyphscope.core.pdf.document": ("PageBoxes",),
+        "glyphscope.core.records": ("DecodeSource", "Glyph"),
+        "glyphscope.core.rules": ("Rules",),
+        "glyphscope.core.text.reading": ("GapReason",),
+        "glyphscope.core.text.visible": ("DropReason",),
+    },
+)

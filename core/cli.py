@@ -2,11 +2,16 @@
 
     glyphscope-extract --mode glyphs|text|layout|columns|structure|visible|explain|hidden
                        [--pages 1-3,7] [--password PW] [--separator S] [--bom]
-                       [--output FILE] [--rule NAME=VALUE ...] [--rules FILE]
-                       [--annotations] [--hidden include|exclude|only] FILE
+                       [--output FILE | --output-dir DIR] [--file-separator S]
+                       [--rule NAME=VALUE ...] [--rules FILE] [--annotations]
+                       [--hidden include|exclude|only] FILE [FILE ...]
 
-Pages are 1-based, like pdftotext's -f/-l. Errors: one line on stderr, exit status 2.
-In structure mode the exit status is 3 when no requested page had a usable structure tree.
+Pages are 1-based, like pdftotext's -f/-l. Several files are read in one process (start-up
+paid once): to stdout or --output, each file's output follows the --file-separator line
+("==> FILE <==" by default, as head(1) writes); with --output-dir, each goes to
+DIR/<name>.txt (.jsonl for glyphs and visible, .json for explain). Errors: one line on stderr
+per failing file, the other files are still read, exit status 2. In structure mode the exit
+status is 3 when no requested page (of some file) had a usable structure tree.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import BinaryIO, NoReturn
 
 from glyphscope.core.document import Document
@@ -25,12 +31,12 @@ from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import explain_report, glyph_to_json
 from glyphscope.core.text.hidden import INCLUDE, SELECTIONS, hidden_runs
 from glyphscope.core.text.visible import visible_glyphs
-from glyphscope.core.version import package_version
 
 MODES = ("glyphs", "text", "layout", "columns", "structure", "visible", "explain", "hidden")
 EXIT_ERROR = 2
 EXIT_NO_STRUCTURE = 3
 _WRITE_CHUNK = 1 << 16
+_SUFFIXES = {"glyphs": ".jsonl", "visible": ".jsonl", "explain": ".json", "hidden": ".jsonl"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -39,16 +45,44 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_ERROR)
 
 
+class _Version(argparse.Action):
+    """--version, reading the package metadata only when asked (importlib.metadata is a
+    noticeable share of start-up)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from glyphscope.core.version import package_version
+
+        sys.stdout.write(f"{parser.prog} {package_version()}\n")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="glyphscope-extract", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
-    parser.add_argument("file", metavar="FILE")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
+    parser.add_argument("files", metavar="FILE", nargs="+")
     parser.add_argument("--mode", choices=MODES, default="text")
     parser.add_argument("--pages", default="", help="1-based pages, e.g. 1-3,7 (default: all)")
     parser.add_argument("--password", default=None)
     parser.add_argument("--separator", default="\f", help="between pages (default: form feed)")
     parser.add_argument("--bom", action="store_true", help="start text output with a UTF-8 BOM")
-    parser.add_argument("--output", "-o", default=None, help="write here instead of stdout")
+    outputs = parser.add_mutually_exclusive_group()
+    outputs.add_argument("--output", "-o", default=None, help="write here instead of stdout")
+    outputs.add_argument(
+        "--output-dir", default=None, metavar="DIR", help="one output file per input, in DIR"
+    )
+    parser.add_argument(
+        "--file-separator",
+        default="==> {file} <==\n",
+        metavar="S",
+        help="written before each file's output when several files go to one stream "
+        "({file} is replaced by the file's path)",
+    )
     parser.add_argument(
         "--rule", action="append", default=[], metavar="NAME=VALUE", help="override a threshold"
     )
@@ -135,8 +169,15 @@ def _write_explain(document: Document, pages: list[int], rules: Rules, out: Bina
 
 
 def run(args: argparse.Namespace, out: BinaryIO) -> int:
+    """Write the output of every file of args to out, one after the other, raising the first
+    error (the library's way; `main` reports errors per file instead)."""
     rules = _rules(args)
-    with Document.open(args.file, password=args.password) as document:
+    return _overall([run_file(args, out, path, rules) for path in args.files])
+
+
+def run_file(args: argparse.Namespace, out: BinaryIO, path: str, rules: Rules) -> int:
+    """Write one file's output in args.mode to out; the exit status for that file."""
+    with Document.open(path, password=args.password) as document:
         pages = parse_page_range(args.pages, document.page_count)
         if args.mode in ("glyphs", "visible"):
             _write_json_lines(document, pages, rules, out, args.mode == "visible")
@@ -158,13 +199,56 @@ def run(args: argparse.Namespace, out: BinaryIO) -> int:
         return 0
 
 
+def _run_file(args: argparse.Namespace, out: BinaryIO, path: str, rules: Rules) -> int:
+    """run, with a failure reported on one stderr line (naming the file when there are
+    several) instead of raised."""
+    prefix = "glyphscope-extract: " + (f"{path}: " if len(args.files) > 1 else "")
+    try:
+        return run_file(args, out, path, rules)
+    except GlyphscopeError as exc:
+        sys.stderr.write(f"{prefix}{exc}\n")
+    except OSError as exc:
+        sys.stderr.write(f"{prefix}{exc.strerror or exc}: {exc.filename or ''}\n")
+    return EXIT_ERROR
+
+
+def _run_files(args: argparse.Namespace, out: BinaryIO, rules: Rules) -> int:
+    statuses = []
+    for path in args.files:
+        if len(args.files) > 1:
+            out.write(args.file_separator.replace("{file}", path).encode("utf-8"))
+        statuses.append(_run_file(args, out, path, rules))
+        if len(args.files) > 1 and args.mode not in _SUFFIXES:
+            out.write(b"\n")  # text output ends without a newline
+    return _overall(statuses)
+
+
+def _run_into_dir(args: argparse.Namespace, rules: Rules) -> int:
+    directory = Path(args.output_dir)
+    directory.mkdir(parents=True, exist_ok=True)
+    statuses = []
+    for path in args.files:
+        target = directory / (Path(path).stem + _SUFFIXES.get(args.mode, ".txt"))
+        with target.open("wb") as out:
+            statuses.append(_run_file(args, out, path, rules))
+    return _overall(statuses)
+
+
+def _overall(statuses: list[int]) -> int:
+    """A failed file outweighs a file without structure."""
+    return EXIT_ERROR if EXIT_ERROR in statuses else max(statuses, default=0)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        rules = _rules(args)
+        if args.output_dir:
+            return _run_into_dir(args, rules)
         if args.output:
             with open(args.output, "wb") as out:
-                return run(args, out)
-        status = run(args, sys.stdout.buffer)
+                return _run_files(args, out, rules)
+        status = _run_files(args, sys.stdout.buffer, rules)
         sys.stdout.flush()
         return status
     except GlyphscopeError as exc:

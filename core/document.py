@@ -19,16 +19,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
-from glyphscope.core.analysis import PageAnalysis, analyse_page
 from glyphscope.core.interpret.content import OperatorRecord, list_operators
 from glyphscope.core.interpret.interpreter import PageExtraction, extract_page, page_glyphs
-from glyphscope.core.output import page_text
 from glyphscope.core.pdf.document import PdfDocument, PdfPage
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.visible import visible_glyphs
+
+if TYPE_CHECKING:
+    from glyphscope.core.analysis import PageAnalysis
 
 TEXT_MODES = ("reading", "layout", "columns", "structure")
 
@@ -107,10 +108,15 @@ class Page(PdfPage):
     def text(self, mode: str = "reading", rules: Rules | None = None) -> str:
         """The page's text in `mode`: "reading" (spec §6), "layout" (§7), "columns" (§8) or
         "structure" (§9, reading order when the page has no trusted structure tree)."""
+        # Imported on use, as analysis below: a program that only reads glyphs loads neither.
+        from glyphscope.core.output import page_text
+
         return page_text(self, "text" if mode == "reading" else mode, rules or Rules()).text
 
     def analysis(self, rules: Rules | None = None) -> PageAnalysis:
         """Every stage of the page with its decisions (`.to_json()` is the decision log)."""
+        from glyphscope.core.analysis import analyse_page
+
         return analyse_page(self, rules or Rules())
 
     def operators(self, rules: Rules | None = None) -> tuple[OperatorRecord, ...]:

@@ -14,11 +14,7 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 from glyphscope.core.errors import PageRangeError, TextModeError
 from glyphscope.core.interpret.interpreter import extract_page
 from glyphscope.core.rules import Rules
-from glyphscope.core.structure.order import NoStructure, structure_outcome
-from glyphscope.core.text.columns import columns_text
 from glyphscope.core.text.hidden import INCLUDE, select_hidden
-from glyphscope.core.text.ink import page_hidden
-from glyphscope.core.text.layout import layout_text
 from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
 from glyphscope.core.text.visible import visible_glyphs
@@ -91,16 +87,25 @@ def page_text(page: PdfPage, mode: str, rules: Rules, hidden: str = INCLUDE) -> 
     visible_result = visible_glyphs(painted, page.visible_box, rules)
     visible_order: Sequence[int] = visible_result.visible
     if hidden != INCLUDE:
+        from glyphscope.core.text.ink import page_hidden  # pypdfium2 and numpy
+
         found, _ = page_hidden(page, painted, extraction.clips, visible_result, rules, ink=True)
         visible_order = select_hidden(visible_order, found, hidden)
     prepared = prepare_glyphs(painted, visible_order, extraction.replacements, rules)
     glyphs, visible = prepared.glyphs, prepared.order
+    # Each mode imports its own stage, so that text mode loads no layout, columns or structure.
     if mode == "layout":
+        from glyphscope.core.text.layout import layout_text
+
         return PageText(layout_text(glyphs, visible, rules).text)
     if mode == "columns":
+        from glyphscope.core.text.columns import columns_text
+
         return PageText(columns_text(glyphs, visible, rules).text.text)
     if mode == "text":
         return PageText(reading_order(glyphs, visible, rules).text.text)
+    from glyphscope.core.structure.order import NoStructure, structure_outcome
+
     outcome = structure_outcome(page, glyphs, visible, rules)
     if isinstance(outcome, NoStructure):
         note = f"page {page.number}: {outcome.reason}; reading order used"

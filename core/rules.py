@@ -57,10 +57,12 @@ class Rules:
     hidden_tiny_height: float = 1.0
     hidden_ink_pixels: float = 6.0
     hidden_ink_tolerance: float = 24.0
-    # Resource limits: decoded size of one stream, operators and glyphs of one page.
+    # Resource limits: decoded size of one stream, operators and glyphs of one page, and
+    # the depth of q nesting in one stream (§8.4.2; Annex C.2 gives 28 as a typical limit).
     max_stream_bytes: int = 64 * 1024 * 1024
     max_page_operators: int = 2_000_000
     max_page_glyphs: int = 1_000_000
+    max_q_depth: int = 256
     # Font limits: decoded size of a font program (FontFile, FontFile2, FontFile3) and of a
     # CMap-like font stream (ToUnicode, embedded CMaps, CIDToGIDMap); code points of one
     # ToUnicode destination (§9.10.3), generous for ligatures and ActualText-like maps.

@@ -20,22 +20,24 @@ from typing import TYPE_CHECKING
 
 from glyphscope.core.records import DecodeSource, Glyph, finite_json, has_finite_geometry
 from glyphscope.core.rules import Rules
-from glyphscope.core.structure.order import StructureResult
-from glyphscope.core.text.bidi import BidiRun
-from glyphscope.core.text.columns import ColumnBand, ColumnsResult
-from glyphscope.core.text.ink import InkTest
-from glyphscope.core.text.layout import LayoutResult
-from glyphscope.core.text.reading import (
-    GapDecision,
-    LineBreakDecision,
-    TextResult,
-    VerticalColumn,
-)
-from glyphscope.core.text.visible import DroppedGlyph
 
 if TYPE_CHECKING:
-    # The analysis serialises itself through this module (PageAnalysis.to_json).
+    # Types only: the CLI's glyph and explain output import this module, and text mode must
+    # not load layout, columns, structure or pdfium for it. The analysis serialises itself
+    # through this module (PageAnalysis.to_json).
     from glyphscope.core.analysis import PageAnalysis
+    from glyphscope.core.structure.order import StructureResult
+    from glyphscope.core.text.bidi import BidiRun
+    from glyphscope.core.text.columns import ColumnBand, ColumnsResult
+    from glyphscope.core.text.ink import InkTest
+    from glyphscope.core.text.layout import LayoutResult
+    from glyphscope.core.text.reading import (
+        GapDecision,
+        LineBreakDecision,
+        TextResult,
+        VerticalColumn,
+    )
+    from glyphscope.core.text.visible import DroppedGlyph
 
 
 def glyph_to_json(glyph: Glyph, page_number: int) -> dict:

@@ -147,3 +147,56 @@ def test_structure_mode_reports_the_untagged_count_of_a_structured_page(tmp_path
     status, out, err = _run(["--mode", "structure", path], capsys)
     assert (status, out) == (0, "Hello\n7")
     assert err.strip() == "page 1: untagged: 1 of 6 glyphs"
+
+
+def test_several_files_in_one_process_follow_a_header_each(two_pages, tmp_path, capsys):
+    other = tmp_path / "other.pdf"
+    builder = PdfBuilder()
+    builder.add_page(
+        b"BT /F1 10 Tf 72 700 Td (Ok) Tj ET", fonts={"F1": builder.standard_font("Helvetica")}
+    )
+    other.write_bytes(builder.to_bytes())
+    status, out, _ = _run(["--mode", "text", two_pages, other], capsys)
+    assert status == 0
+    assert out == f"==> {two_pages} <==\nHi\fYo\nthere\n==> {other} <==\nOk\n"
+    status, out, _ = _run(["--file-separator", "#{file}#", two_pages, other], capsys)
+    assert out == f"#{two_pages}#Hi\fYo\nthere\n#{other}#Ok\n"
+
+
+def test_a_failing_file_is_reported_and_the_others_still_read(two_pages, tmp_path, capsys):
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"not a pdf")
+    status, out, err = _run(["--mode", "text", broken, two_pages], capsys)
+    assert status == 2
+    assert out == f"==> {broken} <==\n\n==> {two_pages} <==\nHi\fYo\nthere\n"
+    assert err.startswith(f"glyphscope-extract: {broken}: ") and err.count("\n") == 1
+
+
+def test_output_dir_writes_one_file_per_input(two_pages, tmp_path, capsys):
+    out_dir = tmp_path / "out"
+    status, out, _ = _run(["--output-dir", out_dir, two_pages], capsys)
+    assert (status, out) == (0, "")
+    assert (out_dir / "two.txt").read_text() == "Hi\fYo\nthere"
+    status, _, _ = _run(["--mode", "glyphs", "--output-dir", out_dir, two_pages], capsys)
+    rows = (out_dir / "two.jsonl").read_text().splitlines()
+    assert status == 0 and [json.loads(r)["unicode"] for r in rows] == list("HiYothere")
+
+
+def test_output_and_output_dir_exclude_each_other(two_pages, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--output", str(tmp_path / "a"), "--output-dir", str(tmp_path), str(two_pages)])
+    assert exit_info.value.code == 2
+
+
+def test_text_mode_loads_no_layout_columns_structure_or_analysis():
+    # A fresh interpreter: what `glyphscope-extract --mode text` imports before it reads.
+    code = (
+        "import sys, glyphscope.core.cli; "
+        "print(sorted(m for m in sys.modules if m.startswith('glyphscope')))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    for module in ("text.layout", "text.columns", "structure", "analysis"):
+        assert f"glyphscope.core.{module}" not in loaded
+    assert "glyphscope.core.text.reading" in loaded

@@ -68,6 +68,7 @@ DESCRIPTIONS = {
     "max_stream_bytes": "resource limit: decoded size of one content stream",
     "max_page_operators": "resource limit: operators interpreted on one page",
     "max_page_glyphs": "resource limit: glyphs recorded on one page",
+    "max_q_depth": "resource limit: q (save state) nesting in one content stream",
 }
 STEPS = {"columns_gap_multiple": 0.25}
 CATEGORY_COLOURS = dict(RULE_CHANGE_COLOURS)

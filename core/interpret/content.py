@@ -1,14 +1,19 @@
 """Content streams as operator lists (§7.8.2): decoding, tokenising, resources, listing.
 
-A page's /Contents may be one stream or an array of them, read as one stream; qpdf
-tokenises (`pikepdf.parse_content_stream`) and `glyphscope.core.pdf.streams` bounds the decoding.
+A page's /Contents may be one stream or an array of them, read as one stream;
+`glyphscope.core.pdf.streams` bounds the decoding. The interpreter reads its operators through
+`read_operators`: the compiled scanner (`_scanner.pyx`) when it was built, which hands any stream
+it does not read exactly as qpdf does back to qpdf's tokenizer (`pikepdf.parse_content_stream`),
+the only tokenizer when no C compiler was present at install.
 """
 
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal
+from types import ModuleType
 from typing import TypeVar
 
 import pikepdf
@@ -20,7 +25,43 @@ from glyphscope.core.rules import Rules
 
 _Resources = TypeVar("_Resources")  # what a form without /Resources inherits
 
+_scanner: ModuleType | None
+try:
+    import glyphscope.core.interpret._scanner as _scanner
+except ImportError:  # installed without a C compiler: qpdf tokenises every stream
+    _scanner = None
+
 _OPERAND_PREVIEW = 80
+# Shared by every operator read without operands (q, Q, BT, ET…): nobody changes operands.
+_NO_OPERANDS: list = []
+
+# ISO 32000-1 Annex A, Table A.1, less the inline image operators (BI ID EI): the scanner
+# hands a stream holding them, or any other word, back to qpdf.
+_PDF_OPERATORS = (
+    "b B b* B* BDC BMC BT BX c cm CS cs d d0 d1 Do DP EMC ET EX f F f* G g gs h i j J K k l m M"
+    " MP n q Q re RG rg ri s S SC sc SCN scn sh T* Tc Td TD Tf Tj TJ TL Tm Tr Ts Tw Tz v w W W*"
+    " y ' \""
+).split()
+
+# Operand shapes (n number, s string, / name, a array of strings and numbers) in which the
+# interpreter treats the scanner's plain values (int/float, bytes, str, list) exactly as
+# qpdf's objects; any other operator or shape gets qpdf's objects.
+PLAIN_SHAPES = {
+    **dict.fromkeys(("Tc", "Tw", "Tz", "TL", "Ts", "Tr"), "n"),
+    **dict.fromkeys(("Td", "TD"), "nn"),
+    **dict.fromkeys(("Tm", "cm"), "nnnnnn"),
+    **dict.fromkeys(("T*", "BT", "ET", "q", "Q", "EMC"), ""),
+    **dict.fromkeys(("Tj", "'"), "s"),
+    '"': "nns",
+    "TJ": "a",
+    "Tf": "/n",
+    "Do": "/",
+    # Path construction and painting, followed for the clipping box (core.interpret.clipping).
+    **dict.fromkeys(("m", "l"), "nn"),
+    **dict.fromkeys(("v", "y", "re"), "nnnn"),
+    "c": "nnnnnn",
+    **dict.fromkeys(("h", "S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n", "W", "W*"), ""),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +83,68 @@ class ParsedContent:
     warnings: list[str] = field(default_factory=list)
 
 
+@dataclass(slots=True)
+class ParsedOperators:
+    """The wanted operators of a stream as (index among all operators, name, operands) in
+    stream order, and how many operators it holds; operators is None if it is unreadable.
+    Operands are qpdf's objects, or plain values (PLAIN_SHAPES) from the scanner. A stream
+    holding more than the caller's operator budget is read only up to one operator past it
+    (count is then budget + 1), so a small stream that expands cannot cost more."""
+
+    operators: list | None
+    count: int = 0
+    truncated: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+
 def parse_content(
-    pdf: pikepdf.Pdf, streams: list[pikepdf.Stream], label: str, max_stream_bytes: int
+    pdf: pikepdf.Pdf,
+    streams: list[pikepdf.Stream],
+    label: str,
+    max_stream_bytes: int,
+    max_operators: int | None = None,
 ) -> ParsedContent:
-    """Decode streams, join them as one (§7.8.2) and tokenise; None when nothing is readable."""
+    """Decode streams, join them as one (§7.8.2) and tokenise; None when nothing is readable.
+    With max_operators, tokenising stops one operator past it."""
     parsed = ParsedContent(None)
+    data = _decode(pdf, streams, label, max_stream_bytes, parsed)
+    if data is not None:
+        read = _tokenise(pdf, data, label, parsed.warnings, max_operators)
+        parsed.instructions = None if read is None else read[0]
+    return parsed
+
+
+def read_operators(
+    pdf: pikepdf.Pdf,
+    streams: list[pikepdf.Stream],
+    label: str,
+    max_stream_bytes: int,
+    wanted: frozenset[str],
+    max_operators: int,
+) -> ParsedOperators:
+    """The operators in `wanted` of streams joined as one (§7.8.2), for the interpreter."""
+    parsed = ParsedOperators(None)
+    data = _decode(pdf, streams, label, max_stream_bytes, parsed)
+    if data is None:
+        return parsed
+    scanned = _scan(pdf, data, wanted, max_operators)
+    if scanned is not None:
+        parsed.operators, parsed.count = scanned
+        return parsed
+    read = _tokenise(pdf, data, label, parsed.warnings, max_operators, wanted)
+    if read is not None:
+        parsed.operators, parsed.count = read
+    return parsed
+
+
+def _decode(
+    pdf: pikepdf.Pdf,
+    streams: list[pikepdf.Stream],
+    label: str,
+    max_stream_bytes: int,
+    parsed: ParsedContent | ParsedOperators,
+) -> bytes | None:
+    """The decoded streams joined by newlines, None when none is readable."""
     chunks, readable = [], False
     for stream in streams:
         if not isinstance(stream, pikepdf.Stream):
@@ -60,23 +158,139 @@ def parse_content(
         if decoded.data or not decoded.problem:
             readable = True
             chunks.append(decoded.data)
-    if readable:
-        parsed.instructions = _tokenise(pdf, b"\n".join(chunks), label, parsed.warnings)
-    return parsed
+    return b"\n".join(chunks) if readable else None
 
 
-def _tokenise(pdf: pikepdf.Pdf, data: bytes, label: str, problems: list[str]) -> list | None:
+@functools.lru_cache(maxsize=8)
+def _operator_table(wanted: frozenset[str]) -> dict[bytes, tuple[str, bool, str | None]]:
+    return {
+        name.encode("ascii"): (name, name in wanted, PLAIN_SHAPES.get(name))
+        for name in _PDF_OPERATORS
+    }
+
+
+def _scan(
+    pdf: pikepdf.Pdf, data: bytes, wanted: frozenset[str], max_operators: int
+) -> tuple[list, int] | None:
+    """The scanner's reading of a stream, None when qpdf must tokenise it whole."""
+    if _scanner is None:
+        return None
+    result = _scanner.scan(data, _operator_table(wanted), max_operators)
+    if result is None:
+        return None
+    entries, spans, count, _ = result
+    if spans and not _qpdf_operands(pdf, data, entries, spans):
+        return None
+    return entries, count
+
+
+def _qpdf_operands(pdf: pikepdf.Pdf, data: bytes, entries: list, spans: list) -> bool:
+    """Fill in qpdf's operands for the spans the scanner left to it, in one qpdf call over
+    the spans joined by newlines; False when qpdf reads them otherwise than one operator per
+    span, or warns (the stream then goes to qpdf whole, so its warnings are its own)."""
+    joined = b"\n".join(data[start:end] for _, start, end in spans)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            instructions = pikepdf.parse_content_stream(pikepdf.Stream(pdf, data))
+            instructions = pikepdf.parse_content_stream(pikepdf.Stream(pdf, joined))
+        except (pikepdf.PdfError, RuntimeError, ValueError, TypeError):
+            return False
+    if caught or len(instructions) != len(spans):
+        return False
+    for (position, _, _), instruction in zip(spans, instructions, strict=True):
+        index, name, _ = entries[position]
+        if operator_name(instruction.operator) != name:
+            return False
+        entries[position] = (index, name, instruction.operands)
+    return True
+
+
+def _tokenise(
+    pdf: pikepdf.Pdf,
+    data: bytes,
+    label: str,
+    problems: list[str],
+    max_operators: int | None,
+    wanted: frozenset[str] | None = None,
+) -> tuple[list, int] | None:
+    """qpdf's reading of a stream and its operator count: every instruction as
+    (instruction, name), or with `wanted` only those as (index, name, operands)."""
+    items: list = []
+    count = 0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            for chunk in _chunks(pdf, data, max_operators):
+                for instruction in pikepdf.parse_content_stream(pikepdf.Stream(pdf, chunk)):
+                    name = operator_name(instruction.operator)
+                    if wanted is None:
+                        items.append((instruction, name))
+                    elif name in wanted:
+                        # Operands are read for wanted operators only: most operators paint
+                        # paths and colours, and converting their operands would be wasted.
+                        items.append((count, name, instruction.operands or _NO_OPERANDS))
+                    count += 1
         except (pikepdf.PdfError, RuntimeError, ValueError, TypeError) as exc:
             problems.append(f"{label}: content stream unreadable: {exc}")
             return None
     problems.extend(f"{label}: {warning.message}" for warning in caught[:3])
-    # Operands are read lazily (instruction.operands): most operators paint paths and
-    # colours, and converting their operands to Python would be wasted work.
-    return [(i, operator_name(i.operator)) for i in instructions]
+    return items, count
+
+
+# A long stream goes to qpdf in pieces of this many operators, so that qpdf's objects for
+# the operators nobody wants are dropped piece by piece.
+_CHUNK_OPERATORS = 100_000
+
+
+class _Counter(pikepdf.StreamParser):
+    """Finds where every _CHUNK_OPERATORS-th of qpdf's operators ends (an inline image
+    BI…ID…EI counts as one, as parse_content_stream groups it), and stops past `limit`."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit, self.count, self.in_image = limit, 0, False
+        self.ends: list[int] = []
+
+    def handle_object(self, obj: pikepdf.Object, offset: int, length: int) -> None:
+        if not isinstance(obj, pikepdf.Operator):
+            return
+        name = obj.unparse()
+        if self.in_image:
+            self.in_image = name != b"EI"
+            if self.in_image:
+                return
+        elif name == b"BI":
+            self.in_image = True
+            return
+        self.count += 1
+        if self.count > self.limit:
+            self.ends.append(offset + length)
+            raise _Enough
+        if self.count % _CHUNK_OPERATORS == 0:
+            self.ends.append(offset + length)
+
+    def handle_eof(self) -> None:
+        pass
+
+
+class _Enough(Exception):
+    pass
+
+
+def _chunks(pdf: pikepdf.Pdf, data: bytes, max_operators: int | None) -> list[bytes]:
+    """data in pieces that end between operators, and not past operator max_operators + 1:
+    qpdf then never tokenises more than the budget allows, nor holds it all at once. An
+    operator takes two bytes at least (itself and a separator), so only longer streams are
+    counted, by qpdf's own tokenizer."""
+    if max_operators is None or len(data) // 2 + 1 <= min(max_operators, _CHUNK_OPERATORS):
+        return [data]
+    counter = _Counter(max_operators)
+    try:
+        pikepdf.Object._parse_stream(pikepdf.Stream(pdf, data), counter)
+        ends = [*counter.ends, len(data)]
+    except _Enough:
+        ends = counter.ends
+    return [data[start:end] for start, end in zip([0, *ends], ends, strict=False)]
 
 
 def operator_name(operator: pikepdf.Operator) -> str:
@@ -140,13 +354,17 @@ def list_operators(page: PdfPage, rules: Rules) -> tuple[OperatorRecord, ...]:
                 continue
             seen.add(xobject.objgen)
             path = form_path + name_key(operands[0])
-            form = parse_content(pdf, [xobject], path, rules.max_stream_bytes).instructions
+            form = parse_content(
+                pdf, [xobject], path, rules.max_stream_bytes, rules.max_page_operators
+            ).instructions
             if form:
                 visit(form, form_resources(xobject, resources), path, depth + 1)
 
     streams = page_streams(page)
     if streams:
-        instructions = parse_content(pdf, streams, "page", rules.max_stream_bytes).instructions
+        instructions = parse_content(
+            pdf, streams, "page", rules.max_stream_bytes, rules.max_page_operators
+        ).instructions
         if instructions:
             visit(instructions, page_resources(page), "", 0)
     return tuple(records)

@@ -29,11 +29,12 @@ from glyphscope.core.interpret.clipping import (
     transformed_box,
 )
 from glyphscope.core.interpret.content import (
+    ParsedOperators,
     form_resources,
     form_xobject,
     page_resources,
     page_streams,
-    parse_content,
+    read_operators,
 )
 from glyphscope.core.interpret.marked_content import MarkedContentTracker, ReplacementSpan
 from glyphscope.core.interpret.state import (
@@ -94,7 +95,7 @@ class _Interpreter:
         self.operators_run = 0
         self.truncated = False
         self.active_forms: set[tuple[int, int]] = set()
-        self.parsed_forms: dict[tuple[int, int], list | None] = {}
+        self.parsed_forms: dict[tuple[int, int], ParsedOperators] = {}
         self.mcid_stack: list[int | None] = []
         self.marked = MarkedContentTracker()
         self.annotations: list[AnnotationSpan] = []
@@ -107,18 +108,21 @@ class _Interpreter:
 
     # -- streams -------------------------------------------------------------------------
 
-    def parse(self, streams: list[pikepdf.Stream], label: str) -> list | None:
+    def parse(self, streams: list[pikepdf.Stream], label: str) -> ParsedOperators:
         """Decode and tokenise streams joined as one, noting what went wrong."""
-        parsed = parse_content(self.pdf, streams, label, self.rules.max_stream_bytes)
+        rules = self.rules
+        parsed = read_operators(
+            self.pdf, streams, label, rules.max_stream_bytes, _INTERPRETED, rules.max_page_operators
+        )
         self.warnings.extend(parsed.warnings)
         self.truncated = self.truncated or parsed.truncated
-        return parsed.instructions
+        return parsed
 
     # -- main loop ---------------------------------------------------------------------
 
     def run(
         self,
-        instructions: list,
+        parsed: ParsedOperators,
         resources: pikepdf.Dictionary | None,
         state: GraphicsState,
         form_depth: int,
@@ -130,13 +134,14 @@ class _Interpreter:
         mcid_floor = len(self.mcid_stack)
         marked_floor = self.marked.depth
         budget = self.rules.max_page_operators
-        for index, (instruction, operator) in enumerate(instructions):
-            self.operators_run += 1
+        # Only the interpreted operators are listed; the others count against the budget
+        # all the same, by their index (forms drawn in between add their own).
+        previous = -1
+        for index, operator, operands in parsed.operators or ():
+            self.operators_run += index - previous
+            previous = index
             if self.operators_run > budget:
                 raise _Budget(f"more than {budget} operators")
-            if operator not in _INTERPRETED:
-                continue
-            operands = instruction.operands
             try:
                 if operator in _SHOWING:
                     text_matrix, line_matrix = self.show(
@@ -158,6 +163,8 @@ class _Interpreter:
                 elif operator == "BT":
                     text_matrix = line_matrix = IDENTITY
                 elif operator == "q":
+                    if len(stack) >= self.rules.max_q_depth:
+                        raise _Budget(f"q nesting deeper than {self.rules.max_q_depth}")
                     stack.append(state.copy())
                 elif operator == "Q":
                     if stack:
@@ -183,6 +190,9 @@ class _Interpreter:
                 if self.skipped[operator] == 1:
                     where = form_path or "page"
                     self.warnings.append(f"{where}: skipped malformed {operator} #{index}: {exc}")
+        self.operators_run += parsed.count - 1 - previous
+        if self.operators_run > budget:
+            raise _Budget(f"more than {budget} operators")
         del self.mcid_stack[mcid_floor:]
         self.marked.close_to(marked_floor, len(self.glyphs))
 
@@ -302,8 +312,8 @@ class _Interpreter:
             return
         if objgen not in self.parsed_forms:
             self.parsed_forms[objgen] = self.parse([xobject], path)
-        instructions = self.parsed_forms[objgen]
-        if not instructions:
+        parsed = self.parsed_forms[objgen]
+        if not parsed.count:
             return
         form_state = state.copy()
         form_state.ctm = ctm
@@ -314,7 +324,7 @@ class _Interpreter:
         self.active_forms.add(objgen)
         try:
             inner = form_resources(xobject, resources)
-            self.run(instructions, inner, form_state, form_depth + 1, path)
+            self.run(parsed, inner, form_state, form_depth + 1, path)
         finally:
             self.active_forms.discard(objgen)
 
@@ -405,7 +415,8 @@ class _Interpreter:
         pen = 0.0
         limit = self.rules.max_page_glyphs
         for element_index, element in enumerate(elements):
-            if not isinstance(element, pikepdf.String):
+            # Strings are bytes from the scanner, pikepdf.String from qpdf.
+            if not isinstance(element, (bytes, pikepdf.String)):
                 if isinstance(element, (int, float)) or hasattr(element, "as_integer_ratio"):
                     # §9.4.3: a TJ number moves the pen back by number/1000 text-space units.
                     adjustment = float(element) / 1000.0 * size
@@ -522,6 +533,7 @@ def extract_page(page: PdfPage, rules: Rules) -> PageExtraction:
         rules.max_page_glyphs,
         rules.annotations,
         FontLimits.of(rules),
+        rules.max_q_depth,
     )
     cache = page.document.extraction_cache
     extraction: PageExtraction | None = cache.get(key)
@@ -568,13 +580,13 @@ def interpret_page(page: PdfPage, rules: Rules) -> PageExtraction:
 def _interpret(interpreter: _Interpreter, page: PdfPage) -> bool:
     """Run the page stream through the interpreter; False when there is none to read."""
     streams = page_streams(page)
-    instructions = interpreter.parse(streams, "page") if streams else None
-    if instructions is None:
+    parsed = interpreter.parse(streams, "page") if streams else None
+    if parsed is None or parsed.operators is None:
         if streams is None:
             interpreter.warnings.append("page has no content stream")
         return False
     try:
-        interpreter.run(instructions, page_resources(page), GraphicsState(IDENTITY), 0, "")
+        interpreter.run(parsed, page_resources(page), GraphicsState(IDENTITY), 0, "")
         if interpreter.rules.annotations:
             interpreter.draw_annotations(page)
     except _Budget as exc:

@@ -123,6 +123,10 @@ def _box_filter(glyphs: Sequence[Glyph], box: Rect) -> tuple[list[int], list[Dro
     return inside, outside
 
 
+# Below this many candidates the scalar scan is quicker than setting up arrays.
+_ARRAY_SCAN_FROM = 64
+
+
 def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) -> list[DroppedGlyph]:
     """Spec §5 in n log n: stable-sort the non-blank, resolved glyphs by (Unicode, origin x,
     draw order) and compare each only with the glyphs after it that share its Unicode and lie
@@ -130,7 +134,17 @@ def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) ->
     drops A and stops, so the earlier glyph carries on the comparisons and the first-drawn of a
     triple strike survives."""
     scan = [i for i in candidates if not is_blank_text(glyphs[i].text) and glyphs[i].text != ""]
+    if len(scan) >= _ARRAY_SCAN_FROM:
+        dropped = _array_duplicates(glyphs, scan, rules)
+        if dropped is not None:
+            return dropped
     scan.sort(key=lambda i: (glyphs[i].text, glyphs[i].origin[0]))
+    return _scan_duplicates(glyphs, scan, rules)
+
+
+def _scan_duplicates(glyphs: Sequence[Glyph], scan: list[int], rules: Rules) -> list[DroppedGlyph]:
+    """The scan of _duplicates over the sorted glyphs, pair by pair in Python: for few glyphs,
+    and for pages with non-finite geometry (whose sort and arithmetic arrays cannot mirror)."""
     texts = [glyphs[i].text for i in scan]
     xs = [glyphs[i].origin[0] for i in scan]
     ys = [glyphs[i].origin[1] for i in scan]
@@ -161,6 +175,105 @@ def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) ->
                         break
                     dropped_flags[b] = True
             b += 1
+    return dropped
+
+
+# Pairs generated at a time: glyphs already dropped generate none, so a stack of copies
+# costs one glyph's pairs, not the square of its height.
+_PAIRS_AT_ONCE = 1 << 20
+
+
+def _array_duplicates(
+    glyphs: Sequence[Glyph], candidates: list[int], rules: Rules
+) -> list[DroppedGlyph] | None:
+    """_scan_duplicates' decisions over candidates (sorted here, as _duplicates sorts them),
+    with its candidate pairs found over arrays; None when the geometry is not finite (arrays
+    can neither sort nor compare it as Python does).
+
+    The pairs it tests with _match are (a, b), a before b in the sorted order, same text, b
+    within a's x reach and its y offset under radius × the larger size. They are found by
+    bucketing the glyphs by text and by bands of y as tall as radius × the largest size: each
+    glyph looks up its x reach in its own band and the two on each side (rounding of the band
+    division can shift a neighbour by one more), so glyphs sharing text and x on many lines
+    are never compared (issue 10's aligned grid). The pairs are then decided in the scan's
+    order: a dropped glyph neither scans nor is compared, a scan stops when it drops its own
+    glyph."""
+    # numpy is imported here, not with the module: it is a quarter of the CLI's start-up, and
+    # pages under _ARRAY_SCAN_FROM candidates never need it.
+    import numpy as np
+
+    count = len(candidates)
+    if not count:
+        return []
+    picked = [glyphs[i] for i in candidates]
+    origins = np.array([g.origin for g in picked], dtype=float).reshape(count, 2)
+    sizes = np.array([g.font_size for g in picked], dtype=float)
+    for position in np.flatnonzero(~(sizes > 0.0)).tolist():
+        sizes[position] = drawn_size(picked[position])
+    if not (np.isfinite(origins).all() and np.isfinite(sizes).all()):
+        return None
+    # Text ids in Python's string order, so that (text id, x, drawing order) sorts as
+    # _duplicates' stable sort by (text, x) does.
+    texts_in_order = [g.text for g in picked]
+    ids = {text: n for n, text in enumerate(sorted(set(texts_in_order)))}
+    text_ids = np.fromiter(map(ids.__getitem__, texts_in_order), np.int64, count)
+    order = np.lexsort((np.arange(count), origins[:, 0], text_ids))
+    scan = np.asarray(candidates)[order].tolist()
+    xs, ys, sizes, texts = origins[order, 0], origins[order, 1], sizes[order], text_ids[order]
+    radius = math.hypot(rules.duplicate_along, rules.duplicate_across)
+    band = radius * float(sizes.max())
+    if not band > 0.0:
+        return []  # no y offset is under a zero radius
+    bands = np.floor(ys / band)
+    x_values, x_ranks = np.unique(xs, return_inverse=True)
+    span = float(bands.max() - bands.min()) + 5.0
+    if not span * len(ids) * len(x_values) < 2.0**62:
+        return None
+    # One integer key orders a glyph by (text, band, x): neighbouring bands' keys differ by
+    # one, and x ranks make the reach a key range.
+    band_keys = texts * int(span) + (bands - bands.min() + 2.0).astype(np.int64)
+    keys = band_keys * len(x_values) + x_ranks
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    reach = xs + rules.duplicate_scan_window * sizes
+    reach_ranks = np.searchsorted(x_values, reach, side="right") - 1
+    steps = range(-2, 3)
+    lo = np.empty((count, len(steps)), dtype=np.intp)
+    hi = np.empty((count, len(steps)), dtype=np.intp)
+    for column, step in enumerate(steps):
+        base = (band_keys + step) * len(x_values)
+        lo[:, column] = np.searchsorted(sorted_keys, base + x_ranks, side="left")
+        hi[:, column] = np.searchsorted(sorted_keys, base + reach_ranks, side="right")
+    lengths = np.maximum(hi - lo, 0)
+    flags = bytearray(count)
+    dropped_now = np.frombuffer(flags, dtype=bool)
+    dropped: list[DroppedGlyph] = []
+    owner_ends = np.cumsum(lengths.sum(axis=1))
+    start = 0
+    while start < count:
+        limit = owner_ends[start] + _PAIRS_AT_ONCE
+        stop = max(int(np.searchsorted(owner_ends, limit)), start + 1)
+        owners = np.arange(start, stop)[~dropped_now[start:stop]]
+        counts = lengths[owners].ravel()
+        a = np.repeat(np.repeat(owners, len(steps)), counts)
+        offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        b = order[np.repeat(lo[owners].ravel(), counts) + offsets]
+        keep = (b > a) & ~dropped_now[b]
+        a, b = a[keep], b[keep]
+        size_a, size_b = sizes[a], sizes[b]
+        near = np.abs(ys[b] - ys[a]) < radius * np.where(size_a > size_b, size_a, size_b)
+        a, b = a[near], b[near]
+        in_order = np.lexsort((b, a))
+        for first_pos, second_pos in zip(a[in_order].tolist(), b[in_order].tolist(), strict=True):
+            if flags[first_pos] or flags[second_pos]:
+                continue
+            glyph_a, glyph_b = scan[first_pos], scan[second_pos]
+            first, later = (glyph_a, glyph_b) if glyph_a < glyph_b else (glyph_b, glyph_a)
+            record = _match(glyphs, first, later, rules)
+            if record is not None:
+                dropped.append(record)
+                flags[first_pos if later == glyph_a else second_pos] = 1
+        start = stop
     return dropped
 
 

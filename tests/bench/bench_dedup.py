@@ -1,6 +1,11 @@
-"""Time duplicate removal and reading order on 50,000 synthetic glyphs (spec §5: near n log n).
+"""Time duplicate removal and reading order on synthetic glyphs (spec §5: near n log n).
 
 Run: python3 tests/bench/bench_dedup.py
+
+Duplicate removal (`visible_glyphs`) on 50,000 and 500,000 glyphs of text, on issue 10's grid
+of 1,000 × 1,000 glyphs sharing text and x, and on a column of one digit; each beside the
+pair-by-pair scan (`_scan_duplicates`, the implementation before the arrays) where that ends
+in reasonable time. Times are CPU seconds (process time), so a loaded machine inflates less.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_visible import make_glyph  # noqa: E402
 
 from glyphscope.core.rules import Rules  # noqa: E402
+from glyphscope.core.text import visible as visible_module  # noqa: E402
 from glyphscope.core.text.reading import reading_order  # noqa: E402
 from glyphscope.core.text.visible import visible_glyphs  # noqa: E402
 
@@ -47,25 +53,48 @@ def column_of_one_digit(count: int) -> list:
     return [make_glyph("0", 100.0, 780.0 - i * 7.0, size=6.0) for i in range(count)]
 
 
+def aligned_grid(lines: int, columns: int) -> list:
+    """Issue 10: the same character on every line at the same x, in many columns."""
+    glyphs = [
+        make_glyph("1", 5.0 * column, 12.0 * line, size=10.0)
+        for line in range(lines)
+        for column in range(columns)
+    ]
+    return [g._replace(draw_order=i) for i, g in enumerate(glyphs)]
+
+
 def timed(label: str, function, *args) -> object:
-    start = time.perf_counter()
+    start = time.process_time()
     result = function(*args)
-    print(f"{label}: {time.perf_counter() - start:.3f} s")
+    print(f"{label}: {time.process_time() - start:.3f} s")
     return result
+
+
+def scalar(glyphs, rules) -> list:
+    scan = [i for i, g in enumerate(glyphs) if g.text.strip()]
+    scan.sort(key=lambda i: (glyphs[i].text, glyphs[i].origin[0]))
+    return visible_module._scan_duplicates(glyphs, scan, rules)
 
 
 def main() -> None:
     rules = Rules()
     box = (0.0, 0.0, 612.0, 792.0)
-    glyphs = page_of_text(COUNT, 0.1)
-    label = f"visible_glyphs, {len(glyphs)} glyphs of text"
-    visible = timed(label, visible_glyphs, glyphs, box, rules)
-    print(f"  dropped {len(visible.dropped)}")
+    for count in (COUNT, 10 * COUNT):
+        glyphs = page_of_text(count, 0.1)
+        label = f"visible_glyphs, {len(glyphs)} glyphs of text"
+        visible = timed(label, visible_glyphs, glyphs, box, rules)
+        print(f"  dropped {len(visible.dropped)}")
+        dropped = timed("  the pair-by-pair scan on the same glyphs", scalar, glyphs, rules)
+        assert len(dropped) == len(visible.dropped)
     timed("reading_order on the visible glyphs", reading_order, glyphs, visible.visible, rules)
     column = column_of_one_digit(2_000)
     tall = (0.0, -40_000.0, 612.0, 792.0)
-    label = "visible_glyphs, 2000 identical digits at one x (quadratic case)"
+    label = "visible_glyphs, 2000 identical digits at one x (quadratic for the scan)"
     timed(label, visible_glyphs, column, tall, rules)
+    timed("  the pair-by-pair scan on the same glyphs", scalar, column, rules)
+    grid = aligned_grid(1000, 1000)
+    label = "visible_glyphs, 1000 × 1000 glyphs sharing text and x (issue 10)"
+    timed(label, visible_glyphs, grid, (-1e6, -1e6, 1e6, 1e6), rules)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,319 @@
+"""Text extraction speed beside the peers, in one process, interleaved (issue 9's table).
+
+    python3 tests/bench/bench_text.py [--set eight|corpus|both] [--rounds 3] [--timeout 120]
+                                      [--tools a,b,...] [--whole-process] [--json FILE]
+
+Per file and tool, the whole file is read in process (open included) and its time divided by
+its page count; the rounds are interleaved (round r runs every file with every tool, the tool
+order rotated per file) and each (file, tool) keeps the median of its rounds. Printed per tool:
+the median over files of ms/page, the total ms/page (sum of times / sum of pages), and both as
+a ratio against pdfminer.six. Only files every selected tool finished enter the table.
+
+Tools: `text` (Glyphscope `page_text(mode="text")`, the CLI's default), `full` (Glyphscope
+`Page.analysis().to_json()`: visible, reading, layout, columns, structure and the decision
+log), `pdfminer` (`extract_text`), `pdfplumber` (`page.chars`), `pymupdf` (`get_text`),
+`pdfium` (pypdfium2 `get_text_range`), `pdftotext` (poppler, a subprocess per file, start-up
+included) and `qpdf` (`pikepdf.parse_content_stream` alone over every page stream and every
+form stream the pages reach, each once, operands touched).
+
+`--whole-process` adds one process per file (how a shell user runs it) for
+`glyphscope-extract --mode text`, pdfminer.six's `pdf2txt.py` and `pdftotext`, and prints the
+import time of the text path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.corpus import CORPUS, corpus_files  # noqa: E402
+
+EIGHT = (
+    "pdfjs__tracemonkey.pdf",
+    "pdfjs__pdkids.pdf",
+    "pdfjs__tamreview.pdf",
+    "pdfplumber__ca-warn-report.pdf",
+    "pdfplumber__federal-register-2020-17221.pdf",
+    "pdfplumber__issue-67-example.pdf",
+    "pdfpig__capas.pdf",
+    "pypdf__geobase_nhnc1_data_model_uml_en.pdf",
+)
+
+
+def _text(path: Path, data: bytes, password: str | None) -> None:
+    import glyphscope
+    from glyphscope.core.output import page_text
+    from glyphscope.core.rules import Rules
+
+    rules = Rules()
+    for page in glyphscope.open(data, password=password).pages:
+        page_text(page, "text", rules)
+
+
+def _full(path: Path, data: bytes, password: str | None) -> None:
+    import glyphscope
+    from glyphscope.core.rules import Rules
+
+    rules = Rules()
+    for page in glyphscope.open(data, password=password).pages:
+        json.dumps(page.analysis(rules).to_json())
+
+
+def _pdfminer(path: Path, data: bytes, password: str | None) -> None:
+    from pdfminer.high_level import extract_text
+
+    extract_text(io.BytesIO(data), password=password or "")
+
+
+def _pdfplumber(path: Path, data: bytes, password: str | None) -> None:
+    import pdfplumber
+
+    with pdfplumber.open(io.BytesIO(data), password=password or "") as pdf:
+        for page in pdf.pages:
+            len(page.chars)
+            page.close()
+
+
+def _pymupdf(path: Path, data: bytes, password: str | None) -> None:
+    import pymupdf
+
+    document = pymupdf.open(stream=data, filetype="pdf")
+    if password:
+        document.authenticate(password)
+    for page in document:
+        page.get_text()
+    document.close()
+
+
+def _pdfium(path: Path, data: bytes, password: str | None) -> None:
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(data, password=password)
+    for page in document:
+        page.get_textpage().get_text_range()
+    document.close()
+
+
+def _pdftotext(path: Path, data: bytes, password: str | None) -> None:
+    command = ["pdftotext", *(["-upw", password] if password else []), str(path), "-"]
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+
+def _qpdf(path: Path, data: bytes, password: str | None) -> None:
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(data), password=password or "") as pdf:
+        seen: set[tuple[int, int]] = set()
+
+        def tokenise(stream_owner: object, resources: object) -> None:
+            for instruction in pikepdf.parse_content_stream(stream_owner):
+                instruction.operands  # noqa: B018 - touch operands as the interpreter does
+            xobjects = (
+                resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) else None
+            )
+            if not isinstance(xobjects, pikepdf.Dictionary):
+                return
+            for _, xobject in xobjects.items():
+                if (
+                    isinstance(xobject, pikepdf.Stream)
+                    and xobject.get("/Subtype") == "/Form"
+                    and xobject.objgen not in seen
+                ):
+                    seen.add(xobject.objgen)
+                    try:
+                        tokenise(xobject, xobject.get("/Resources", resources))
+                    except pikepdf.PdfError:
+                        pass
+
+        for page in pdf.pages:
+            try:
+                tokenise(page, page.obj.get("/Resources"))
+            except pikepdf.PdfError:
+                pass
+
+
+TOOLS: dict[str, Callable[[Path, bytes, str | None], None]] = {
+    "text": _text,
+    "full": _full,
+    "pdfminer": _pdfminer,
+    "pdfplumber": _pdfplumber,
+    "pymupdf": _pymupdf,
+    "pdfium": _pdfium,
+    "pdftotext": _pdftotext,
+    "qpdf": _qpdf,
+}
+LABELS = {
+    "text": "Glyphscope text mode",
+    "full": "Glyphscope full analysis (all modes + log)",
+    "pdfminer": "pdfminer.six extract_text",
+    "pdfplumber": "pdfplumber page.chars",
+    "pymupdf": "PyMuPDF get_text",
+    "pdfium": "pypdfium2 get_text_range",
+    "pdftotext": "pdftotext (subprocess per file)",
+    "qpdf": "pikepdf.parse_content_stream alone (page + form streams)",
+}
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    raise _Timeout
+
+
+def _timed(tool: str, path: Path, data: bytes, password: str | None, timeout: int) -> float | None:
+    signal.alarm(timeout)
+    try:
+        start = time.perf_counter()
+        TOOLS[tool](path, data, password)
+        return time.perf_counter() - start
+    except _Timeout:
+        return None
+    except Exception:  # noqa: BLE001 - a peer failing on a file leaves the file out
+        return None
+    finally:
+        signal.alarm(0)
+
+
+def _files(which: str) -> list[tuple[Path, str | None, int]]:
+    rows = corpus_files()
+    chosen = [f for f in rows if f.name in EIGHT] if which == "eight" else rows
+    return [(f.path, f.password, int(f.row.get("pages") or 0)) for f in chosen]
+
+
+def _measure(files, tools: list[str], rounds: int, timeout: int) -> dict:
+    times: dict[tuple[str, str], list[float | None]] = {}
+    for round_number in range(rounds):
+        for position, (path, password, _) in enumerate(files):
+            data = path.read_bytes()
+            shift = (position + round_number) % len(tools)
+            for tool in tools[shift:] + tools[:shift]:
+                times.setdefault((path.name, tool), []).append(
+                    _timed(tool, path, data, password, timeout)
+                )
+        print(f"  round {round_number + 1}/{rounds} done", file=sys.stderr)
+    return times
+
+
+def _table(title: str, files, tools: list[str], times: dict) -> dict:
+    medians: dict[str, dict[str, float]] = {tool: {} for tool in tools}
+    kept = []
+    for path, _, pages in files:
+        runs = {tool: times[(path.name, tool)] for tool in tools}
+        if pages and all(None not in values for values in runs.values()):
+            kept.append((path.name, pages))
+            for tool, values in runs.items():
+                medians[tool][path.name] = statistics.median(values)
+    total_pages = sum(pages for _, pages in kept)
+    print(f"\n## {title}: {len(kept)} of {len(files)} files, {total_pages} pages")
+    left_out = sorted({p.name for p, _, _ in files} - {name for name, _ in kept})
+    if left_out:
+        print(f"left out (a tool failed or timed out): {', '.join(left_out)}")
+    summary = {}
+    for tool in tools:
+        per_page = [medians[tool][name] / pages * 1000 for name, pages in kept]
+        total = sum(medians[tool].values()) / max(total_pages, 1) * 1000
+        summary[tool] = {"median": statistics.median(per_page) if per_page else 0, "total": total}
+    base = summary.get("pdfminer")
+    print("\n| tool | median ms/page | total ms/page | vs pdfminer (median / total) |")
+    print("|---|---|---|---|")
+    for tool in sorted(tools, key=lambda t: summary[t]["total"]):
+        row = summary[tool]
+        ratio = ""
+        if base and row["median"] and row["total"]:
+            ratio = f"{base['median'] / row['median']:.2f}× / {base['total'] / row['total']:.2f}×"
+        print(f"| {LABELS[tool]} | {row['median']:.1f} | {row['total']:.1f} | {ratio} |")
+    if "qpdf" in summary and "text" in summary and summary["qpdf"]["total"]:
+        print(
+            f"\nGlyphscope text / qpdf tokenizer: median "
+            f"{summary['text']['median'] / summary['qpdf']['median']:.2f}×, total "
+            f"{summary['text']['total'] / summary['qpdf']['total']:.2f}×"
+        )
+    return {"files": kept, "summary": summary, "medians": medians}
+
+
+def _whole_process(files, rounds: int, extract: Path | None) -> None:
+    python = sys.executable
+    bin_dir = Path(python).parent
+    extract = extract or bin_dir / "glyphscope-extract"
+    commands = {
+        "glyphscope-extract --mode text": lambda p: [str(extract), "--mode", "text", str(p)],
+        "pdfminer pdf2txt.py": lambda p: [python, str(bin_dir / "pdf2txt.py"), str(p)],
+        "pdftotext": lambda p: ["pdftotext", str(p), "-"],
+    }
+    if not shutil.which("pdftotext"):
+        del commands["pdftotext"]
+    totals = {name: [] for name in commands}
+    pages = sum(n for _, _, n in files)
+    for _ in range(rounds):
+        for name, command in commands.items():
+            start = time.perf_counter()
+            for path, _, _ in files:
+                subprocess.run(command(path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            totals[name].append(time.perf_counter() - start)
+    print(f"\n## Whole process, one file per process: {len(files)} files, {pages} pages")
+    print("\n| command | total s (median of rounds) | vs pdfminer |")
+    print("|---|---|---|")
+    base = statistics.median(totals["pdfminer pdf2txt.py"])
+    for name, values in totals.items():
+        median = statistics.median(values)
+        print(f"| {name} | {median:.2f} | {base / median:.2f}× |")
+    start_up = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run([extract.parent / "python", "-c", "import glyphscope.core.cli"], check=True)
+        start_up.append(time.perf_counter() - start)
+    print(
+        "\nimport of the CLI (python -c 'import glyphscope.core.cli'), median of 3: "
+        f"{statistics.median(start_up):.3f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", choices=("eight", "corpus", "both"), default="eight")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--timeout", type=int, default=120, help="seconds per tool and file")
+    parser.add_argument("--tools", default=",".join(TOOLS))
+    parser.add_argument("--whole-process", action="store_true")
+    parser.add_argument(
+        "--glyphscope-extract", type=Path, help="the CLI to time (another venv's, for a before)"
+    )
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    if not CORPUS.exists():
+        sys.exit(f"no corpus at {CORPUS}")
+    warnings.simplefilter("ignore")
+    signal.signal(signal.SIGALRM, _on_alarm)
+    tools = [t for t in args.tools.split(",") if t]
+    if "pdftotext" in tools and not shutil.which("pdftotext"):
+        print("pdftotext missing (apt-get install -y poppler-utils): left out", file=sys.stderr)
+        tools.remove("pdftotext")
+    results = {}
+    for which in ("eight", "corpus") if args.set == "both" else (args.set,):
+        files = _files(which)
+        times = _measure(files, tools, args.rounds, args.timeout)
+        title = "The eight files of issue 9" if which == "eight" else "Whole corpus"
+        results[which] = _table(title, files, tools, times)
+        if args.whole_process and which == "eight":
+            _whole_process(files, args.rounds, args.glyphscope_extract)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

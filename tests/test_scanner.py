@@ -1,0 +1,299 @@
+"""The compiled content-stream scanner agrees with qpdf's tokenizer or hands the stream back.
+
+Differential on every page and form stream of the corpus, and by fuzzing (random token soups
+and byte mutations of real streams): whenever `_scanner.scan` reads a stream, qpdf reads it
+without a warning into the same operators, at the same indices, with equal operand values.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pikepdf
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from glyphscope.core.interpret import content
+from glyphscope.core.pdf.objects import get_entry
+from glyphscope.core.pdf.streams import decode_stream
+from tests.corpus import corpus_files
+
+scanner = pytest.importorskip("glyphscope.core.interpret._scanner")
+
+# Every operator wanted, each with the shape the interpreter uses (or none: spans for qpdf).
+ALL_WANTED = frozenset(content._PDF_OPERATORS)
+PDF = pikepdf.new()
+
+
+def _qpdf(data: bytes):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            instructions = pikepdf.parse_content_stream(pikepdf.Stream(PDF, data))
+        except (pikepdf.PdfError, RuntimeError, ValueError, TypeError) as exc:
+            return None, [f"error: {exc}"]
+    return instructions, [str(w.message) for w in caught]
+
+
+def _same_value(plain: object, qpdf: object) -> bool:
+    if isinstance(plain, bool) or plain is None:
+        return False
+    if isinstance(plain, int):
+        return type(qpdf) is int and plain == qpdf
+    if isinstance(plain, float):
+        return not isinstance(qpdf, (int, pikepdf.Object)) and float(qpdf) == plain
+    if isinstance(plain, bytes):
+        return isinstance(qpdf, pikepdf.String) and bytes(qpdf) == plain
+    if isinstance(plain, str):
+        return isinstance(qpdf, pikepdf.Name) and str(qpdf) == plain
+    if isinstance(plain, list):
+        return (
+            isinstance(qpdf, pikepdf.Array)
+            and len(plain) == len(qpdf)
+            and all(_same_value(p, q) for p, q in zip(plain, qpdf, strict=True))
+        )
+    return False
+
+
+def _unparsed(operands) -> list[bytes]:
+    return [o.unparse() if isinstance(o, pikepdf.Object) else repr(o) for o in operands]
+
+
+def check_stream(data: bytes) -> bool:
+    """Assert the scanner agrees with qpdf on data; True when it read the stream itself."""
+    result = scanner.scan(data, content._operator_table(ALL_WANTED), len(data) + 1)
+    if result is None:
+        return False
+    entries, spans, count, cut = result
+    assert not cut
+    instructions, problems = _qpdf(data)
+    assert instructions is not None and not problems, (data[:200], problems)
+    names = [content.operator_name(i.operator) for i in instructions]
+    assert count == len(instructions)
+    assert [entry[1] for entry in entries] == names
+    assert [entry[0] for entry in entries] == list(range(count))
+    span_positions = {position for position, _, _ in spans}
+    for position, entry in enumerate(entries):
+        operands = instructions[position].operands
+        if position in span_positions:
+            assert entry[2] is None
+            continue
+        assert len(entry[2]) == len(operands), (entry, operands)
+        for plain, qpdf in zip(entry[2], operands, strict=True):
+            assert _same_value(plain, qpdf), (entry, operands)
+    for position, start, end in spans:
+        (alone,), problems = _qpdf(data[start:end])
+        assert not problems
+        assert content.operator_name(alone.operator) == names[position]
+        assert _unparsed(alone.operands) == _unparsed(instructions[position].operands)
+    return True
+
+
+def _corpus_streams(path, password):
+    """Decoded page contents (joined as the interpreter joins them) and form streams."""
+    with pikepdf.open(path, password=password or "") as pdf:
+        seen: set[tuple[int, int]] = set()
+
+        def forms(resources, depth):
+            xobjects = get_entry(resources, "/XObject")
+            if not isinstance(xobjects, pikepdf.Dictionary) or depth > 12:
+                return
+            for _, xobject in xobjects.items():
+                if not isinstance(xobject, pikepdf.Stream) or xobject.objgen in seen:
+                    continue
+                seen.add(xobject.objgen)
+                if xobject.get("/Subtype") == "/Form":
+                    yield decode_stream(pdf, xobject, 64 << 20).data
+                    yield from forms(xobject.get("/Resources", resources), depth + 1)
+
+        for page in pdf.pages:
+            contents = page.obj.get("/Contents")
+            streams = [contents] if isinstance(contents, pikepdf.Stream) else list(contents or [])
+            chunks = [
+                decode_stream(pdf, s, 64 << 20).data
+                for s in streams
+                if isinstance(s, pikepdf.Stream)
+            ]
+            yield b"\n".join(chunks)
+            yield from forms(page.obj.get("/Resources"), 0)
+
+
+CORPUS = corpus_files()
+
+
+@pytest.mark.skipif(not CORPUS, reason="needs ../shared/corpus")
+def test_scanner_agrees_with_qpdf_on_every_corpus_page_and_form_stream():
+    read = handed_back = 0
+    for item in CORPUS:
+        try:
+            streams = list(_corpus_streams(item.path, item.password))
+        except pikepdf.PdfError:
+            continue
+        for data in streams:
+            if check_stream(data):
+                read += 1
+            else:
+                handed_back += 1
+    # The scanner is worth having only if it reads nearly every real stream itself.
+    assert read > 10 * handed_back, (read, handed_back)
+
+
+# -- fuzzing --------------------------------------------------------------------------------
+
+_FRAGMENTS = [
+    *[op.encode() for op in content._PDF_OPERATORS],
+    b"BI",
+    b"ID",
+    b"EI",
+    b"true",
+    b"false",
+    b"null",
+    b"foo",
+    b"1.2.3",
+    b".",
+    b"-",
+    b"+",
+    b"0",
+    b"-0",
+    b"+5",
+    b"12",
+    b"-3.25",
+    b".5",
+    b"5.",
+    b"-.5",
+    b"00012",
+    b"1e5",
+    b"123456789012345",
+    b"1234567890123456789",
+    b"12345678901234567890123",
+    b"0.000000000000000000000000001",
+    b"3.14159265358979323846264338327950288419716939937510",
+    b"(a)",
+    b"(a(b)c)",
+    b"(\\(x)",
+    b"(\\101\\7\\777\\1234)",
+    b"(\\n\\r\\t\\b\\f\\\\)",
+    b"(\\q)",
+    b"(a\\\nb)",
+    b"(a\\\r\nb)",
+    b"(a\\\rb)",
+    b"(a\rb\r\nc)",
+    b"(\x80\xff)",
+    b"(",
+    b")",
+    b"(a",
+    b"<>",
+    b"<41>",
+    b"<4 1 4>",
+    b"<414>",
+    b"<4x>",
+    b"<",
+    b">",
+    b"<<",
+    b">>",
+    b"<</MCID 3>>",
+    b"<< /A [1 (x)] /B << /C /D >> >>",
+    b"[",
+    b"]",
+    b"[(a) 1 -2.5 <42>]",
+    b"[[1]]",
+    b"[/N]",
+    b"{",
+    b"}",
+    b"/F1",
+    b"/",
+    b"/A#20B",
+    b"/\xe9",
+    b"/a.b",
+    b"%comment\n",
+    b"%",
+    b"\\",
+    b" ",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"\t",
+    b"\x00",
+    b"\x0c",
+]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_FRAGMENTS), st.sampled_from([b" ", b"\n", b"", b"\r", b"  "])),
+        max_size=40,
+    )
+)
+def test_fuzz_token_soup_agrees_or_falls_back(parts):
+    check_stream(b"".join(fragment + gap for fragment, gap in parts))
+
+
+_SEED = (
+    b"q 1 0 0 1 72 720 cm BT /F1 12 Tf 14.4 TL 0 Tc 0 Tw 100 Tz 0 Ts 0 Tr 1 0 0 1 0 0 Tm"
+    b" (Hello \\(world\\)) Tj T* [(A) -120 (W) 30.5 <0041>] TJ 0 -14 Td (x) ' 1 2 (y) \""
+    b" /P <</MCID 0>> BDC (tagged) Tj EMC /Span BMC EMC ET /Fm1 Do Q 0 0 m 10 10 l S"
+    b" 1 0 0 RG 0.5 g 0 0 10 10 re f* % comment\n/GS1 gs [1 2] 0 d"
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, len(_SEED)),
+            st.sampled_from(["insert", "delete", "replace"]),
+            st.binary(min_size=1, max_size=3),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_fuzz_mutated_stream_agrees_or_falls_back(mutations):
+    data = bytearray(_SEED)
+    for position, kind, payload in mutations:
+        position = min(position, len(data))
+        if kind == "insert":
+            data[position:position] = payload
+        elif kind == "delete":
+            del data[position : position + len(payload)]
+        else:
+            data[position : position + len(payload)] = payload
+    check_stream(bytes(data))
+
+
+def test_seed_stream_is_read_by_the_scanner():
+    assert check_stream(_SEED)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"BI /W 1 /H 1 /CS /G /BPC 8 ID \x00 EI Q",  # inline image: qpdf's business
+        b"1 2 foo",  # unknown operator
+        b"1.2.3 Tc",  # a word qpdf reads as an operator
+        b"] Tj",  # unbalanced delimiter
+        b"<4x> Tj",  # malformed hex string
+        b"1 2",  # operands left at the end (qpdf warns)
+        b"(abc",  # unterminated string
+        b"[ (a) Tj ]",  # operator inside an array
+    ],
+)
+def test_scanner_hands_unusual_streams_back_to_qpdf(data):
+    assert scanner.scan(data, content._operator_table(ALL_WANTED), 100) is None
+
+
+def test_operands_qpdf_reads_otherwise_are_left_to_qpdf():
+    data = b"12345678901234567890 Tc /F#201 12 Tf /P <</MCID 3>> BDC [(a) [1]] TJ true Tw"
+    entries, spans, count, _ = scanner.scan(data, content._operator_table(ALL_WANTED), 100)
+    assert count == 5
+    assert [position for position, _, _ in spans] == [0, 1, 2, 3, 4]
+    assert check_stream(data)
+
+
+def test_scan_stops_after_the_budget_plus_one_operator():
+    entries, spans, count, cut = scanner.scan(
+        b"q " * 1000, content._operator_table(frozenset({"q"})), 10
+    )
+    assert (count, cut, len(entries)) == (11, True, 11)
