@@ -17,7 +17,7 @@ from pathlib import Path
 
 CORE = "glyphscope.core"
 CORE_LAYERS = (
-    ("errors", "records", "rules", "geometry", "version", "lazy"),
+    ("errors", "records", "columns", "rules", "geometry", "version", "lazy"),
     ("pdf",),
     ("fonts",),
     ("interpret",),

@@ -1,0 +1,66 @@
+"""GlyphColumns: the page's glyphs as arrays give back, row for row, the records they hold."""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import pytest
+
+from glyphscope.core import columns as columns_module
+from glyphscope.core.columns import GlyphColumns
+from glyphscope.core.document import Document
+from glyphscope.core.interpret.interpreter import interpret_page
+from glyphscope.core.rules import Rules
+from tests.pdfbuilder import PdfBuilder
+
+
+def _page_glyphs():
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    builder.add_page(
+        b"BT /F1 12 Tf 72 720 Td (Hello) Tj 3 Ts [(W) -250 (orld)] TJ ET"
+        b" /P <</MCID 4>> BDC BT /F1 9 Tf 2 0 0.5 2 100 100 Tm (x) Tj ET EMC",
+        fonts={"F1": helv},
+    )
+    with Document.open(builder.to_bytes()) as document:
+        return list(interpret_page(document.page(0), Rules()).glyphs)
+
+
+def _same(a, b) -> bool:
+    """Field for field, floats by their bits (repr tells -0.0 from 0.0)."""
+    return repr(a) == repr(b) and type(a.mcid) is type(b.mcid)
+
+
+@pytest.mark.parametrize("listed", [True, False], ids=["lists", "arrays"])
+def test_columns_give_back_every_record(monkeypatch, listed):
+    glyphs = _page_glyphs()
+    if not listed:
+        monkeypatch.setattr(columns_module, "LISTED_GLYPHS", 0)
+    columns = GlyphColumns.from_glyphs(glyphs)
+    assert len(columns) == len(glyphs) == 11
+    assert all(_same(c, g) for c, g in zip(columns, glyphs, strict=True))
+    assert columns[-1].mcid == 4 and columns[0].mcid is None
+    assert _same(columns[3], glyphs[3])
+    assert [g.text for g in columns[2:5]] == ["l", "l", "o"]
+    with pytest.raises(IndexError):
+        columns[len(glyphs)]
+
+
+def test_columns_pickle_without_their_list_cache():
+    columns = GlyphColumns.from_glyphs(_page_glyphs())
+    columns[0]  # fills the list cache
+    copy = pickle.loads(pickle.dumps(columns))
+    assert copy._listed == []
+    assert all(_same(c, g) for c, g in zip(copy, columns, strict=True))
+
+
+def test_columns_keep_non_finite_numbers():
+    glyph = _page_glyphs()[0]._replace(origin=(math.inf, math.nan), font_size=-0.0)
+    (back,) = GlyphColumns.from_glyphs([glyph])
+    assert math.isinf(back.origin[0]) and math.isnan(back.origin[1])
+    assert math.copysign(1.0, back.font_size) == -1.0
+
+
+def test_empty_columns():
+    assert len(GlyphColumns.empty()) == 0 and list(GlyphColumns.empty()) == []
