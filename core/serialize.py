@@ -14,10 +14,13 @@ Shapes are plain dicts and lists of JSON scalars, keys in the order written. Enu
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.records import DecodeSource, Glyph, finite_json, has_finite_geometry
 from glyphscope.core.rules import Rules
 
@@ -89,6 +92,131 @@ def _glyph_json_keys() -> tuple[str, ...]:
 
 
 GLYPH_JSON_KEYS = _glyph_json_keys()
+
+
+# Rows of GlyphColumns converted to JSON at a time: a million-glyph page is written without
+# its records or their JSON existing at once.
+_JSON_CHUNK = 4096
+
+
+class GlyphJson(Sequence[dict]):
+    """glyph_to_json of `rows` of glyphs (all of them by default) in that order, each with its
+    row as "index" first when `indexed`: what `--mode glyphs` and the decision log write.
+    Over GlyphColumns the dictionaries are made from the arrays a chunk at a time, equal to
+    glyph_to_json's; over records, by glyph_to_json itself."""
+
+    def __init__(
+        self,
+        glyphs: Sequence[Glyph],
+        page_number: int,
+        rows: Sequence[int] | None = None,
+        indexed: bool = False,
+    ) -> None:
+        self._glyphs, self._page_number, self._indexed = glyphs, page_number, indexed
+        self._rows = range(len(glyphs)) if rows is None else rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, position: int) -> dict:  # type: ignore[override]
+        index = self._rows[position]
+        record = glyph_to_json(self._glyphs[index], self._page_number)
+        return {"index": index, **record} if self._indexed else record
+
+    def __iter__(self) -> Iterator[dict]:
+        glyphs = self._glyphs
+        if not isinstance(glyphs, GlyphColumns):
+            for position in range(len(self._rows)):
+                yield self[position]
+            return
+        rows = np.asarray(self._rows, dtype=np.int64)
+        for start in range(0, len(rows), _JSON_CHUNK):
+            yield from self._chunk(glyphs, rows[start : start + _JSON_CHUNK])
+
+    def _chunk(self, glyphs: GlyphColumns, rows: np.ndarray) -> Iterator[dict]:
+        page, indexed = self._page_number, self._indexed
+        size, origin = glyphs.font_size[rows], glyphs.origin[rows]
+        end, baseline_end, quad = (
+            glyphs.glyph_end[rows],
+            glyphs.baseline_end[rows],
+            glyphs.quad[rows],
+        )
+        finite = (
+            np.isfinite(size)
+            & np.isfinite(origin).all(axis=1)
+            & np.isfinite(end).all(axis=1)
+            & np.isfinite(baseline_end).all(axis=1)
+            & np.isfinite(quad).all(axis=(1, 2))
+        ).tolist()
+        mcids = [None if m == NO_MCID else m for m in glyphs.mcid[rows].tolist()]
+        text, font_key, font_name = glyphs.text, glyphs.font_key, glyphs.font_name
+        source, form_path = glyphs.decode_source, glyphs.form_path
+        columns = zip(
+            rows.tolist(),
+            glyphs.code[rows].tolist(),
+            glyphs.code_length[rows].tolist(),
+            size.tolist(),
+            origin.tolist(),
+            end.tolist(),
+            baseline_end.tolist(),
+            quad.tolist(),
+            glyphs.writing_mode[rows].tolist(),
+            glyphs.render_mode[rows].tolist(),
+            mcids,
+            glyphs.token_index[rows].tolist(),
+            glyphs.form_depth[rows].tolist(),
+            glyphs.operator_index[rows].tolist(),
+            glyphs.element_index[rows].tolist(),
+            finite,
+            strict=True,
+        )
+        for (
+            row,
+            code,
+            length,
+            size_,
+            origin_,
+            end_,
+            base,
+            quad_,
+            wmode,
+            rmode,
+            mcid,
+            token,
+            depth,
+            op,
+            element,
+            ok,
+        ) in columns:  # noqa: E501
+            record = {
+                "page": page,
+                "unicode": text[row],
+                "code": code,
+                "code_length": length,
+                "font": font_key[row],
+                "font_name": font_name[row],
+                "font_size": size_,
+                "origin": origin_,
+                "glyph_end": end_,
+                "baseline_end": base,
+                "quad": quad_,
+                "writing_mode": wmode,
+                "render_mode": rmode,
+                "mcid": mcid,
+                "token_index": token,
+                "form_depth": depth,
+                "decode_source": source[row],
+                "draw_order": row,
+                "operator_index": op,
+                "element_index": element,
+                "form_path": form_path[row],
+            }
+            if not ok:
+                made_finite = finite_json(record)
+                assert isinstance(made_finite, dict)
+                record = made_finite
+                record["non_finite"] = True
+            yield {"index": row, **record} if indexed else record
 
 
 # list(items) or LazyJsonList(items): (items, convert=None) → a JSON array of them.
@@ -195,9 +323,7 @@ def analysis_json(analysis: PageAnalysis, sequence: Listing = listed) -> dict:
         "crop_box": list(analysis.crop_box),
         "visible_box": list(analysis.visible_box),
         "rules": asdict(analysis.rules),
-        "glyphs": sequence(
-            range(len(glyphs)), lambda i: {"index": i, **glyph_to_json(glyphs[i], number)}
-        ),
+        "glyphs": sequence(GlyphJson(glyphs, number, indexed=True)),
         "visible": sequence(analysis.visible),
         "dropped": sequence(analysis.dropped, dropped_json),
         "gaps": sequence(analysis.gaps, gap_json),

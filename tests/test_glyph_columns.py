@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import pickle
 
@@ -12,6 +13,7 @@ from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.document import Document
 from glyphscope.core.interpret.interpreter import interpret_page
 from glyphscope.core.rules import Rules
+from glyphscope.core.serialize import GlyphJson, glyph_to_json
 from tests.pdfbuilder import PdfBuilder
 
 
@@ -64,3 +66,23 @@ def test_columns_keep_non_finite_numbers():
 
 def test_empty_columns():
     assert len(GlyphColumns.empty()) == 0 and list(GlyphColumns.empty()) == []
+
+
+@pytest.mark.parametrize("indexed", [False, True])
+def test_glyph_json_over_columns_equals_glyph_to_json(indexed):
+    glyphs = _page_glyphs()
+    glyphs[2] = glyphs[2]._replace(origin=(math.inf, 1.0))  # written as null, marked
+    columns = GlyphColumns.from_glyphs(glyphs)
+    rows = [0, 2, 5, 10]
+    expected = [
+        {"index": i, **glyph_to_json(glyphs[i], 3)} if indexed else glyph_to_json(glyphs[i], 3)
+        for i in rows
+    ]
+    written = list(GlyphJson(columns, 3, rows=rows, indexed=indexed))
+    assert json.dumps(written) == json.dumps(expected)
+    assert written[1]["non_finite"] is True and written[1]["origin"] == [None, 1.0]
+    # Over records, and one row at a time, the same.
+    assert json.dumps(list(GlyphJson(glyphs, 3, rows=rows, indexed=indexed))) == json.dumps(
+        expected
+    )
+    assert GlyphJson(columns, 3, rows=rows, indexed=indexed)[3] == expected[3]
