@@ -279,10 +279,10 @@ class _Enough(Exception):
 
 def _chunks(pdf: pikepdf.Pdf, data: bytes, max_operators: int | None) -> list[bytes]:
     """data in pieces that end between operators, and not past operator max_operators + 1:
-    qpdf then never tokenises more than the budget allows, nor holds it all at once. An
-    operator takes two bytes at least (itself and a separator), so only longer streams are
-    counted, by qpdf's own tokenizer."""
-    if max_operators is None or len(data) // 2 + 1 <= min(max_operators, _CHUNK_OPERATORS):
+    qpdf then never tokenises more than the budget allows, nor holds it all at once. Only a
+    stream that may hold more operators than a piece (_most_operators) is counted, by
+    qpdf's own tokenizer."""
+    if max_operators is None or _most_operators(data) <= min(max_operators, _CHUNK_OPERATORS):
         return [data]
     counter = _Counter(max_operators)
     try:
@@ -291,6 +291,18 @@ def _chunks(pdf: pikepdf.Pdf, data: bytes, max_operators: int | None) -> list[by
     except _Enough:
         ends = counter.ends
     return [data[start:end] for start, end in zip([0, *ends], ends, strict=False)]
+
+
+# §7.2.2 Table 1 and 2: white-space and delimiter characters, the bytes that end a token.
+_SEPARATORS = b"\x00\t\n\x0c\r ()<>[]{}/%"
+_REGULAR = bytes(b for b in range(256) if b not in _SEPARATORS)
+
+
+def _most_operators(data: bytes) -> int:
+    """An upper bound of the operators in data, counted at C speed: every operator but the
+    last is followed by a separator, so there are at most one more operators than separators
+    (a stream of 64 MB of one regular byte holds one token, not 32 million)."""
+    return len(data.translate(None, _REGULAR)) + 1
 
 
 def operator_name(operator: pikepdf.Operator) -> str:
