@@ -25,6 +25,7 @@ from typing import BinaryIO, NoReturn
 
 from glyphscope.core.document import Document
 from glyphscope.core.errors import GlyphscopeError
+from glyphscope.core.interpret.interpreter import page_rows
 from glyphscope.core.output import parse_page_range, write_document_text
 from glyphscope.core.records import LazyJsonList
 from glyphscope.core.rules import Rules
@@ -126,7 +127,9 @@ def _write_json_lines(
             visible = visible_glyphs(painted, page.visible_box, rules).visible
             glyphs = [painted[i] for i in visible]
         else:
-            glyphs = page.glyphs(rules) or []
+            # The page's own glyphs (spec §3 "all glyphs"), each record made as it is written.
+            painted = page.extract(rules).glyphs
+            glyphs = map(painted.__getitem__, page_rows(painted))
         for glyph in glyphs:
             record = glyph_to_json(glyph, page.number)
             line = json.dumps(record, ensure_ascii=False, allow_nan=False)

@@ -12,6 +12,7 @@ Memory per glyph is about 170 bytes of arrays and shared string references, agai
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
@@ -111,6 +112,17 @@ class GlyphColumns(Sequence[Glyph]):
         if not 0 <= index < len(self):
             raise IndexError("glyph index out of range")
         return self.record(index)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to any sequence holding equal records in the same order (a tuple or list
+        of Glyph, as `PageExtraction.glyphs` was), as the records compare."""
+        if self is other:
+            return True
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and all(map(operator.eq, self, other))
+
+    __hash__ = None  # type: ignore[assignment]  # a sequence that compares by value
 
     def __iter__(self) -> Iterator[Glyph]:
         for index in range(len(self)):

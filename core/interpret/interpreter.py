@@ -11,8 +11,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 import pikepdf
 
+from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.fonts.dicts import FontLimits
 from glyphscope.core.fonts.loader import Font, FontInfo, load_font
 from glyphscope.core.geometry import IDENTITY, Matrix, multiply, translate
@@ -37,6 +39,7 @@ from glyphscope.core.interpret.content import (
     read_operators,
 )
 from glyphscope.core.interpret.marked_content import MarkedContentTracker, ReplacementSpan
+from glyphscope.core.interpret.runs import GlyphBudget, GlyphRuns, run_integers
 from glyphscope.core.interpret.state import (
     GraphicsState,
     matrix_operand,
@@ -64,7 +67,7 @@ class PageExtraction:
     of the rules (stream size, operators, glyphs) cut the page short.
     """
 
-    glyphs: tuple[Glyph, ...]
+    glyphs: GlyphColumns
     readable: bool
     truncated: bool
     warnings: tuple[str, ...]
@@ -78,7 +81,8 @@ class PageExtraction:
 
 
 class _Budget(Exception):
-    """Raised inside the interpreter when a page exceeds a limit of the rules."""
+    """Raised inside the interpreter when a page exceeds a limit of the rules (the glyph
+    limit raises GlyphBudget, inside the run that reaches it)."""
 
 
 class _Interpreter:
@@ -86,7 +90,7 @@ class _Interpreter:
         self.pdf = page.document.pdf
         self.font_cache = page.document.font_cache
         self.rules = rules
-        self.glyphs: list[Glyph] = []
+        self.runs = GlyphRuns(rules.max_page_glyphs)
         self.warnings: list[str] = []
         self.fonts: dict[tuple[str, str], FontInfo] = {}
         self.resource_fonts: dict[tuple[str, str], Font] = {}
@@ -177,12 +181,12 @@ class _Interpreter:
                     self.begin_marked_content(operands, resources)
                 elif operator == "BMC":
                     self.mcid_stack.append(self.mcid_stack[-1] if self.mcid_stack else None)
-                    self.marked.begin(None, len(self.glyphs))
+                    self.marked.begin(None, self.runs.count)
                 elif operator == "EMC":
                     if len(self.mcid_stack) > mcid_floor:
                         self.mcid_stack.pop()
                     if self.marked.depth > marked_floor:
-                        self.marked.end(len(self.glyphs))
+                        self.marked.end(self.runs.count)
                 elif operator in PATH_OPERATORS:
                     state.clip = self.path.handle(operator, operands, state.ctm, state.clip)
             except _OPERATOR_ERRORS as exc:
@@ -194,7 +198,7 @@ class _Interpreter:
         if self.operators_run > budget:
             raise _Budget(f"more than {budget} operators")
         del self.mcid_stack[mcid_floor:]
-        self.marked.close_to(marked_floor, len(self.glyphs))
+        self.marked.close_to(marked_floor, self.runs.count)
 
     # -- operators ---------------------------------------------------------------------
 
@@ -275,7 +279,7 @@ class _Interpreter:
                 mcid = None
         inherited = self.mcid_stack[-1] if self.mcid_stack else None
         self.mcid_stack.append(mcid if mcid is not None else inherited)
-        self.marked.begin(properties, len(self.glyphs))
+        self.marked.begin(properties, self.runs.count)
 
     def draw_xobject(
         self,
@@ -331,7 +335,7 @@ class _Interpreter:
     def draw_annotations(self, page: PdfPage) -> None:
         """After the page content: each visible annotation's normal appearance (§12.5.5)."""
         for appearance in page_appearances(page, self.warnings):
-            start = len(self.glyphs)
+            start = self.runs.count
             label = annotation_label(appearance)
             try:
                 self.draw_form(
@@ -339,10 +343,10 @@ class _Interpreter:
                 )
             except _OPERATOR_ERRORS as exc:
                 self.warnings.append(f"{label}: appearance skipped: {exc}")
-            if len(self.glyphs) > start:
+            if self.runs.count > start:
                 self.annotations.append(
                     AnnotationSpan(
-                        start, len(self.glyphs), appearance.object_number, appearance.subtype
+                        start, self.runs.count, appearance.object_number, appearance.subtype
                     )
                 )
 
@@ -372,7 +376,7 @@ class _Interpreter:
             font = state.font = self.fallback_font()
         if state.clip is not self.clip_in_force:
             self.clip_in_force = state.clip
-            self.clips.append((len(self.glyphs), state.clip))
+            self.clips.append((self.runs.count, state.clip))
         pen = self.show_elements(elements, font, state, text_matrix, index, form_depth, form_path)
         # §9.4.4: after showing, Tm is translated by the total displacement.
         if font.writing_mode:
@@ -393,100 +397,58 @@ class _Interpreter:
         form_depth: int,
         form_path: str,
     ) -> float:
-        """Emit one Glyph per code (§9.4.4) and return the pen displacement in text space."""
+        """Record one run of glyphs (§9.4.4) and return the pen displacement in text space."""
         size = state.font_size
         scaling = state.horizontal_scaling
         char_spacing = state.character_spacing
-        word_spacing = state.word_spacing
         rise = state.text_rise
         a, b, c, d, e, f = multiply(text_matrix, state.ctm)
-        drawn_size = abs(size) * math.hypot(c, d)
         vertical = font.writing_mode == 1
-        descent, ascent = font.descent * size, font.ascent * size
-        glyphs = self.glyphs
-        append = glyphs.append
-        # Building the record tuple directly skips NamedTuple's keyword-handling __new__ on
-        # the hottest line of the engine.
-        new_glyph = tuple.__new__
-        mcid = self.mcid_stack[-1] if self.mcid_stack else None
-        token_index = index if form_depth == 0 else -1
-        font_key, font_name, render_mode = state.font_key, font.name, state.render_mode
-        writing_mode = 1 if vertical else 0
+        runs = self.runs
+        start = runs.count
+        show_string = runs.show_string
+        # §9.4.3: Tw applies to the single-byte code 32 only.
+        space_spacing = char_spacing + state.word_spacing
         pen = 0.0
-        limit = self.rules.max_page_glyphs
-        for element_index, element in enumerate(elements):
-            # Strings are bytes from the scanner, pikepdf.String from qpdf.
-            if not isinstance(element, (bytes, pikepdf.String)):
-                if isinstance(element, (int, float)) or hasattr(element, "as_integer_ratio"):
+        try:
+            for element_index, element in enumerate(elements):
+                # Strings are bytes from the scanner, pikepdf.String from qpdf.
+                if isinstance(element, (bytes, pikepdf.String)):
+                    pen = show_string(
+                        font,
+                        bytes(element),
+                        element_index,
+                        pen,
+                        size,
+                        char_spacing,
+                        space_spacing,
+                        scaling,
+                    )
+                elif isinstance(element, (int, float)) or hasattr(element, "as_integer_ratio"):
                     # §9.4.3: a TJ number moves the pen back by number/1000 text-space units.
                     adjustment = float(element) / 1000.0 * size
                     pen -= adjustment if vertical else adjustment * scaling
-                continue
-            for fg in font.glyphs(bytes(element)):
-                if len(glyphs) >= limit:
-                    raise _Budget(f"more than {limit} glyphs")
-                spacing = char_spacing + word_spacing if fg.is_single_byte_space else char_spacing
-                if vertical:
-                    # §9.7.4.3: the pen is at the vertical origin; advance by w1 downward.
-                    advance = fg.vertical_displacement * size
-                    displacement = advance + spacing
-                    # The box spans the horizontal advance w0 across the column, placed
-                    # by the position vector's vx (§9.7.4.3, default w0/2: centred).
-                    left = -fg.position_vector[0] * size
-                    right = left + fg.width * size
-                    y = pen + rise
-                    ox, oy = c * y + e, d * y + f
-                    gx, gy = ox + c * advance, oy + d * advance
-                    origin, glyph_end = (ox, oy), (gx, gy)
-                    baseline_end = (ox + c * displacement, oy + d * displacement)
-                    la, lb, ra, rb = a * left, b * left, a * right, b * right
-                    quad = (
-                        (ox + la, oy + lb),
-                        (gx + la, gy + lb),
-                        (gx + ra, gy + rb),
-                        (ox + ra, oy + rb),
-                    )
-                else:
-                    advance = fg.width * size * scaling
-                    displacement = (fg.width * size + spacing) * scaling
-                    ox, oy = a * pen + c * rise + e, b * pen + d * rise + f
-                    gx, gy = ox + a * advance, oy + b * advance
-                    origin, glyph_end = (ox, oy), (gx, gy)
-                    baseline_end = (ox + a * displacement, oy + b * displacement)
-                    quad = (
-                        (ox + c * descent, oy + d * descent),
-                        (gx + c * descent, gy + d * descent),
-                        (gx + c * ascent, gy + d * ascent),
-                        (ox + c * ascent, oy + d * ascent),
-                    )
-                append(
-                    new_glyph(
-                        Glyph,
-                        (
-                            fg.text,
-                            fg.code,
-                            fg.code_length,
-                            font_key,
-                            font_name,
-                            drawn_size,
-                            origin,
-                            glyph_end,
-                            baseline_end,
-                            quad,
-                            writing_mode,
-                            render_mode,
-                            mcid,
-                            token_index,
-                            form_depth,
-                            fg.decode_source,
-                            len(glyphs),
-                            index,
-                            element_index,
-                            form_path,
-                        ),
-                    )
-                )
-                pen += displacement
+        finally:
+            mcid = self.mcid_stack[-1] if self.mcid_stack else None
+            runs.end_run(
+                start,
+                (
+                    *(a, b, c, d, e, f),
+                    *(size, scaling, char_spacing, space_spacing, rise),
+                    font.descent * size,
+                    font.ascent * size,
+                    abs(size) * math.hypot(c, d),
+                ),
+                run_integers(
+                    1 if vertical else 0,
+                    state.render_mode,
+                    mcid,
+                    index if form_depth == 0 else -1,
+                    form_depth,
+                    index,
+                ),
+                (state.font_key, font.name, form_path),
+            )
         return pen
 
 
@@ -554,7 +516,13 @@ def page_glyphs(page: PdfPage, rules: Rules) -> list[Glyph] | None:
     extraction = extract_page(page, rules)
     if not extraction.readable:
         return None
-    return [g for g in extraction.glyphs if g.form_depth == 0]
+    glyphs = extraction.glyphs
+    return [glyphs[row] for row in page_rows(glyphs)]
+
+
+def page_rows(glyphs: GlyphColumns) -> list[int]:
+    """The rows of the glyphs the page content stream paints itself (form depth 0)."""
+    return np.flatnonzero(glyphs.form_depth == 0).tolist()
 
 
 def interpret_page(page: PdfPage, rules: Rules) -> PageExtraction:
@@ -564,9 +532,11 @@ def interpret_page(page: PdfPage, rules: Rules) -> PageExtraction:
         readable = _interpret(interpreter, page)
     interpreter.warnings.extend(qpdf_messages)
     if not readable:
-        return PageExtraction((), False, interpreter.truncated, tuple(interpreter.warnings))
+        return PageExtraction(
+            GlyphColumns.empty(), False, interpreter.truncated, tuple(interpreter.warnings)
+        )
     return PageExtraction(
-        tuple(interpreter.glyphs),
+        interpreter.runs.columns(),
         True,
         interpreter.truncated,
         tuple(interpreter.warnings),
@@ -589,7 +559,7 @@ def _interpret(interpreter: _Interpreter, page: PdfPage) -> bool:
         interpreter.run(parsed, page_resources(page), GraphicsState(IDENTITY), 0, "")
         if interpreter.rules.annotations:
             interpreter.draw_annotations(page)
-    except _Budget as exc:
+    except (_Budget, GlyphBudget) as exc:
         interpreter.truncated = True
         interpreter.warnings.append(f"page truncated: {exc}")
     interpreter.note_font_limits()

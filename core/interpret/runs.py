@@ -1,0 +1,298 @@
+"""Glyph runs: what the text-showing operators of a page paint, kept as columns (§9.4.4).
+
+Per showing operator (Tj, TJ, ', ") the interpreter records one run: the state it was shown
+in (text rendering matrix, size, spacing, scaling, rise, font extent, writing mode, render
+mode, font, MCID, operator, form). Per glyph only what varies is kept: the row of its decoded
+`FontGlyph` in a page table, and its pen position. The pen positions are the one sequential
+quantity (each glyph's displacement moves the next, and the total moves Tm for the next
+operator), so they are summed as the glyphs are shown, in the order the old per-glyph loop
+added them; everything else is computed once per page with numpy, operation for operation
+as that loop did, so every float has the same bits (numpy's elementwise float64 arithmetic
+is IEEE's, as Python's is).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from itertools import chain, repeat
+
+import numpy as np
+
+from glyphscope.core.columns import NO_MCID, GlyphColumns
+from glyphscope.core.fonts.loader import Font, FontGlyph
+
+# Distinct (font, string) pieces remembered per page, as Font's own string cache.
+_PIECES_KEPT = 8192
+# From this many glyphs a string's pen positions are one numpy accumulate (sequential, so
+# the same sums as the loop), below it the loop is cheaper than numpy's call overhead.
+_ACCUMULATED = 48
+
+
+# A shown string's glyphs: table rows, (advance, is single-byte space) pairs, and the same
+# advances and flags as arrays.
+_Piece = tuple[tuple[int, ...], tuple[tuple[float, bool], ...], np.ndarray, np.ndarray]
+
+
+class GlyphBudget(Exception):
+    """The page reached the glyph limit of the rules (`max_page_glyphs`)."""
+
+
+class GlyphRuns:
+    """The glyphs of one page as runs, turned into `GlyphColumns` by `columns()`."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.count = 0
+        # Per glyph: the row of its FontGlyph in `table`, and its pen position in text space.
+        self.rows = array("q")
+        self.pens = array("d")
+        # Per shown string: its element index in the operator (TJ array) and glyph count.
+        self.elements = array("q")
+        self.element_counts = array("q")
+        # Per run: its numbers, integers, strings and glyph count.
+        self.run_numbers: list[tuple[float, ...]] = []
+        self.run_integers: list[tuple[int, ...]] = []
+        self.run_strings: list[tuple[str, str, str]] = []
+        self.run_counts = array("q")
+        self.table: list[FontGlyph] = []
+        self._table_rows: dict[int, int] = {}
+        self._pieces: dict[tuple[Font, bytes], _Piece] = {}
+
+    def show_string(
+        self,
+        font: Font,
+        data: bytes,
+        element_index: int,
+        pen: float,
+        size: float,
+        spacing: float,
+        space_spacing: float,
+        scaling: float,
+    ) -> float:
+        """Record the glyphs one string paints (§9.4.3) from pen position `pen` and return
+        the pen after them. `spacing` is Tc, `space_spacing` Tc + Tw (§9.4.3: Tw applies to
+        the single-byte code 32 only); `scaling` is Th, not applied in writing mode 1."""
+        piece = self._pieces.get((font, data))
+        if piece is None:
+            piece = self._piece(font, data)
+        rows, metrics, advances, spaces = piece
+        room = self.limit - self.count
+        over = len(rows) > room
+        if over:
+            rows, metrics, advances, spaces = (part[:room] for part in piece)
+        self.rows.extend(rows)
+        self.elements.append(element_index)
+        self.element_counts.append(len(rows))
+        self.count += len(rows)
+        vertical = font.writing_mode == 1
+        if len(rows) >= _ACCUMULATED:
+            steps = np.empty(len(rows) + 1)
+            steps[0] = pen
+            with np.errstate(all="ignore"):
+                displacement = advances * size + np.where(spaces, space_spacing, spacing)
+                steps[1:] = displacement if vertical else displacement * scaling
+                pens = np.add.accumulate(steps)
+            self.pens.frombytes(pens[:-1].tobytes())
+            pen = float(pens[-1])
+        else:
+            append = self.pens.append
+            if vertical:
+                # §9.7.4.3: the pen advances by w1 (downward), without Th.
+                for advance, is_space in metrics:
+                    append(pen)
+                    pen += advance * size + (space_spacing if is_space else spacing)
+            else:
+                for advance, is_space in metrics:
+                    append(pen)
+                    pen += (advance * size + (space_spacing if is_space else spacing)) * scaling
+        if over:
+            raise GlyphBudget(f"more than {self.limit} glyphs")
+        return pen
+
+    def _piece(self, font: Font, data: bytes) -> _Piece:
+        """A string's glyphs as table rows and (advance, is single-byte space) pairs, where
+        the advance is w0 (writing mode 0) or w1 (writing mode 1), also as arrays."""
+        table, table_rows = self.table, self._table_rows
+        rows = []
+        glyphs = font.glyphs(data)
+        for glyph in glyphs:
+            # The table holds every FontGlyph, so the ids it is keyed by stay unique.
+            row = table_rows.get(id(glyph))
+            if row is None:
+                row = table_rows[id(glyph)] = len(table)
+                table.append(glyph)
+            rows.append(row)
+        vertical = font.writing_mode == 1
+        pairs = [
+            (g.vertical_displacement if vertical else g.width, g.is_single_byte_space)
+            for g in glyphs
+        ]
+        advances = np.array([advance for advance, _ in pairs], dtype=np.float64)
+        spaces = np.array([is_space for _, is_space in pairs], dtype=bool)
+        if len(self._pieces) >= _PIECES_KEPT:
+            self._pieces.clear()
+        piece = self._pieces[(font, data)] = (tuple(rows), tuple(pairs), advances, spaces)
+        return piece
+
+    def end_run(
+        self,
+        start: int,
+        numbers: tuple[float, ...],
+        integers: tuple[int, ...],
+        strings: tuple[str, str, str],
+    ) -> None:
+        """Close the run that began at glyph `start` (also when its operator failed part way:
+        the glyphs it showed stay, as they did when each was appended on its own)."""
+        self.run_numbers.append(numbers)
+        self.run_integers.append(integers)
+        self.run_strings.append(strings)
+        self.run_counts.append(self.count - start)
+
+    def columns(self) -> GlyphColumns:
+        """The page's glyphs as columns, row i the glyph drawn i-th."""
+        if not self.count:
+            return GlyphColumns.empty()
+        counts = np.frombuffer(self.run_counts, dtype=np.int64)
+        run = np.repeat(np.arange(len(counts)), counts)
+        numbers = np.array(self.run_numbers, dtype=np.float64)[run]
+        integers = np.array(self.run_integers, dtype=np.int64)[run]
+        rows = np.frombuffer(self.rows, dtype=np.int64)
+        table = self.table
+        width = np.array([g.width for g in table], dtype=np.float64)[rows]
+        w1 = np.array([g.vertical_displacement for g in table], dtype=np.float64)[rows]
+        vx = np.array([g.position_vector[0] for g in table], dtype=np.float64)[rows]
+        spaces = np.array([g.is_single_byte_space for g in table], dtype=bool)[rows]
+        pen = np.frombuffer(self.pens, dtype=np.float64)
+        vertical = integers[:, _VERTICAL] == 1
+        geometry = _Geometry(self.count)
+        with np.errstate(all="ignore"):
+            if vertical.any():
+                vertical_rows = np.flatnonzero(vertical)
+                horizontal_rows = np.flatnonzero(~vertical)
+                geometry.vertical(vertical_rows, numbers, pen, width, w1, vx, spaces)
+                geometry.horizontal(horizontal_rows, numbers, pen, width, spaces)
+            else:
+                geometry.horizontal(slice(None), numbers, pen, width, spaces)
+        row_list = self.rows.tolist()
+        texts = [g.text for g in table]
+        sources = [g.decode_source for g in table]
+        return GlyphColumns(
+            text=list(map(texts.__getitem__, row_list)),
+            code=np.array([g.code for g in table], dtype=np.int64)[rows],
+            code_length=np.array([g.code_length for g in table], dtype=np.int64)[rows],
+            font_key=_repeated(self.run_strings, 0, self.run_counts),
+            font_name=_repeated(self.run_strings, 1, self.run_counts),
+            font_size=numbers[:, _DRAWN_SIZE].copy(),
+            origin=geometry.origin,
+            glyph_end=geometry.glyph_end,
+            baseline_end=geometry.baseline_end,
+            quad=geometry.quad,
+            writing_mode=integers[:, _VERTICAL].copy(),
+            render_mode=integers[:, _RENDER_MODE].copy(),
+            mcid=integers[:, _MCID].copy(),
+            token_index=integers[:, _TOKEN_INDEX].copy(),
+            form_depth=integers[:, _FORM_DEPTH].copy(),
+            decode_source=list(map(sources.__getitem__, row_list)),
+            operator_index=integers[:, _OPERATOR_INDEX].copy(),
+            element_index=np.repeat(
+                np.frombuffer(self.elements, dtype=np.int64),
+                np.frombuffer(self.element_counts, dtype=np.int64),
+            ),
+            form_path=_repeated(self.run_strings, 2, self.run_counts),
+        )
+
+
+# Columns of a run's numbers and integers (GlyphRuns.end_run's tuples, in this order).
+NUMBERS = ("a", "b", "c", "d", "e", "f", "size", "scaling", "spacing", "space_spacing", "rise")
+_A, _B, _C, _D, _E, _F, _SIZE, _SCALING, _SPACING, _SPACE_SPACING, _RISE = range(len(NUMBERS))
+_DESCENT, _ASCENT, _DRAWN_SIZE = len(NUMBERS), len(NUMBERS) + 1, len(NUMBERS) + 2
+_VERTICAL, _RENDER_MODE, _MCID, _TOKEN_INDEX, _FORM_DEPTH, _OPERATOR_INDEX = range(6)
+
+
+def run_integers(
+    writing_mode: int,
+    render_mode: int,
+    mcid: int | None,
+    token_index: int,
+    form_depth: int,
+    operator_index: int,
+) -> tuple[int, ...]:
+    """A run's integers in the order `columns()` reads them (mcid None as NO_MCID)."""
+    mcid_value = NO_MCID if mcid is None else mcid
+    return (writing_mode, render_mode, mcid_value, token_index, form_depth, operator_index)
+
+
+def _repeated(strings: list[tuple[str, str, str]], field: int, counts: Sequence[int]) -> list[str]:
+    return list(chain.from_iterable(map(repeat, (s[field] for s in strings), counts)))
+
+
+class _Geometry:
+    """Origin, glyph end, baseline end and quad of every glyph, filled per writing mode with
+    the old per-glyph loop's operations in its order (§9.4.4, §9.7.4.3)."""
+
+    def __init__(self, count: int) -> None:
+        self.origin = np.empty((count, 2))
+        self.glyph_end = np.empty((count, 2))
+        self.baseline_end = np.empty((count, 2))
+        self.quad = np.empty((count, 4, 2))
+
+    def horizontal(
+        self,
+        rows: slice | np.ndarray,
+        numbers: np.ndarray,
+        pen: np.ndarray,
+        width: np.ndarray,
+        spaces: np.ndarray,
+    ) -> None:
+        a, b, c, d, e, f = (numbers[rows, k] for k in range(6))
+        size, scaling, rise = numbers[rows, _SIZE], numbers[rows, _SCALING], numbers[rows, _RISE]
+        descent, ascent = numbers[rows, _DESCENT], numbers[rows, _ASCENT]
+        pen, width = pen[rows], width[rows]
+        spacing = np.where(spaces[rows], numbers[rows, _SPACE_SPACING], numbers[rows, _SPACING])
+        advance = width * size * scaling
+        displacement = (width * size + spacing) * scaling
+        ox = a * pen + c * rise + e
+        oy = b * pen + d * rise + f
+        gx, gy = ox + a * advance, oy + b * advance
+        self._ends(rows, ox, oy, gx, gy, ox + a * displacement, oy + b * displacement)
+        quad = self.quad
+        quad[rows, 0, 0], quad[rows, 0, 1] = ox + c * descent, oy + d * descent
+        quad[rows, 1, 0], quad[rows, 1, 1] = gx + c * descent, gy + d * descent
+        quad[rows, 2, 0], quad[rows, 2, 1] = gx + c * ascent, gy + d * ascent
+        quad[rows, 3, 0], quad[rows, 3, 1] = ox + c * ascent, oy + d * ascent
+
+    def vertical(
+        self,
+        rows: np.ndarray,
+        numbers: np.ndarray,
+        pen: np.ndarray,
+        width: np.ndarray,
+        w1: np.ndarray,
+        vx: np.ndarray,
+        spaces: np.ndarray,
+    ) -> None:
+        a, b, c, d, e, f = (numbers[rows, k] for k in range(6))
+        size, rise = numbers[rows, _SIZE], numbers[rows, _RISE]
+        spacing = np.where(spaces[rows], numbers[rows, _SPACE_SPACING], numbers[rows, _SPACING])
+        # §9.7.4.3: the pen is at the vertical origin; advance by w1 downward. The box spans
+        # the horizontal advance w0 across the column, placed by the position vector's vx.
+        advance = w1[rows] * size
+        displacement = advance + spacing
+        left = -vx[rows] * size
+        right = left + width[rows] * size
+        y = pen[rows] + rise
+        ox, oy = c * y + e, d * y + f
+        gx, gy = ox + c * advance, oy + d * advance
+        self._ends(rows, ox, oy, gx, gy, ox + c * displacement, oy + d * displacement)
+        la, lb, ra, rb = a * left, b * left, a * right, b * right
+        quad = self.quad
+        quad[rows, 0, 0], quad[rows, 0, 1] = ox + la, oy + lb
+        quad[rows, 1, 0], quad[rows, 1, 1] = gx + la, gy + lb
+        quad[rows, 2, 0], quad[rows, 2, 1] = gx + ra, gy + rb
+        quad[rows, 3, 0], quad[rows, 3, 1] = ox + ra, oy + rb
+
+    def _ends(self, rows, ox, oy, gx, gy, bx, by) -> None:  # noqa: ANN001
+        self.origin[rows, 0], self.origin[rows, 1] = ox, oy
+        self.glyph_end[rows, 0], self.glyph_end[rows, 1] = gx, gy
+        self.baseline_end[rows, 0], self.baseline_end[rows, 1] = bx, by
