@@ -42,7 +42,8 @@ Rect = tuple[float, float, float, float]
 @dataclass(frozen=True, slots=True)
 class PageAnalysis:
     page_number: int
-    glyphs: tuple[Glyph, ...]
+    # The interpreter's GlyphColumns (a Sequence[Glyph]: records made on demand).
+    glyphs: Sequence[Glyph]
     visible: tuple[int, ...]
     dropped: tuple[DroppedGlyph, ...]
     gaps: tuple[GapDecision, ...]
@@ -98,7 +99,8 @@ def analyse_page(page: PdfPage, rules: Rules, *, ink: bool = False) -> PageAnaly
     """Analyse a page with the given rules: every stage, with its decisions. `ink` runs the
     hidden-text pixel test (two pdfium renders; core.text.ink)."""
     extraction = extract_page(page, rules)
-    glyphs = tuple(extraction.glyphs) if extraction.readable else ()
+    # The interpreter's columns themselves: each stage reads records (or arrays) from them.
+    glyphs = extraction.glyphs
     warnings = list(extraction.warnings)
     visible = visible_glyphs(glyphs, page.visible_box, rules)
     hidden, ink_test = page_hidden(page, glyphs, extraction.clips, visible, rules, ink=ink)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from glyphscope.core.records import DecodeSource, Glyph, Point
+from glyphscope.core.columns import NO_MCID, GlyphColumns
+from glyphscope.core.records import DecodeSource
 from glyphscope.core.text.reading import GapDecision, LineBreakDecision
 from glyphscope.core.text.visible import DroppedGlyph, GlyphStatus
 
@@ -71,42 +72,51 @@ class DecisionArrays:
 
 
 def glyph_arrays(
-    glyphs: Sequence[Glyph],
+    glyphs: GlyphColumns,
     status: Sequence[GlyphStatus],
     dropped: Mapping[int, DroppedGlyph],
     bounds: np.ndarray,
     page_size: float,
 ) -> GlyphArrays:
-    """`bounds`: (N, 4) quad bounding boxes; `page_size`: the page's larger side."""
+    """`bounds`: (N, 4) quad bounding boxes; `page_size`: the page's larger side. Read from
+    the columns, never from records."""
     count = len(glyphs)
     kept = np.full(count, -1, dtype=np.int64)
     for index, record in dropped.items():
         if record.kept is not None:
             kept[index] = record.kept
     status_array = np.asarray(status, dtype=object) if count else np.zeros(0, dtype=object)
+    fonts = [
+        f"{key} {name}".strip() for key, name in zip(glyphs.font_key, glyphs.font_name, strict=True)
+    ]
+    unresolved = np.asarray(
+        [
+            source == DecodeSource.UNRESOLVED or text == ""
+            for source, text in zip(glyphs.decode_source, glyphs.text, strict=True)
+        ],
+        dtype=bool,
+    )
     return GlyphArrays(
-        origins=_points([g.origin for g in glyphs]),
-        glyph_ends=_points([g.glyph_end for g in glyphs]),
-        font_size=np.asarray([g.font_size for g in glyphs], dtype=np.float64),
-        code=np.asarray([g.code for g in glyphs], dtype=np.int64),
-        token_index=np.asarray([g.token_index for g in glyphs], dtype=np.int64),
-        form_depth=np.asarray([g.form_depth for g in glyphs], dtype=np.int64),
-        mcid=np.asarray([-1 if g.mcid is None else g.mcid for g in glyphs], dtype=np.int64),
+        origins=glyphs.origin.copy(),
+        glyph_ends=glyphs.glyph_end.copy(),
+        font_size=glyphs.font_size.copy(),
+        code=glyphs.code.copy(),
+        token_index=glyphs.token_index.copy(),
+        form_depth=glyphs.form_depth.copy(),
+        mcid=np.where(glyphs.mcid == NO_MCID, -1, glyphs.mcid),
         visible=status_array == GlyphStatus.VISIBLE,
         outside=status_array == GlyphStatus.OUTSIDE_VISIBLE_BOX,
         duplicate=status_array == GlyphStatus.DUPLICATE,
         kept=kept,
-        unresolved=np.asarray(
-            [g.decode_source == DecodeSource.UNRESOLVED or g.text == "" for g in glyphs], dtype=bool
-        ),
+        unresolved=unresolved.reshape(count),
         oversized=np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
         > max(page_size, 1.0),
-        decode_source=Categories.of(g.decode_source for g in glyphs),
-        font=Categories.of(f"{g.font_key} {g.font_name}".strip() for g in glyphs),
-        font_key=Categories.of(g.font_key for g in glyphs),
-        text=Categories.of(g.text for g in glyphs),
+        decode_source=Categories.of(glyphs.decode_source),
+        font=Categories.of(fonts),
+        font_key=Categories.of(glyphs.font_key),
+        text=Categories.of(glyphs.text),
         status=Categories.of(status),
-        form_path=Categories.of(g.form_path for g in glyphs),
+        form_path=Categories.of(glyphs.form_path),
     )
 
 
@@ -126,10 +136,6 @@ def decision_arrays(
         break_projection=np.asarray([d.projection for d in line_breaks], dtype=np.float64),
         break_broke=np.asarray([d.broke for d in line_breaks], dtype=bool),
     )
-
-
-def _points(points: Sequence[Point]) -> np.ndarray:
-    return np.asarray(points, dtype=np.float64).reshape(-1, 2)
 
 
 def group_bounds(keys: np.ndarray, bounds: np.ndarray) -> list[tuple[int, tuple[float, ...]]]:

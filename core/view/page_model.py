@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from glyphscope.core.analysis import PageAnalysis
-from glyphscope.core.records import Glyph
+from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.structure.order import StructureResult
 from glyphscope.core.text.columns import ColumnsResult
 from glyphscope.core.text.reading import GapDecision, LineBreakDecision, TextResult
@@ -102,7 +102,7 @@ class PaneText:
 class PageModel:
     page_index: int
     analysis: PageAnalysis
-    glyphs: tuple[Glyph, ...]
+    glyphs: GlyphColumns
     quads: np.ndarray  # (N, 4, 2) user space
     grid: GlyphGrid
     status: tuple[GlyphStatus, ...]  # per glyph
@@ -154,12 +154,10 @@ def build_page_model(
 ) -> PageModel:
     """Everything the widgets need from one `core.analysis.PageAnalysis`; `structure_reason`
     says why there is no structure order (glyphscope.core.structure.order.NoStructure.reason)."""
-    glyphs = tuple(analysis.glyphs)
-    quads = (
-        np.asarray([g.quad for g in glyphs], dtype=np.float64).reshape(-1, 4, 2)
-        if glyphs
-        else np.zeros((0, 4, 2))
-    )
+    glyphs = analysis.glyphs
+    if not isinstance(glyphs, GlyphColumns):
+        glyphs = GlyphColumns.from_glyphs(glyphs)
+    quads = glyphs.quad
     status = [GlyphStatus.VISIBLE] * len(glyphs)
     visible = set(analysis.visible)
     dropped: dict[int, DroppedGlyph] = {}
@@ -197,8 +195,8 @@ def build_page_model(
         visible_box=visible_box,
         bounds=_bounds(quads, (media_box, crop_box, visible_box)),
         text_bounds=_bounds(quads, (visible_box,)),
-        fonts=tuple(sorted({g.font_key for g in glyphs})),
-        mcids=tuple(sorted({g.mcid for g in glyphs if g.mcid is not None})),
+        fonts=tuple(sorted(set(glyphs.font_key))),
+        mcids=tuple(np.unique(glyphs.mcid[glyphs.mcid != NO_MCID]).tolist()),
         reading_order=_reading_order(analysis),
         arrays=glyph_arrays(glyphs, status, dropped, grid.bounds, _larger_side(media_box)),
         decisions=decision_arrays(analysis.gaps, analysis.line_breaks),
