@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pikepdf
 
-from glyphscope.core.columns import GlyphColumns
+from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.fonts.dicts import FontLimits
 from glyphscope.core.fonts.loader import Font, FontInfo, load_font
 from glyphscope.core.geometry import IDENTITY, Matrix, multiply, translate
@@ -39,7 +39,7 @@ from glyphscope.core.interpret.content import (
     read_operators,
 )
 from glyphscope.core.interpret.marked_content import MarkedContentTracker, ReplacementSpan
-from glyphscope.core.interpret.runs import GlyphBudget, GlyphRuns, run_integers
+from glyphscope.core.interpret.runs import GlyphBudget, GlyphRuns
 from glyphscope.core.interpret.state import (
     GraphicsState,
     matrix_operand,
@@ -439,10 +439,10 @@ class _Interpreter:
                     font.ascent * size,
                     abs(size) * math.hypot(c, d),
                 ),
-                run_integers(
+                (
                     1 if vertical else 0,
                     state.render_mode,
-                    mcid,
+                    NO_MCID if mcid is None else mcid,
                     index if form_depth == 0 else -1,
                     form_depth,
                     index,

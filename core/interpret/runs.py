@@ -19,7 +19,7 @@ from itertools import chain, repeat
 
 import numpy as np
 
-from glyphscope.core.columns import NO_MCID, GlyphColumns
+from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.fonts.loader import Font, FontGlyph
 
 # Distinct (font, string) pieces remembered per page, as Font's own string cache.
@@ -29,9 +29,8 @@ _PIECES_KEPT = 8192
 _ACCUMULATED = 48
 
 
-# A shown string's glyphs: table rows, (advance, is single-byte space) pairs, and the same
-# advances and flags as arrays.
-_Piece = tuple[tuple[int, ...], tuple[tuple[float, bool], ...], np.ndarray, np.ndarray]
+# A shown string's glyphs: table rows and (advance, is single-byte space) pairs.
+_Piece = tuple[tuple[int, ...], tuple[tuple[float, bool], ...]]
 
 
 class GlyphBudget(Exception):
@@ -76,17 +75,19 @@ class GlyphRuns:
         piece = self._pieces.get((font, data))
         if piece is None:
             piece = self._piece(font, data)
-        rows, metrics, advances, spaces = piece
+        rows, metrics = piece
         room = self.limit - self.count
         over = len(rows) > room
         if over:
-            rows, metrics, advances, spaces = (part[:room] for part in piece)
+            rows, metrics = rows[:room], metrics[:room]
         self.rows.extend(rows)
         self.elements.append(element_index)
         self.element_counts.append(len(rows))
         self.count += len(rows)
         vertical = font.writing_mode == 1
         if len(rows) >= _ACCUMULATED:
+            advances = np.array([advance for advance, _ in metrics], dtype=np.float64)
+            spaces = np.array([is_space for _, is_space in metrics], dtype=bool)
             steps = np.empty(len(rows) + 1)
             steps[0] = pen
             with np.errstate(all="ignore"):
@@ -112,7 +113,7 @@ class GlyphRuns:
 
     def _piece(self, font: Font, data: bytes) -> _Piece:
         """A string's glyphs as table rows and (advance, is single-byte space) pairs, where
-        the advance is w0 (writing mode 0) or w1 (writing mode 1), also as arrays."""
+        the advance is w0 (writing mode 0) or w1 (writing mode 1)."""
         table, table_rows = self.table, self._table_rows
         rows = []
         glyphs = font.glyphs(data)
@@ -128,11 +129,9 @@ class GlyphRuns:
             (g.vertical_displacement if vertical else g.width, g.is_single_byte_space)
             for g in glyphs
         ]
-        advances = np.array([advance for advance, _ in pairs], dtype=np.float64)
-        spaces = np.array([is_space for _, is_space in pairs], dtype=bool)
         if len(self._pieces) >= _PIECES_KEPT:
             self._pieces.clear()
-        piece = self._pieces[(font, data)] = (tuple(rows), tuple(pairs), advances, spaces)
+        piece = self._pieces[(font, data)] = (tuple(rows), tuple(pairs))
         return piece
 
     def end_run(
@@ -144,6 +143,8 @@ class GlyphRuns:
     ) -> None:
         """Close the run that began at glyph `start` (also when its operator failed part way:
         the glyphs it showed stay, as they did when each was appended on its own)."""
+        if self.count == start:
+            return
         self.run_numbers.append(numbers)
         self.run_integers.append(integers)
         self.run_strings.append(strings)
@@ -203,24 +204,12 @@ class GlyphRuns:
         )
 
 
-# Columns of a run's numbers and integers (GlyphRuns.end_run's tuples, in this order).
+# Columns of a run's numbers and integers (GlyphRuns.end_run's tuples, in this order; an
+# MCID of None is NO_MCID).
 NUMBERS = ("a", "b", "c", "d", "e", "f", "size", "scaling", "spacing", "space_spacing", "rise")
 _A, _B, _C, _D, _E, _F, _SIZE, _SCALING, _SPACING, _SPACE_SPACING, _RISE = range(len(NUMBERS))
 _DESCENT, _ASCENT, _DRAWN_SIZE = len(NUMBERS), len(NUMBERS) + 1, len(NUMBERS) + 2
 _VERTICAL, _RENDER_MODE, _MCID, _TOKEN_INDEX, _FORM_DEPTH, _OPERATOR_INDEX = range(6)
-
-
-def run_integers(
-    writing_mode: int,
-    render_mode: int,
-    mcid: int | None,
-    token_index: int,
-    form_depth: int,
-    operator_index: int,
-) -> tuple[int, ...]:
-    """A run's integers in the order `columns()` reads them (mcid None as NO_MCID)."""
-    mcid_value = NO_MCID if mcid is None else mcid
-    return (writing_mode, render_mode, mcid_value, token_index, form_depth, operator_index)
 
 
 def _repeated(strings: list[tuple[str, str, str]], field: int, counts: Sequence[int]) -> list[str]:
