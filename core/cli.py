@@ -29,7 +29,7 @@ from glyphscope.core.interpret.interpreter import page_rows
 from glyphscope.core.output import parse_page_range, write_document_text
 from glyphscope.core.records import LazyJsonList
 from glyphscope.core.rules import Rules
-from glyphscope.core.serialize import explain_report, glyph_to_json
+from glyphscope.core.serialize import GlyphJson, explain_report
 from glyphscope.core.text.hidden import INCLUDE, SELECTIONS, hidden_runs
 from glyphscope.core.text.visible import visible_glyphs
 
@@ -120,18 +120,15 @@ def _write_json_lines(
 ) -> None:
     for index in pages:
         page = document.page(index)
+        extraction = page.extract(rules)
+        painted = extraction.glyphs
         if visible_only:
             # Only the §4/§5 visible set is written: no reading order, layout or structure.
-            extraction = page.extract(rules)
-            painted = extraction.glyphs if extraction.readable else ()
-            visible = visible_glyphs(painted, page.visible_box, rules).visible
-            glyphs = [painted[i] for i in visible]
+            rows = visible_glyphs(painted, page.visible_box, rules).visible
         else:
-            # The page's own glyphs (spec §3 "all glyphs"), each record made as it is written.
-            painted = page.extract(rules).glyphs
-            glyphs = map(painted.__getitem__, page_rows(painted))
-        for glyph in glyphs:
-            record = glyph_to_json(glyph, page.number)
+            rows = page_rows(painted)  # the page's own glyphs (spec §3 "all glyphs")
+        # Written from the columns a chunk at a time: a page's records never exist at once.
+        for record in GlyphJson(painted, page.number, rows):
             line = json.dumps(record, ensure_ascii=False, allow_nan=False)
             out.write(line.encode("utf-8") + b"\n")
 
