@@ -206,3 +206,25 @@ def test_columns_compare_equal_to_the_records_they_hold():
         glyphs = interpret_page(document.page(0), Rules()).glyphs
     assert glyphs == tuple(glyphs) and glyphs == list(glyphs)
     assert glyphs != list(glyphs)[:-1] and GlyphColumns.empty() == ()
+
+
+def _one_line(content: bytes) -> Document:
+    builder = PdfBuilder()
+    builder.add_page(content, fonts={"F1": builder.standard_font("Helvetica")})
+    return Document.open(builder.to_bytes())
+
+
+def test_a_render_mode_beyond_any_column_integer_is_a_malformed_tr():
+    huge = b"9" * 30 + b".0"
+    with _one_line(b"BT /F1 10 Tf 2 Tr " + huge + b" Tr (a) Tj ET") as document:
+        extraction = interpret_page(document.page(0), Rules())
+    assert [g.render_mode for g in extraction.glyphs] == [2]
+    assert any("skipped malformed Tr" in w for w in extraction.warnings)
+
+
+def test_an_mcid_beyond_any_column_integer_is_no_mcid():
+    huge = b"9" * 30 + b".0"
+    content = b"/P <</MCID " + huge + b">> BDC BT /F1 10 Tf (a) Tj ET EMC"
+    with _one_line(content) as document:
+        (glyph,) = interpret_page(document.page(0), Rules()).glyphs
+    assert glyph.mcid is None

@@ -41,6 +41,7 @@ from glyphscope.core.interpret.content import (
 from glyphscope.core.interpret.marked_content import MarkedContentTracker, ReplacementSpan
 from glyphscope.core.interpret.runs import GlyphBudget, GlyphRuns
 from glyphscope.core.interpret.state import (
+    INT64_MAX,
     GraphicsState,
     matrix_operand,
     position_text,
@@ -275,8 +276,10 @@ class _Interpreter:
         if isinstance(properties, pikepdf.Dictionary) and "/MCID" in properties:
             try:
                 mcid = int(properties.MCID)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 mcid = None
+            if mcid is not None and not NO_MCID < mcid <= INT64_MAX:
+                mcid = None  # a real written as /MCID 1e300: no identifier a glyph can carry
         inherited = self.mcid_stack[-1] if self.mcid_stack else None
         self.mcid_stack.append(mcid if mcid is not None else inherited)
         self.marked.begin(properties, self.runs.count)

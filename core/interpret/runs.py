@@ -14,7 +14,6 @@ is IEEE's, as Python's is).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
 from itertools import chain, repeat
 
 import numpy as np
@@ -49,10 +48,14 @@ class GlyphRuns:
         # Per shown string: its element index in the operator (TJ array) and glyph count.
         self.elements = array("q")
         self.element_counts = array("q")
-        # Per run: its numbers, integers, strings and glyph count.
-        self.run_numbers: list[tuple[float, ...]] = []
-        self.run_integers: list[tuple[int, ...]] = []
-        self.run_strings: list[tuple[str, str, str]] = []
+        # Per run: its numbers and integers (flat, RUN_NUMBERS and RUN_INTEGERS per run), its
+        # strings (as the row of the distinct triple) and its glyph count. A page of a million
+        # one-glyph Tj operators keeps about 200 bytes per run.
+        self.run_numbers = array("d")
+        self.run_integers = array("q")
+        self.run_strings = array("q")
+        self.strings: list[tuple[str, str, str]] = []
+        self._string_rows: dict[tuple[str, str, str], int] = {}
         self.run_counts = array("q")
         self.table: list[FontGlyph] = []
         self._table_rows: dict[int, int] = {}
@@ -145,10 +148,20 @@ class GlyphRuns:
         the glyphs it showed stay, as they did when each was appended on its own)."""
         if self.count == start:
             return
-        self.run_numbers.append(numbers)
-        self.run_integers.append(integers)
-        self.run_strings.append(strings)
+        self.run_numbers.extend(numbers)
+        self.run_integers.extend(integers)
+        row = self._string_rows.get(strings)
+        if row is None:
+            row = self._string_rows[strings] = len(self.strings)
+            self.strings.append(strings)
+        self.run_strings.append(row)
         self.run_counts.append(self.count - start)
+
+    def _repeated(self, field: int) -> list[str]:
+        """A run string (0 font key, 1 font name, 2 form path) per glyph."""
+        values = [strings[field] for strings in self.strings]
+        per_run = map(values.__getitem__, self.run_strings)
+        return list(chain.from_iterable(map(repeat, per_run, self.run_counts)))
 
     def columns(self) -> GlyphColumns:
         """The page's glyphs as columns, row i the glyph drawn i-th."""
@@ -156,8 +169,8 @@ class GlyphRuns:
             return GlyphColumns.empty()
         counts = np.frombuffer(self.run_counts, dtype=np.int64)
         run = np.repeat(np.arange(len(counts)), counts)
-        numbers = np.array(self.run_numbers, dtype=np.float64)[run]
-        integers = np.array(self.run_integers, dtype=np.int64)[run]
+        numbers = np.frombuffer(self.run_numbers, dtype=np.float64).reshape(-1, RUN_NUMBERS)[run]
+        integers = np.frombuffer(self.run_integers, dtype=np.int64).reshape(-1, RUN_INTEGERS)[run]
         rows = np.frombuffer(self.rows, dtype=np.int64)
         table = self.table
         width = np.array([g.width for g in table], dtype=np.float64)[rows]
@@ -182,8 +195,8 @@ class GlyphRuns:
             text=list(map(texts.__getitem__, row_list)),
             code=np.array([g.code for g in table], dtype=np.int64)[rows],
             code_length=np.array([g.code_length for g in table], dtype=np.int64)[rows],
-            font_key=_repeated(self.run_strings, 0, self.run_counts),
-            font_name=_repeated(self.run_strings, 1, self.run_counts),
+            font_key=self._repeated(0),
+            font_name=self._repeated(1),
             font_size=numbers[:, _DRAWN_SIZE].copy(),
             origin=geometry.origin,
             glyph_end=geometry.glyph_end,
@@ -200,7 +213,7 @@ class GlyphRuns:
                 np.frombuffer(self.elements, dtype=np.int64),
                 np.frombuffer(self.element_counts, dtype=np.int64),
             ),
-            form_path=_repeated(self.run_strings, 2, self.run_counts),
+            form_path=self._repeated(2),
         )
 
 
@@ -210,10 +223,7 @@ NUMBERS = ("a", "b", "c", "d", "e", "f", "size", "scaling", "spacing", "space_sp
 _A, _B, _C, _D, _E, _F, _SIZE, _SCALING, _SPACING, _SPACE_SPACING, _RISE = range(len(NUMBERS))
 _DESCENT, _ASCENT, _DRAWN_SIZE = len(NUMBERS), len(NUMBERS) + 1, len(NUMBERS) + 2
 _VERTICAL, _RENDER_MODE, _MCID, _TOKEN_INDEX, _FORM_DEPTH, _OPERATOR_INDEX = range(6)
-
-
-def _repeated(strings: list[tuple[str, str, str]], field: int, counts: Sequence[int]) -> list[str]:
-    return list(chain.from_iterable(map(repeat, (s[field] for s in strings), counts)))
+RUN_NUMBERS, RUN_INTEGERS = len(NUMBERS) + 3, 6
 
 
 class _Geometry:

@@ -9,6 +9,9 @@ from typing import SupportsFloat
 from glyphscope.core.fonts.loader import Font
 from glyphscope.core.geometry import Matrix, multiply, translate
 
+# The largest integer a glyph column (int64) holds: render mode and MCID stay within it.
+INT64_MAX = 2**63 - 1
+
 
 class GraphicsState:
     """Graphics state entries that text extraction needs (§8.4.1 Table 52, §9.3.1 Table 104)."""
@@ -68,7 +71,12 @@ def set_text_state(operator: str, operands: list, state: GraphicsState) -> None:
     elif operator == "Ts":
         state.text_rise = value
     else:
-        state.render_mode = int(value)
+        mode = int(value)
+        if not -INT64_MAX - 1 <= mode <= INT64_MAX:
+            # §9.3.6 knows modes 0 to 7; one beyond any integer a glyph column holds is
+            # malformed (the operator is skipped, as a Tr with no number is).
+            raise ValueError(f"render mode {value} out of range")
+        state.render_mode = mode
 
 
 def position_text(
