@@ -14,6 +14,7 @@ is IEEE's, as Python's is).
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from itertools import chain, repeat
 
 import numpy as np
@@ -169,8 +170,16 @@ class GlyphRuns:
             return GlyphColumns.empty()
         counts = np.frombuffer(self.run_counts, dtype=np.int64)
         run = np.repeat(np.arange(len(counts)), counts)
-        numbers = np.frombuffer(self.run_numbers, dtype=np.float64).reshape(-1, RUN_NUMBERS)[run]
-        integers = np.frombuffer(self.run_integers, dtype=np.int64).reshape(-1, RUN_INTEGERS)[run]
+        run_numbers = np.frombuffer(self.run_numbers, dtype=np.float64)
+        run_integers = np.frombuffer(self.run_integers, dtype=np.int64)
+
+        # One field of every glyph's run, gathered as a contiguous column.
+        def number(field: int) -> np.ndarray:
+            return run_numbers.reshape(-1, RUN_NUMBERS)[:, field][run]
+
+        def integer(field: int) -> np.ndarray:
+            return run_integers.reshape(-1, RUN_INTEGERS)[:, field][run]
+
         rows = np.frombuffer(self.rows, dtype=np.int64)
         table = self.table
         width = np.array([g.width for g in table], dtype=np.float64)[rows]
@@ -178,16 +187,17 @@ class GlyphRuns:
         vx = np.array([g.position_vector[0] for g in table], dtype=np.float64)[rows]
         spaces = np.array([g.is_single_byte_space for g in table], dtype=bool)[rows]
         pen = np.frombuffer(self.pens, dtype=np.float64)
-        vertical = integers[:, _VERTICAL] == 1
+        writing_mode = integer(_VERTICAL)
+        vertical = writing_mode == 1
         geometry = _Geometry(self.count)
         with np.errstate(all="ignore"):
             if vertical.any():
                 vertical_rows = np.flatnonzero(vertical)
                 horizontal_rows = np.flatnonzero(~vertical)
-                geometry.vertical(vertical_rows, numbers, pen, width, w1, vx, spaces)
-                geometry.horizontal(horizontal_rows, numbers, pen, width, spaces)
+                geometry.vertical(vertical_rows, number, pen, width, w1, vx, spaces)
+                geometry.horizontal(horizontal_rows, number, pen, width, spaces)
             else:
-                geometry.horizontal(slice(None), numbers, pen, width, spaces)
+                geometry.horizontal(slice(None), number, pen, width, spaces)
         row_list = self.rows.tolist()
         texts = [g.text for g in table]
         sources = [g.decode_source for g in table]
@@ -197,18 +207,18 @@ class GlyphRuns:
             code_length=np.array([g.code_length for g in table], dtype=np.int64)[rows],
             font_key=self._repeated(0),
             font_name=self._repeated(1),
-            font_size=numbers[:, _DRAWN_SIZE].copy(),
+            font_size=number(_DRAWN_SIZE),
             origin=geometry.origin,
             glyph_end=geometry.glyph_end,
             baseline_end=geometry.baseline_end,
             quad=geometry.quad,
-            writing_mode=integers[:, _VERTICAL].copy(),
-            render_mode=integers[:, _RENDER_MODE].copy(),
-            mcid=integers[:, _MCID].copy(),
-            token_index=integers[:, _TOKEN_INDEX].copy(),
-            form_depth=integers[:, _FORM_DEPTH].copy(),
+            writing_mode=writing_mode,
+            render_mode=integer(_RENDER_MODE),
+            mcid=integer(_MCID),
+            token_index=integer(_TOKEN_INDEX),
+            form_depth=integer(_FORM_DEPTH),
             decode_source=list(map(sources.__getitem__, row_list)),
-            operator_index=integers[:, _OPERATOR_INDEX].copy(),
+            operator_index=integer(_OPERATOR_INDEX),
             element_index=np.repeat(
                 np.frombuffer(self.elements, dtype=np.int64),
                 np.frombuffer(self.element_counts, dtype=np.int64),
@@ -239,16 +249,16 @@ class _Geometry:
     def horizontal(
         self,
         rows: slice | np.ndarray,
-        numbers: np.ndarray,
+        number: Callable[[int], np.ndarray],
         pen: np.ndarray,
         width: np.ndarray,
         spaces: np.ndarray,
     ) -> None:
-        a, b, c, d, e, f = (numbers[rows, k] for k in range(6))
-        size, scaling, rise = numbers[rows, _SIZE], numbers[rows, _SCALING], numbers[rows, _RISE]
-        descent, ascent = numbers[rows, _DESCENT], numbers[rows, _ASCENT]
+        a, b, c, d, e, f = (number(k)[rows] for k in range(6))
+        size, scaling, rise = number(_SIZE)[rows], number(_SCALING)[rows], number(_RISE)[rows]
+        descent, ascent = number(_DESCENT)[rows], number(_ASCENT)[rows]
         pen, width = pen[rows], width[rows]
-        spacing = np.where(spaces[rows], numbers[rows, _SPACE_SPACING], numbers[rows, _SPACING])
+        spacing = np.where(spaces[rows], number(_SPACE_SPACING)[rows], number(_SPACING)[rows])
         advance = width * size * scaling
         displacement = (width * size + spacing) * scaling
         ox = a * pen + c * rise + e
@@ -264,16 +274,16 @@ class _Geometry:
     def vertical(
         self,
         rows: np.ndarray,
-        numbers: np.ndarray,
+        number: Callable[[int], np.ndarray],
         pen: np.ndarray,
         width: np.ndarray,
         w1: np.ndarray,
         vx: np.ndarray,
         spaces: np.ndarray,
     ) -> None:
-        a, b, c, d, e, f = (numbers[rows, k] for k in range(6))
-        size, rise = numbers[rows, _SIZE], numbers[rows, _RISE]
-        spacing = np.where(spaces[rows], numbers[rows, _SPACE_SPACING], numbers[rows, _SPACING])
+        a, b, c, d, e, f = (number(k)[rows] for k in range(6))
+        size, rise = number(_SIZE)[rows], number(_RISE)[rows]
+        spacing = np.where(spaces[rows], number(_SPACE_SPACING)[rows], number(_SPACING)[rows])
         # §9.7.4.3: the pen is at the vertical origin; advance by w1 downward. The box spans
         # the horizontal advance w0 across the column, placed by the position vector's vx.
         advance = w1[rows] * size
