@@ -124,7 +124,7 @@ def _write_json_lines(
         painted = extraction.glyphs
         if visible_only:
             # Only the §4/§5 visible set is written: no reading order, layout or structure.
-            rows = visible_glyphs(painted, page.visible_box, rules).visible
+            rows: Sequence[int] = visible_glyphs(painted, page.visible_box, rules).visible
         else:
             rows = page_rows(painted)  # the page's own glyphs (spec §3 "all glyphs")
         # Written from the columns a chunk at a time: a page's records never exist at once.

@@ -301,7 +301,16 @@ class _Geometry:
         quad[rows, 2, 0], quad[rows, 2, 1] = gx + ra, gy + rb
         quad[rows, 3, 0], quad[rows, 3, 1] = ox + ra, oy + rb
 
-    def _ends(self, rows, ox, oy, gx, gy, bx, by) -> None:  # noqa: ANN001
+    def _ends(
+        self,
+        rows: slice | np.ndarray,
+        ox: np.ndarray,
+        oy: np.ndarray,
+        gx: np.ndarray,
+        gy: np.ndarray,
+        bx: np.ndarray,
+        by: np.ndarray,
+    ) -> None:
         self.origin[rows, 0], self.origin[rows, 1] = ox, oy
         self.glyph_end[rows, 0], self.glyph_end[rows, 1] = gx, gy
         self.baseline_end[rows, 0], self.baseline_end[rows, 1] = bx, by
