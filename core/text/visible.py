@@ -12,9 +12,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from glyphscope.core.geometry import across, along, normalize_rect, quad_centre, quad_height
-from glyphscope.core.records import Glyph, StrEnum, has_finite_geometry
+import numpy as np
+
+from glyphscope.core.geometry import across, along, normalize_rect, quad_height
+from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.arrays import GlyphRows, finite_rows, hypots, quad_heights
 from glyphscope.core.text.chars import is_blank_text
 
 Rect = tuple[float, float, float, float]
@@ -87,10 +90,34 @@ def writing_direction(glyph: Glyph) -> tuple[float, float]:
     return (dx / length, dy / length)
 
 
+def writing_directions(rows: GlyphRows) -> tuple[np.ndarray, np.ndarray]:
+    """writing_direction of each row, as the arrays of its two components: the quad's edge
+    0→1 divided by its length; the few degenerate edges are handed to writing_direction."""
+    quads = rows.quads()
+    with np.errstate(all="ignore"):  # inf and nan as Python's floats make them, unwarned
+        dx, dy = quads[:, 1, 0] - quads[:, 0, 0], quads[:, 1, 1] - quads[:, 0, 1]
+        length = hypots(dx, dy)
+        degenerate = np.flatnonzero(length == 0.0).tolist()
+        length[degenerate] = 1.0
+        ux, uy = dx / length, dy / length
+    for k in degenerate:
+        ux[k], uy[k] = writing_direction(rows.record(k))
+    return ux, uy
+
+
 def drawn_size(glyph: Glyph) -> float:
     """Size as drawn in user space (the record's font_size is Tf scaled by the text rendering
     matrix, §9.4.4); the quad's 0→3 extent when the record carries none."""
     return glyph.font_size if glyph.font_size > 0.0 else quad_height(glyph.quad)
+
+
+def drawn_sizes(rows: GlyphRows) -> np.ndarray:
+    """drawn_size of each row."""
+    sizes = rows.numbers("font_size").astype(np.float64)
+    unsized = np.flatnonzero(~(sizes > 0.0))
+    if len(unsized):
+        sizes[unsized] = quad_heights(rows.quads()[unsized])
+    return sizes
 
 
 def visible_glyphs(glyphs: Sequence[Glyph], visible_box: Rect, rules: Rules) -> VisibleResult:
@@ -105,22 +132,24 @@ def visible_glyphs(glyphs: Sequence[Glyph], visible_box: Rect, rules: Rules) -> 
 
 
 def _box_filter(glyphs: Sequence[Glyph], box: Rect) -> tuple[list[int], list[DroppedGlyph]]:
-    """§14.11.2: a glyph is kept when its quad centre (midpoint of diagonal 0–2) is inside;
-    one whose geometry is not finite is dropped for that, before the box is asked."""
+    """§14.11.2: a glyph is kept when its quad centre (geometry.quad_centre: the midpoint of
+    diagonal 0–2) is inside; one whose geometry is not finite is dropped for that, before the
+    box is asked."""
     llx, lly, urx, ury = box
-    inside: list[int] = []
-    outside: list[DroppedGlyph] = []
-    for index, glyph in enumerate(glyphs):
-        cx, cy = quad_centre(glyph.quad)
-        if llx <= cx <= urx and lly <= cy <= ury and has_finite_geometry(glyph):
-            inside.append(index)
-        elif not has_finite_geometry(glyph):
-            outside.append(DroppedGlyph(index=index, reason=DropReason.NON_FINITE_GEOMETRY))
-        else:
-            outside.append(
-                DroppedGlyph(index=index, reason=DropReason.OUTSIDE_VISIBLE_BOX, box=box)
-            )
-    return inside, outside
+    rows = GlyphRows(glyphs)
+    quads = rows.quads()
+    finite = finite_rows(rows)
+    with np.errstate(all="ignore"):
+        cx = (quads[:, 0, 0] + quads[:, 2, 0]) * 0.5
+        cy = (quads[:, 0, 1] + quads[:, 2, 1]) * 0.5
+        inside = finite & (llx <= cx) & (cx <= urx) & (lly <= cy) & (cy <= ury)
+    outside = [
+        DroppedGlyph(index=index, reason=DropReason.OUTSIDE_VISIBLE_BOX, box=box)
+        if finite[index]
+        else DroppedGlyph(index=index, reason=DropReason.NON_FINITE_GEOMETRY)
+        for index in np.flatnonzero(~inside).tolist()
+    ]
+    return np.flatnonzero(inside).tolist(), outside
 
 
 # Below this many candidates the scalar scan is quicker than setting up arrays.
@@ -133,7 +162,9 @@ def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) ->
     within duplicate_scan_window × size in x. A scan from A that meets a match drawn before A
     drops A and stops, so the earlier glyph carries on the comparisons and the first-drawn of a
     triple strike survives."""
-    scan = [i for i in candidates if not is_blank_text(glyphs[i].text) and glyphs[i].text != ""]
+    texts = GlyphRows(glyphs, candidates).texts()
+    skipped = {text: text == "" or is_blank_text(text) for text in set(texts)}
+    scan = [index for index, text in zip(candidates, texts, strict=True) if not skipped[text]]
     if len(scan) >= _ARRAY_SCAN_FROM:
         dropped = _array_duplicates(glyphs, scan, rules)
         if dropped is not None:
@@ -198,27 +229,21 @@ def _array_duplicates(
     are never compared (issue 10's aligned grid). The pairs are then decided in the scan's
     order: a dropped glyph neither scans nor is compared, a scan stops when it drops its own
     glyph."""
-    # numpy is imported here, not with the module: it is a quarter of the CLI's start-up, and
-    # pages under _ARRAY_SCAN_FROM candidates never need it.
-    import numpy as np
-
     count = len(candidates)
     if not count:
         return []
-    picked = [glyphs[i] for i in candidates]
-    origins = np.array([g.origin for g in picked], dtype=float).reshape(count, 2)
-    sizes = np.array([g.font_size for g in picked], dtype=float)
-    for position in np.flatnonzero(~(sizes > 0.0)).tolist():
-        sizes[position] = drawn_size(picked[position])
+    rows = GlyphRows(glyphs, candidates)
+    origins = rows.points("origin")
+    sizes = drawn_sizes(rows)
     if not (np.isfinite(origins).all() and np.isfinite(sizes).all()):
         return None
     # Text ids in Python's string order, so that (text id, x, drawing order) sorts as
     # _duplicates' stable sort by (text, x) does.
-    texts_in_order = [g.text for g in picked]
+    texts_in_order = rows.texts()
     ids = {text: n for n, text in enumerate(sorted(set(texts_in_order)))}
     text_ids = np.fromiter(map(ids.__getitem__, texts_in_order), np.int64, count)
     order = np.lexsort((np.arange(count), origins[:, 0], text_ids))
-    scan = np.asarray(candidates)[order].tolist()
+    scan = rows.index[order].tolist()
     xs, ys, sizes, texts = origins[order, 0], origins[order, 1], sizes[order], text_ids[order]
     radius = math.hypot(rules.duplicate_along, rules.duplicate_across)
     band = radius * float(sizes.max())

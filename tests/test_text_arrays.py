@@ -1,0 +1,132 @@
+"""The text stages over arrays (issue 9) decide exactly as they did glyph by glyph and pair by
+pair (tests/text_reference.py): same text, same char_glyphs, same decision records with the
+same floats (compared by repr, so -0.0, nan and a numpy scalar in place of a float all show),
+on random pages of horizontal, rotated and vertical glyphs, blanks, CJK, ligatures,
+zero-height and zero-width boxes and non-finite geometry, held as records or as GlyphColumns."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from glyphscope.core.columns import GlyphColumns
+from glyphscope.core.geometry import quad_height
+from glyphscope.core.rules import Rules
+from glyphscope.core.text import visible
+from glyphscope.core.text.arrays import GlyphRows, quad_heights
+from tests import text_reference
+from tests.glyphbuilder import make_glyph
+
+_TEXTS = ["a", "b", "W", "1", " ", "\u00a0", "\u3000", "", "\t", "\x01", "中", "文", "あ"]
+_TEXTS += ["ﬁ", "ffi", "\u0301", "\u00a8", "ب", "א", "a ", "中a"]
+_DAMAGE = ["none"] * 14 + ["flat", "point", "inf_origin", "nan_quad", "nan_top", "nan_end"]
+_DAMAGE += ["inf_size", "huge"]
+
+_step = st.tuples(
+    st.sampled_from(_TEXTS),
+    st.sampled_from([0.0, 0.0, 0.5, 1.0, 1.5, 1.6, 3.0, 8.0, -4.0, -40.0]),  # along the pen
+    st.sampled_from([0.0, 0.0, 0.0, 0.7, 3.0, 4.9, 5.1, 12.0, -12.0, -30.0]),  # up the page
+    st.sampled_from([10.0, 10.0, 12.0, 4.0, 0.0]),  # size
+    st.sampled_from([None, None, 0.0, 3.0]),  # advance (0: a degenerate writing direction)
+    st.sampled_from([0.0, 0.0, 0.0, 90.0, 45.0, 180.0, 12.5, -30.0]),  # angle
+    st.sampled_from([0, 0, 0, 0, 1]),  # writing mode
+    st.sampled_from(_DAMAGE),
+)
+
+
+def _page(steps):
+    """Glyphs placed one after another from the pen, each moved and damaged as its step says."""
+    glyphs = []
+    x, y = 72.0, 700.0
+    for order, (text, dx, dy, size, advance, angle, mode, damage) in enumerate(steps):
+        extents = {"ascent": 0.0, "descent": 0.0} if damage == "flat" else {}
+        glyph = make_glyph(
+            text, x, y, size, advance, angle, writing_mode=mode, draw_order=order, **extents
+        )
+        if damage == "point":  # no edge, no pen move: the nominal direction of the mode
+            origin = glyph.origin
+            glyph = glyph._replace(
+                quad=(origin,) * 4, glyph_end=origin, baseline_end=origin, font_size=0.0
+            )
+        elif damage == "inf_origin":
+            glyph = glyph._replace(origin=(math.inf, glyph.origin[1]))
+        elif damage == "nan_quad":
+            glyph = glyph._replace(quad=(glyph.quad[0], (math.nan, 1.0), *glyph.quad[2:]))
+        elif damage == "nan_top":  # no height: the larger of two heights is taken as max() does
+            glyph = glyph._replace(quad=(*glyph.quad[:3], (glyph.quad[3][0], math.nan)))
+        elif damage == "huge":  # finite numbers whose differences overflow
+            glyph = glyph._replace(quad=((-1e308, -1e308), (1e308, 1e308), *glyph.quad[2:]))
+        elif damage == "nan_end":
+            glyph = glyph._replace(glyph_end=(math.nan, math.nan))
+        elif damage == "inf_size":
+            glyph = glyph._replace(font_size=math.inf)
+        glyphs.append(glyph)
+        end = glyph.glyph_end if math.isfinite(sum(glyph.glyph_end)) else (x, y)
+        x, y = end[0] + dx, end[1] + dy
+    return glyphs
+
+
+_rules = st.builds(
+    Rules,
+    line_break_ratio=st.sampled_from([0.5, 0.5, 0.0, 0.25, 2.0]),
+    space_gap_ratio=st.sampled_from([0.15, 0.15, 0.0, 0.3]),
+    expand_ligatures=st.booleans(),
+    bidi_reorder=st.booleans(),
+)
+
+
+@st.composite
+def _pages(draw, max_size=60):
+    glyphs = _page(draw(st.lists(_step, max_size=max_size)))
+    count = len(glyphs)
+    order = draw(
+        st.one_of(
+            st.just(list(range(count))),
+            st.permutations(range(count)),
+            st.lists(st.integers(0, max(count - 1, 0)), max_size=count if count else 0),
+        )
+    )
+    return glyphs, order
+
+
+_boxes = st.sampled_from(
+    [(0.0, 0.0, 612.0, 792.0), (80.0, 650.0, 200.0, 720.0), (100.0, 100.0, 100.0, 100.0)]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_pages(), _boxes)
+def test_box_filter_over_arrays_drops_as_glyph_by_glyph(page, box):
+    glyphs, _ = page
+    expected = repr(text_reference.box_filter(glyphs, box))
+    assert repr(visible._box_filter(glyphs, box)) == expected
+    assert repr(visible._box_filter(GlyphColumns.from_glyphs(glyphs), box)) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(_pages(max_size=120), _boxes)
+def test_visible_glyphs_of_columns_are_those_of_records(page, box):
+    glyphs, _ = page
+    # Copies in the pen's wake: fake bold, slightly shifted.
+    glyphs = glyphs + [g._replace(origin=(g.origin[0] + 0.3, g.origin[1])) for g in glyphs]
+    glyphs = [g._replace(draw_order=i) for i, g in enumerate(glyphs)]
+    expected = repr(visible.visible_glyphs(glyphs, box, Rules()))
+    assert repr(visible.visible_glyphs(GlyphColumns.from_glyphs(glyphs), box, Rules())) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(_pages())
+def test_directions_heights_and_sizes_per_row_are_the_record_functions(page):
+    glyphs, order = page
+    for source in (glyphs, GlyphColumns.from_glyphs(glyphs)):
+        rows = GlyphRows(source, order)
+        ux, uy = visible.writing_directions(rows)
+        pairs = list(zip(ux.tolist(), uy.tolist(), strict=True))
+        assert repr(pairs) == repr([visible.writing_direction(glyphs[i]) for i in order])
+        heights = quad_heights(rows.quads()).tolist()
+        assert repr(heights) == repr([quad_height(glyphs[i].quad) for i in order])
+        sizes = visible.drawn_sizes(rows).tolist()
+        assert repr(sizes) == repr([float(visible.drawn_size(glyphs[i])) for i in order])
+
