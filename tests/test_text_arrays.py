@@ -14,10 +14,12 @@ from hypothesis import strategies as st
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import quad_height
 from glyphscope.core.rules import Rules
-from glyphscope.core.text import visible
+from glyphscope.core.text import reading, visible
 from glyphscope.core.text.arrays import GlyphRows, quad_heights
+from glyphscope.core.text.reading import reading_order
 from tests import text_reference
 from tests.glyphbuilder import make_glyph
+from tests.test_accents_actual_text import _page as _accent_page
 
 _TEXTS = ["a", "b", "W", "1", " ", "\u00a0", "\u3000", "", "\t", "\x01", "中", "文", "あ"]
 _TEXTS += ["ﬁ", "ffi", "\u0301", "\u00a8", "ب", "א", "a ", "中a"]
@@ -89,6 +91,38 @@ def _pages(draw, max_size=60):
         )
     )
     return glyphs, order
+
+
+@settings(max_examples=400, deadline=None)
+@given(_pages(), _rules)
+def test_reading_order_over_arrays_decides_as_pair_by_pair(page, rules):
+    glyphs, order = page
+    expected = repr(text_reference.reading_order(glyphs, order, rules))
+    assert repr(reading_order(glyphs, order, rules)) == expected
+    assert repr(reading_order(GlyphColumns.from_glyphs(glyphs), order, rules)) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(_pages(), _rules)
+def test_reading_order_without_decisions_writes_the_same_text(page, rules):
+    glyphs, order = page
+    full = reading_order(glyphs, order, rules)
+    text_only = reading_order(GlyphColumns.from_glyphs(glyphs), order, rules, decisions=False)
+    assert repr(text_only.text) == repr(full.text)
+    assert text_only.vertical_columns == full.vertical_columns
+    assert text_only.bidi_runs == full.bidi_runs
+    assert text_only.gaps == () and text_only.line_breaks == ()
+
+
+def test_text_mode_makes_no_decision_records(monkeypatch):
+    def refuse(pairs):
+        raise AssertionError("text mode asked for the decision log")
+
+    page = _accent_page(b"BT /F1 10 Tf 72 700 Td (ab cd) Tj 0 -20 Td (ef) Tj ET")
+    analysis = page.analysis()
+    assert len(analysis.line_breaks) == 6 and len(analysis.gaps) == 5
+    monkeypatch.setattr(reading, "_decisions", refuse)
+    assert page.text() == "ab cd\nef"
 
 
 _boxes = st.sampled_from(
