@@ -16,6 +16,7 @@ from glyphscope.core.geometry import quad_height
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import reading, visible
 from glyphscope.core.text.arrays import GlyphRows, quad_heights
+from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
 from tests import text_reference
 from tests.glyphbuilder import make_glyph
@@ -164,3 +165,52 @@ def test_directions_heights_and_sizes_per_row_are_the_record_functions(page):
         sizes = visible.drawn_sizes(rows).tolist()
         assert repr(sizes) == repr([float(visible.drawn_size(glyphs[i])) for i in order])
 
+
+def _prepared_both(page):
+    extraction = page.extract()
+    records = list(extraction.glyphs)
+    order = visible.visible_glyphs(records, page.visible_box, Rules()).visible
+    spans = extraction.replacements
+    from_records = prepare_glyphs(records, order, spans, Rules())
+    from_columns = prepare_glyphs(GlyphColumns.from_glyphs(records), order, spans, Rules())
+    return records, from_records, from_columns
+
+
+def test_prepared_glyphs_that_change_nothing_are_the_glyphs_given():
+    page = _accent_page(b"BT /F1 10 Tf 72 700 Td (plain text) Tj ET")
+    records, from_records, from_columns = _prepared_both(page)
+    assert from_records.glyphs is records and from_columns.accents == ()
+    columns = GlyphColumns.from_glyphs(records)
+    assert prepare_glyphs(columns, range(len(records)), (), Rules()).glyphs is columns
+    assert prepare_glyphs(records, range(len(records)), (), Rules()).glyphs is records
+
+
+def test_prepared_columns_hold_the_records_prepared_records_hold():
+    # A merged accent (TeX's "na\"{\i}ve") and an ActualText span change two rows: the
+    # base, which writes the composed letter, and the span's first glyph.
+    page = _accent_page(
+        b"BT /F1 10 Tf 72 700 Td [(na\\250) 305 (\\200ve)] TJ ( x ) Tj"
+        b" /Span <</ActualText (ffi)>> BDC (XY) Tj EMC ET",
+        differences=[128, "dotlessi"],
+    )
+    records, from_records, from_columns = _prepared_both(page)
+    assert isinstance(from_columns.glyphs, GlyphColumns)
+    assert isinstance(from_records.glyphs, tuple)
+    changed = [i for i, g in enumerate(from_records.glyphs) if g != records[i]]
+    assert len(changed) == 2 and from_records.glyphs[changed[-1]].decode_source == "actual_text"
+    assert repr(list(from_columns.glyphs)) == repr(list(from_records.glyphs))
+    assert from_columns.order == from_records.order
+    assert from_columns.accents == from_records.accents
+    assert reading_order(from_columns.glyphs, from_columns.order, Rules()).text.text == (
+        "na\u00efve x ffi"
+    )
+
+
+def test_columns_with_records_replace_only_those_rows():
+    glyphs = _page([("a", 0.0, 0.0, 10.0, None, 0.0, 0, "none")] * 3)
+    columns = GlyphColumns.from_glyphs(glyphs)
+    new = glyphs[1]._replace(text="ﬁ", mcid=7, quad=((1.0, 2.0),) * 4, decode_source="x")
+    copy = columns.with_records({1: new})
+    assert repr(list(copy)) == repr([glyphs[0], new, glyphs[2]])
+    assert repr(list(columns)) == repr(glyphs)  # the original is left alone
+    assert columns.with_records({}) is columns
