@@ -142,6 +142,11 @@ class GlyphColumns(Sequence[Glyph]):
         """The Glyph record of row `index` (0 ≤ index < len)."""
         if len(self) <= LISTED_GLYPHS:
             return _make_glyph(index, *(column[index] for column in self._lists()))
+        return self.row(index)
+
+    def row(self, index: int) -> Glyph:
+        """The Glyph record of row `index` read from the arrays, without the list cache
+        record() fills: for a stage that reads the records of a few rows only."""
         return _make_glyph(
             index,
             self.text[index],

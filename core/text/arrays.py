@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter
+from typing import overload
 
 import numpy as np
 
@@ -48,7 +49,7 @@ class GlyphRows:
 
     def record(self, k: int) -> Glyph:
         """The record of row k (for the rare glyph the arrays hand back to a record function)."""
-        return self.glyphs[int(self.index[k])]
+        return few_records(self.glyphs)[int(self.index[k])]
 
     def texts(self) -> list[str]:
         if self._columns is not None:
@@ -80,6 +81,40 @@ class GlyphRows:
                 count = len(self)
                 self._quads = np.fromiter(values, np.float64, 8 * count).reshape(count, 4, 2)
         return self._quads
+
+
+class FewRecords(Sequence[Glyph]):
+    """GlyphColumns for a stage that reads the records of a few rows only (duplicate pairs,
+    replaced glyphs, accents): each record is made from the arrays when asked. The columns'
+    own indexing first lists every column, which pays only when most rows are read."""
+
+    __slots__ = ("columns",)
+
+    def __init__(self, columns: GlyphColumns) -> None:
+        self.columns = columns
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    @overload
+    def __getitem__(self, index: int) -> Glyph: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Glyph]: ...
+
+    def __getitem__(self, index: int | slice) -> Glyph | list[Glyph]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("glyph index out of range")
+        return self.columns.row(index)
+
+
+def few_records(glyphs: Sequence[Glyph]) -> Sequence[Glyph]:
+    """The glyphs for a stage that reads few of their records (FewRecords for columns)."""
+    return FewRecords(glyphs) if isinstance(glyphs, GlyphColumns) else glyphs
 
 
 def hypots(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:

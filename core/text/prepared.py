@@ -27,6 +27,7 @@ from glyphscope.core.interpret.marked_content import ReplacementSpan
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.accents import AccentMerge, merge_accents
+from glyphscope.core.text.arrays import few_records
 from glyphscope.core.text.visible import writing_direction
 
 ACTUAL_TEXT = "actual_text"
@@ -165,10 +166,11 @@ def _prepared(
     if not texts:
         return PreparedGlyphs(glyphs, tuple(order), tuple(replacements), tuple(accents))
     replaced = {r.glyphs[0]: r.source for r in replacements}
+    records = few_records(glyphs)
     changed: dict[int, Glyph] = {}
     for index, text in texts.items():
-        glyph = glyphs[index]
-        last = glyphs[extents.get(index, index)]
+        glyph = records[index]
+        last = records[extents.get(index, index)]
         changed[index] = glyph._replace(
             text=text,
             decode_source=replaced.get(index, glyph.decode_source),

@@ -17,7 +17,13 @@ import numpy as np
 from glyphscope.core.geometry import across, along, normalize_rect, quad_height
 from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
-from glyphscope.core.text.arrays import GlyphRows, finite_rows, hypots, quad_heights
+from glyphscope.core.text.arrays import (
+    GlyphRows,
+    few_records,
+    finite_rows,
+    hypots,
+    quad_heights,
+)
 from glyphscope.core.text.chars import is_blank_text
 
 Rect = tuple[float, float, float, float]
@@ -169,17 +175,20 @@ def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) ->
         dropped = _array_duplicates(glyphs, scan, rules)
         if dropped is not None:
             return dropped
-    scan.sort(key=lambda i: (glyphs[i].text, glyphs[i].origin[0]))
+    rows = GlyphRows(glyphs, scan)
+    keys = zip(rows.texts(), rows.points("origin")[:, 0].tolist(), strict=True)
+    scan.sort(key=dict(zip(scan, keys, strict=True)).__getitem__)
     return _scan_duplicates(glyphs, scan, rules)
 
 
 def _scan_duplicates(glyphs: Sequence[Glyph], scan: list[int], rules: Rules) -> list[DroppedGlyph]:
     """The scan of _duplicates over the sorted glyphs, pair by pair in Python: for few glyphs,
     and for pages with non-finite geometry (whose sort and arithmetic arrays cannot mirror)."""
-    texts = [glyphs[i].text for i in scan]
-    xs = [glyphs[i].origin[0] for i in scan]
-    ys = [glyphs[i].origin[1] for i in scan]
-    sizes = [drawn_size(glyphs[i]) for i in scan]
+    rows = GlyphRows(glyphs, scan)
+    texts = rows.texts()
+    xs, ys = rows.points("origin").T.tolist()
+    sizes = drawn_sizes(rows).tolist()
+    records = few_records(glyphs)  # for the pairs that come near
     window = rules.duplicate_scan_window
     # A match lies within hypot(along, across) × the first glyph's size in any frame, so a
     # larger y offset can be skipped without the frame test: same outcome, far cheaper when one
@@ -198,7 +207,7 @@ def _scan_duplicates(glyphs: Sequence[Glyph], scan: list[int], rules: Rules) -> 
             near = abs(ys[b] - y_a) < radius * (size_a if size_a > sizes[b] else sizes[b])
             if near and not dropped_flags[b]:
                 first, later = (scan[a], scan[b]) if scan[a] < scan[b] else (scan[b], scan[a])
-                record = _match(glyphs, first, later, rules)
+                record = _match(records, first, later, rules)
                 if record is not None:
                     dropped.append(record)
                     if later == scan[a]:
@@ -232,6 +241,7 @@ def _array_duplicates(
     count = len(candidates)
     if not count:
         return []
+    records = few_records(glyphs)  # for the pairs that come near
     rows = GlyphRows(glyphs, candidates)
     origins = rows.points("origin")
     sizes = drawn_sizes(rows)
@@ -261,14 +271,20 @@ def _array_duplicates(
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
     reach = xs + rules.duplicate_scan_window * sizes
-    reach_ranks = np.searchsorted(x_values, reach, side="right") - 1
+    # A glyph whose successor in the scan order has another text or lies beyond its reach has
+    # no pair at all (the scan's while loop ends at once): only the others look up bands, and
+    # they do so in key order, so that the lookups come sorted (several times quicker).
+    reaching = np.zeros(count, dtype=bool)
+    reaching[:-1] = (texts[1:] == texts[:-1]) & (xs[1:] <= reach[:-1])
+    by_key = order[reaching[order]]
+    reach_ranks = np.searchsorted(x_values, reach[by_key], side="right") - 1
     steps = range(-2, 3)
-    lo = np.empty((count, len(steps)), dtype=np.intp)
-    hi = np.empty((count, len(steps)), dtype=np.intp)
+    lo = np.zeros((count, len(steps)), dtype=np.intp)
+    hi = np.zeros((count, len(steps)), dtype=np.intp)
     for column, step in enumerate(steps):
-        base = (band_keys + step) * len(x_values)
-        lo[:, column] = np.searchsorted(sorted_keys, base + x_ranks, side="left")
-        hi[:, column] = np.searchsorted(sorted_keys, base + reach_ranks, side="right")
+        base = (band_keys[by_key] + step) * len(x_values)
+        lo[by_key, column] = np.searchsorted(sorted_keys, base + x_ranks[by_key], "left")
+        hi[by_key, column] = np.searchsorted(sorted_keys, base + reach_ranks, "right")
     lengths = np.maximum(hi - lo, 0)
     flags = bytearray(count)
     dropped_now = np.frombuffer(flags, dtype=bool)
@@ -294,7 +310,7 @@ def _array_duplicates(
                 continue
             glyph_a, glyph_b = scan[first_pos], scan[second_pos]
             first, later = (glyph_a, glyph_b) if glyph_a < glyph_b else (glyph_b, glyph_a)
-            record = _match(glyphs, first, later, rules)
+            record = _match(records, first, later, rules)
             if record is not None:
                 dropped.append(record)
                 flags[first_pos if later == glyph_a else second_pos] = 1
