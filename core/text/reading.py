@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import NamedTuple
 
 import numpy as np
@@ -261,30 +262,27 @@ def _decisions(
 ) -> tuple[list[LineBreakDecision], list[GapDecision], list[int]]:
     """Every pair's LineBreakDecision; the GapDecisions of the pairs that did not break the
     line; and for each pair k, how many of those come before it (slice bounds per run)."""
-    previous, current = pairs.glyphs[:-1], pairs.glyphs[1:]
-    broke = pairs.broke.tolist()
-    breaks = list(
-        map(
-            LineBreakDecision,
-            previous,
-            current,
-            pairs.projection.tolist(),
-            pairs.break_threshold.tolist(),
-            broke,
-        )
+    glyphs = np.asarray(pairs.glyphs, dtype=np.intp)
+    previous, current = glyphs[:-1], glyphs[1:]
+    break_fields = (
+        previous.tolist(),
+        current.tolist(),
+        pairs.projection.tolist(),
+        pairs.break_threshold.tolist(),
+        pairs.broke.tolist(),
     )
+    # tuple.__new__ makes the NamedTuples without a Python-level call per record.
+    breaks = list(map(tuple.__new__, repeat(LineBreakDecision), zip(*break_fields, strict=True)))
     kept = np.flatnonzero(~pairs.broke)
-    gaps = list(
-        map(
-            GapDecision,
-            [previous[k] for k in kept.tolist()],
-            [current[k] for k in kept.tolist()],
-            pairs.gap[kept].tolist(),
-            pairs.gap_threshold[kept].tolist(),
-            pairs.space[kept].tolist(),
-            map(REASONS.__getitem__, pairs.reason[kept].tolist()),
-        )
+    gap_fields = (
+        previous[kept].tolist(),
+        current[kept].tolist(),
+        pairs.gap[kept].tolist(),
+        pairs.gap_threshold[kept].tolist(),
+        pairs.space[kept].tolist(),
+        list(map(REASONS.__getitem__, pairs.reason[kept].tolist())),
     )
+    gaps = list(map(tuple.__new__, repeat(GapDecision), zip(*gap_fields, strict=True)))
     before = np.concatenate(([0], np.cumsum(~pairs.broke))).tolist()
     return breaks, gaps, before
 
