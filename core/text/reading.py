@@ -10,6 +10,10 @@ Decisions (one per consecutive pair) are recorded with the numbers behind them:
 - a run of consecutive writing-mode-1 glyphs (§9.7.4.3) is read as VerticalColumns; pairs
   inside a column get GapDecisions (along the vertical direction, CJK pairs never spaced),
   column changes and the edges of the run are newlines without a LineBreakDecision.
+
+The numbers of the horizontal pairs are computed for the whole order at once over arrays
+(core.text.pairs); the decision records are made from them only when the caller keeps the
+log (`decisions=True`, the analysis), never in text mode.
 """
 
 from __future__ import annotations
