@@ -13,7 +13,7 @@ Memory per glyph is about 170 bytes of arrays and shared string references, agai
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -95,6 +95,28 @@ class GlyphColumns(Sequence[Glyph]):
     def empty(cls) -> GlyphColumns:
         return cls.from_glyphs(())
 
+    def with_records(self, records: Mapping[int, Glyph]) -> GlyphColumns:
+        """A copy whose row i holds records[i] where given (its draw_order stays i): the
+        glyphs of text output, where replacement text or a merged accent changed a few."""
+        if not records:
+            return self
+        rows = list(records)
+        changed = GlyphColumns.from_glyphs(list(records.values()))
+        columns = {}
+        for name in self.__dataclass_fields__:
+            if name == "_listed":
+                continue
+            column, values = getattr(self, name), getattr(changed, name)
+            if isinstance(column, list):
+                column = list(column)
+                for row, value in zip(rows, values, strict=True):
+                    column[row] = value
+            else:
+                column = column.copy()
+                column[rows] = values
+            columns[name] = column
+        return GlyphColumns(**columns)
+
     def __len__(self) -> int:
         return len(self.text)
 
@@ -132,6 +154,11 @@ class GlyphColumns(Sequence[Glyph]):
         """The Glyph record of row `index` (0 ≤ index < len)."""
         if len(self) <= LISTED_GLYPHS:
             return _make_glyph(index, *(column[index] for column in self._lists()))
+        return self.row(index)
+
+    def row(self, index: int) -> Glyph:
+        """The Glyph record of row `index` read from the arrays, without the list cache
+        record() fills: for a stage that reads the records of a few rows only."""
         return _make_glyph(
             index,
             self.text[index],

@@ -103,7 +103,7 @@ def page_text(page: PdfPage, mode: str, rules: Rules, hidden: str = INCLUDE) -> 
 
         return PageText(columns_text(glyphs, visible, rules).text.text)
     if mode == "text":
-        return PageText(reading_order(glyphs, visible, rules).text.text)
+        return PageText(reading_order(glyphs, visible, rules, decisions=False).text.text)
     from glyphscope.core.structure.order import NoStructure, structure_outcome
 
     outcome = structure_outcome(page, glyphs, visible, rules)
@@ -119,7 +119,7 @@ def page_text(page: PdfPage, mode: str, rules: Rules, hidden: str = INCLUDE) -> 
             f"page {page.number}: untagged: {len(outcome.untagged)} of {outcome.total} glyphs"
         )
         return PageText(outcome.text.text, True, untagged)
-    return PageText(reading_order(glyphs, visible, rules).text.text, False, note)
+    return PageText(reading_order(glyphs, visible, rules, decisions=False).text.text, False, note)
 
 
 def write_document_text(

@@ -99,7 +99,7 @@ class QaCore(WorkerOwned):
             return TextResult("", ())
         visible = visible_glyphs(extraction.glyphs, page.visible_box, rules).visible
         prepared = prepare_glyphs(extraction.glyphs, visible, extraction.replacements, rules)
-        return reading_order(prepared.glyphs, prepared.order, rules).text
+        return reading_order(prepared.glyphs, prepared.order, rules, decisions=False).text
 
     def reading_texts(
         self, indices: Sequence[int], rules: Rules

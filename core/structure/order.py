@@ -220,7 +220,7 @@ def structure_outcome_for(
         prepared = replace_groups(glyphs, order.glyph_order, groups, rules)
         text_glyphs, text_order = prepared.glyphs, prepared.order
     return StructureResult(
-        text=reading_order(text_glyphs, text_order, rules).text,
+        text=reading_order(text_glyphs, text_order, rules, decisions=False).text,
         glyph_order=order.glyph_order,
         mcid_order=order.mcid_order,
         spans=order.spans,

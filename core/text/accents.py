@@ -18,6 +18,7 @@ from typing import NamedTuple
 from glyphscope.core.geometry import quad_height
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.arrays import GlyphRows, few_records
 from glyphscope.core.text.chars import is_whitespace_text
 from glyphscope.core.text.visible import writing_direction
 
@@ -77,28 +78,35 @@ def merge_accents(
     where it differs from the record (ActualText) and receives the composed texts."""
     if rules.accent_overlap_ratio > 1.0:
         return list(order), []
+    # Only a glyph whose text is a lone accent can merge: find those by text (few on a page)
+    # before any record is read.
+    order_texts = GlyphRows(glyphs, order).texts()
+    marks = {text: combining_mark(text) for text in set(order_texts)}
+    if not any(marks.values()):
+        return list(order), []
+    records = few_records(glyphs)  # the records of the accents and their neighbours
     merged: set[int] = set()
     merges: list[AccentMerge] = []
-    for position, index in enumerate(order):
-        glyph = glyphs[index]
-        if index in texts or glyph.writing_mode == 1:
+    for position, (index, glyph_text) in enumerate(zip(order, order_texts, strict=True)):
+        mark = marks[glyph_text]
+        if mark is None or index in texts:
             continue
-        mark = combining_mark(glyph.text)
-        if mark is None:
+        glyph = records[index]
+        if glyph.writing_mode == 1:
             continue
         best, best_overlap = -1, 0.0
         for neighbour in (position - 1, position + 1):
             if not 0 <= neighbour < len(order):
                 continue
             base = order[neighbour]
-            if base in merged or not _can_carry(glyphs[base], texts.get(base)):
+            if base in merged or not _can_carry(records[base], texts.get(base)):
                 continue
-            overlap = _overlap(glyphs[base], glyph)
+            overlap = _overlap(records[base], glyph)
             if overlap > best_overlap:
                 best, best_overlap = base, overlap
         if best < 0 or best_overlap < rules.accent_overlap_ratio:
             continue
-        text = compose(texts.get(best, glyphs[best].text), mark)
+        text = compose(texts.get(best, records[best].text), mark)
         texts[best] = text
         merged.add(index)
         merges.append(AccentMerge(index, best, best_overlap, text))

@@ -100,7 +100,11 @@ def glyph_output_text(glyph: Glyph, rules: Rules) -> str:
     """The characters a glyph writes: a space when unresolved (spec §1), C0 controls as
     spaces, ligatures expanded when `rules.expand_ligatures`, Arabic presentation forms folded
     when `rules.fold_presentation_forms`."""
-    text = glyph.text
+    return output_text(glyph.text, rules)
+
+
+def output_text(text: str, rules: Rules) -> str:
+    """glyph_output_text of a glyph whose text is `text`."""
     if text == "":
         return " "
     if min(text) < " ":

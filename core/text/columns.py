@@ -115,7 +115,11 @@ def columns_text(
     for band_number, (first, end, gutters) in enumerate(spans):
         bands.append(_band(grid.lines[first:end], gutters, boxes, band_number, owner))
     if not any(band.gutters for band in bands):
-        text = reading if reading is not None else reading_order(glyphs, order, rules).text
+        text = (
+            reading
+            if reading is not None
+            else reading_order(glyphs, order, rules, decisions=False).text
+        )
     else:
         text = _read_bands(glyphs, order, rules, bands, owner, grid.off_grid)
     return ColumnsResult(
@@ -307,7 +311,7 @@ def _read_bands(
     chars: list[str] = []
     owners: list[int] = []
     for group in groups:
-        text = reading_order(glyphs, group, rules).text
+        text = reading_order(glyphs, group, rules, decisions=False).text
         if chars and text.text:
             chars.append("\n")
             owners.append(-1)

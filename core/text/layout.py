@@ -149,7 +149,7 @@ def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> Layou
     if bidi_runs:
         chars, owners = list(grid_text), list(grid_owners)
     if off_grid:
-        tail = reading_order(glyphs, off_grid, rules).text
+        tail = reading_order(glyphs, off_grid, rules, decisions=False).text
         if chars:
             chars.extend("\n\n")
             owners.extend((-1, -1))

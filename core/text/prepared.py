@@ -8,9 +8,11 @@ glyph writes without changing what was painted:
   their outermost replacement. An empty replacement removes the span's glyphs from the text;
 - spacing accents merged into their base letters (core.text.accents).
 
-The result keeps the glyph tuple's length and indices: a glyph whose text changed is a copy of
-its record with the new text (decode source "actual_text" for replacements), so char_glyphs
-still index `PageAnalysis.glyphs`, which keeps the records as painted.
+The result keeps the glyphs' length and indices: a glyph whose text changed is a copy of its
+record with the new text (decode source "actual_text" for replacements), so char_glyphs still
+index `PageAnalysis.glyphs`, which keeps the records as painted. A page where nothing changed
+is handed on as it came (GlyphColumns stay columns, records are not copied); one where some
+glyphs changed is a copy of the same kind with those rows replaced.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import quad_height
 from glyphscope.core.interpret.marked_content import ReplacementSpan
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.accents import AccentMerge, merge_accents
+from glyphscope.core.text.arrays import few_records
 from glyphscope.core.text.visible import writing_direction
 
 ACTUAL_TEXT = "actual_text"
@@ -42,7 +46,7 @@ class Replacement(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class PreparedGlyphs:
-    glyphs: tuple[Glyph, ...]
+    glyphs: Sequence[Glyph]
     order: tuple[int, ...]
     replacements: tuple[Replacement, ...] = ()
     accents: tuple[AccentMerge, ...] = ()
@@ -160,20 +164,29 @@ def _prepared(
     accents: Sequence[AccentMerge] = (),
 ) -> PreparedGlyphs:
     if not texts:
-        return PreparedGlyphs(tuple(glyphs), tuple(order), tuple(replacements), tuple(accents))
-    prepared = list(glyphs)
+        return PreparedGlyphs(glyphs, tuple(order), tuple(replacements), tuple(accents))
     replaced = {r.glyphs[0]: r.source for r in replacements}
+    records = few_records(glyphs)
+    changed: dict[int, Glyph] = {}
     for index, text in texts.items():
-        glyph = glyphs[index]
-        last = glyphs[extents.get(index, index)]
-        prepared[index] = glyph._replace(
+        glyph = records[index]
+        last = records[extents.get(index, index)]
+        changed[index] = glyph._replace(
             text=text,
             decode_source=replaced.get(index, glyph.decode_source),
             glyph_end=last.glyph_end,
             baseline_end=last.baseline_end,
             quad=(glyph.quad[0], last.quad[1], last.quad[2], glyph.quad[3]),
         )
-    return PreparedGlyphs(tuple(prepared), tuple(order), tuple(replacements), tuple(accents))
+    prepared: Sequence[Glyph]
+    if isinstance(glyphs, GlyphColumns):
+        prepared = glyphs.with_records(changed)
+    else:
+        records = list(glyphs)
+        for index, glyph in changed.items():
+            records[index] = glyph
+        prepared = tuple(records)
+    return PreparedGlyphs(prepared, tuple(order), tuple(replacements), tuple(accents))
 
 
 def _last_on_line(glyphs: Sequence[Glyph], first: int, members: list[int], rules: Rules) -> int:

@@ -10,30 +10,42 @@ Decisions (one per consecutive pair) are recorded with the numbers behind them:
 - a run of consecutive writing-mode-1 glyphs (§9.7.4.3) is read as VerticalColumns; pairs
   inside a column get GapDecisions (along the vertical direction, CJK pairs never spaced),
   column changes and the edges of the run are newlines without a LineBreakDecision.
+
+The numbers of the horizontal pairs are computed for the whole order at once over arrays
+(core.text.pairs); the decision records are made from them only when the caller keeps the
+log (`decisions=True`, the analysis), never in text mode.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import NamedTuple
 
+import numpy as np
+
 from glyphscope.core.geometry import across, along, quad_centre, quad_height
-from glyphscope.core.records import Glyph, StrEnum
+from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.bidi import BidiRun, logical_order
 from glyphscope.core.text.chars import glyph_output_text, is_cjk_char, is_whitespace_text
+from glyphscope.core.text.pairs import REASONS, GapReason, ReadingPairs, reading_pairs
 from glyphscope.core.text.visible import writing_direction
 
-
-class GapReason(StrEnum):
-    """Why the word-gap rule (spec §6) decided as it did between two glyphs on one line."""
-
-    ABOVE_THRESHOLD = "above_threshold"  # the one reason for a space
-    BELOW_THRESHOLD = "below_threshold"
-    NEGATIVE_GAP = "negative_gap"  # a backward move: out-of-order fragments join
-    BLANK_SIDE = "blank_side"  # a drawn space on either side already separates the words
-    CJK_PAIR = "cjk_pair"  # CJK text has no word spaces
+__all__ = [
+    "GapDecision",
+    "GapReason",
+    "LineBreakDecision",
+    "ReadingResult",
+    "TextBuilder",
+    "TextResult",
+    "VerticalColumn",
+    "line_break",
+    "reading_order",
+    "vertical_columns",
+    "word_gap",
+]
 
 
 class GapDecision(NamedTuple):
@@ -105,6 +117,10 @@ class ReadingResult:
     bidi_runs: tuple[BidiRun, ...] = ()
 
 
+# TextBuilder.run separators: what comes between a glyph and the one before it.
+NOTHING, SPACE, NEWLINE = 0, 1, 2
+
+
 class TextBuilder:
     """Accumulates output characters with their glyph owners.
 
@@ -131,6 +147,44 @@ class TextBuilder:
         chars.extend(text)
         self._owners.extend([index] * len(text))
 
+    def run(
+        self,
+        indices: Sequence[int],
+        texts: Sequence[str],
+        blanks: Sequence[bool],
+        separators: Sequence[int],
+    ) -> None:
+        """glyph(index, text, blank) for each glyph of a run in turn, each after a space() when
+        its separator is SPACE, a newline() when NEWLINE: the same characters, in one loop."""
+        chars, owners = self._chars, self._owners
+        tail = self._blank_tail
+        for index, text, blank, separator in zip(indices, texts, blanks, separators, strict=True):
+            if separator == SPACE:
+                chars.append(" ")
+                owners.append(-1)
+                tail = 0
+            elif separator == NEWLINE:
+                if tail:
+                    del chars[-tail:]
+                    del owners[-tail:]
+                    tail = 0
+                if chars and chars[-1] != "\n":
+                    chars.append("\n")
+                    owners.append(-1)
+            if blank:
+                if not chars or chars[-1] == "\n" or chars[-1].isspace():
+                    continue
+                tail += len(text)
+            else:
+                tail = 0
+            if len(text) == 1:
+                chars.append(text)
+                owners.append(index)
+            else:
+                chars.extend(text)
+                owners.extend([index] * len(text))
+        self._blank_tail = tail
+
     def space(self) -> None:
         self._chars.append(" ")
         self._owners.append(-1)
@@ -156,46 +210,39 @@ class TextBuilder:
             self._blank_tail = 0
 
 
-def reading_order(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> ReadingResult:
-    """Assemble `order` (indices into glyphs, normally the visible glyphs in drawing order)."""
+def reading_order(
+    glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules, *, decisions: bool = True
+) -> ReadingResult:
+    """Assemble `order` (indices into glyphs, normally the visible glyphs in drawing order).
+    With `decisions` False the result holds the text and the vertical columns only (no gap or
+    line-break records): what text mode and the text-only callers need."""
+    pairs = reading_pairs(glyphs, order, rules)
     builder = TextBuilder()
     gaps: list[GapDecision] = []
     breaks: list[LineBreakDecision] = []
     columns: list[VerticalColumn] = []
-    vertical_run: list[int] = []
-    previous = -1
-    previous_direction = (1.0, 0.0)
-    previous_height = 0.0
-    for current in order:
-        glyph = glyphs[current]
-        if glyph.writing_mode == 1:
-            vertical_run.append(current)
-            continue
-        if vertical_run:
+    count = len(pairs.glyphs)
+    separators = np.where(pairs.broke, NEWLINE, np.where(pairs.space, SPACE, NOTHING)).tolist()
+    log = _decisions(pairs) if decisions else None
+    for start, stop, vertical in _runs(pairs.vertical):
+        if vertical:
             builder.newline()
-            columns.extend(_read_vertical(glyphs, vertical_run, rules, builder, gaps))
-            vertical_run = []
-            builder.newline()
-            previous = -1
-        direction = writing_direction(glyph)
-        height = quad_height(glyph.quad)
-        if previous >= 0:
-            decision = line_break(
-                glyphs, previous, current, previous_direction, previous_height, height, rules
-            )
-            breaks.append(decision)
-            if decision.broke:
+            run = pairs.glyphs[start:stop]
+            kept = gaps if log is not None else []
+            columns.extend(_read_vertical(glyphs, run, rules, builder, kept))
+            if stop < count:
                 builder.newline()
-            else:
-                gap = word_gap(glyphs, previous, current, previous_direction, height, rules)
-                gaps.append(gap)
-                if gap.space:
-                    builder.space()
-        _write(builder, current, glyph, rules)
-        previous, previous_direction, previous_height = current, direction, height
-    if vertical_run:
-        builder.newline()
-        columns.extend(_read_vertical(glyphs, vertical_run, rules, builder, gaps))
+            continue
+        builder.run(
+            pairs.glyphs[start:stop],
+            pairs.outputs[start:stop],
+            pairs.blanks[start:stop],
+            [NOTHING, *separators[start : stop - 1]],
+        )
+        if log is not None:
+            # Pairs start .. stop-2 join the run's glyphs; a broken line has no gap decision.
+            breaks.extend(log[0][start : stop - 1])
+            gaps.extend(log[1][log[2][start] : log[2][stop - 1]])
     visual = builder.result()
     text, owners, bidi_runs = logical_order(visual.text, visual.char_glyphs, glyphs, rules)
     return ReadingResult(
@@ -205,6 +252,43 @@ def reading_order(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -
         vertical_columns=tuple(columns),
         bidi_runs=bidi_runs,
     )
+
+
+def _runs(vertical: np.ndarray) -> list[tuple[int, int, bool]]:
+    """The order cut into runs [start, stop) of horizontal and of vertical glyphs."""
+    edges = (np.flatnonzero(vertical[1:] != vertical[:-1]) + 1).tolist()
+    starts, stops = [0, *edges], [*edges, len(vertical)]
+    return [(a, b, bool(vertical[a])) for a, b in zip(starts, stops, strict=True) if b > a]
+
+
+def _decisions(
+    pairs: ReadingPairs,
+) -> tuple[list[LineBreakDecision], list[GapDecision], list[int]]:
+    """Every pair's LineBreakDecision; the GapDecisions of the pairs that did not break the
+    line; and for each pair k, how many of those come before it (slice bounds per run)."""
+    glyphs = np.asarray(pairs.glyphs, dtype=np.intp)
+    previous, current = glyphs[:-1], glyphs[1:]
+    break_fields = (
+        previous.tolist(),
+        current.tolist(),
+        pairs.projection.tolist(),
+        pairs.break_threshold.tolist(),
+        pairs.broke.tolist(),
+    )
+    # tuple.__new__ makes the NamedTuples without a Python-level call per record.
+    breaks = list(map(tuple.__new__, repeat(LineBreakDecision), zip(*break_fields, strict=True)))
+    kept = np.flatnonzero(~pairs.broke)
+    gap_fields = (
+        previous[kept].tolist(),
+        current[kept].tolist(),
+        pairs.gap[kept].tolist(),
+        pairs.gap_threshold[kept].tolist(),
+        pairs.space[kept].tolist(),
+        list(map(REASONS.__getitem__, pairs.reason[kept].tolist())),
+    )
+    gaps = list(map(tuple.__new__, repeat(GapDecision), zip(*gap_fields, strict=True)))
+    before = np.concatenate(([0], np.cumsum(~pairs.broke))).tolist()
+    return breaks, gaps, before
 
 
 def line_break(

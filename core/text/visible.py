@@ -12,9 +12,18 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from glyphscope.core.geometry import across, along, normalize_rect, quad_centre, quad_height
-from glyphscope.core.records import Glyph, StrEnum, has_finite_geometry
+import numpy as np
+
+from glyphscope.core.geometry import across, along, normalize_rect, quad_height
+from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.arrays import (
+    GlyphRows,
+    few_records,
+    finite_rows,
+    hypots,
+    quad_heights,
+)
 from glyphscope.core.text.chars import is_blank_text
 
 Rect = tuple[float, float, float, float]
@@ -87,10 +96,34 @@ def writing_direction(glyph: Glyph) -> tuple[float, float]:
     return (dx / length, dy / length)
 
 
+def writing_directions(rows: GlyphRows) -> tuple[np.ndarray, np.ndarray]:
+    """writing_direction of each row, as the arrays of its two components: the quad's edge
+    0→1 divided by its length; the few degenerate edges are handed to writing_direction."""
+    quads = rows.quads()
+    with np.errstate(all="ignore"):  # inf and nan as Python's floats make them, unwarned
+        dx, dy = quads[:, 1, 0] - quads[:, 0, 0], quads[:, 1, 1] - quads[:, 0, 1]
+        length = hypots(dx, dy)
+        degenerate = np.flatnonzero(length == 0.0).tolist()
+        length[degenerate] = 1.0
+        ux, uy = dx / length, dy / length
+    for k in degenerate:
+        ux[k], uy[k] = writing_direction(rows.record(k))
+    return ux, uy
+
+
 def drawn_size(glyph: Glyph) -> float:
     """Size as drawn in user space (the record's font_size is Tf scaled by the text rendering
     matrix, §9.4.4); the quad's 0→3 extent when the record carries none."""
     return glyph.font_size if glyph.font_size > 0.0 else quad_height(glyph.quad)
+
+
+def drawn_sizes(rows: GlyphRows) -> np.ndarray:
+    """drawn_size of each row."""
+    sizes = rows.numbers("font_size").astype(np.float64)
+    unsized = np.flatnonzero(~(sizes > 0.0))
+    if len(unsized):
+        sizes[unsized] = quad_heights(rows.quads()[unsized])
+    return sizes
 
 
 def visible_glyphs(glyphs: Sequence[Glyph], visible_box: Rect, rules: Rules) -> VisibleResult:
@@ -105,22 +138,24 @@ def visible_glyphs(glyphs: Sequence[Glyph], visible_box: Rect, rules: Rules) -> 
 
 
 def _box_filter(glyphs: Sequence[Glyph], box: Rect) -> tuple[list[int], list[DroppedGlyph]]:
-    """§14.11.2: a glyph is kept when its quad centre (midpoint of diagonal 0–2) is inside;
-    one whose geometry is not finite is dropped for that, before the box is asked."""
+    """§14.11.2: a glyph is kept when its quad centre (geometry.quad_centre: the midpoint of
+    diagonal 0–2) is inside; one whose geometry is not finite is dropped for that, before the
+    box is asked."""
     llx, lly, urx, ury = box
-    inside: list[int] = []
-    outside: list[DroppedGlyph] = []
-    for index, glyph in enumerate(glyphs):
-        cx, cy = quad_centre(glyph.quad)
-        if llx <= cx <= urx and lly <= cy <= ury and has_finite_geometry(glyph):
-            inside.append(index)
-        elif not has_finite_geometry(glyph):
-            outside.append(DroppedGlyph(index=index, reason=DropReason.NON_FINITE_GEOMETRY))
-        else:
-            outside.append(
-                DroppedGlyph(index=index, reason=DropReason.OUTSIDE_VISIBLE_BOX, box=box)
-            )
-    return inside, outside
+    rows = GlyphRows(glyphs)
+    quads = rows.quads()
+    finite = finite_rows(rows)
+    with np.errstate(all="ignore"):
+        cx = (quads[:, 0, 0] + quads[:, 2, 0]) * 0.5
+        cy = (quads[:, 0, 1] + quads[:, 2, 1]) * 0.5
+        inside = finite & (llx <= cx) & (cx <= urx) & (lly <= cy) & (cy <= ury)
+    outside = [
+        DroppedGlyph(index=index, reason=DropReason.OUTSIDE_VISIBLE_BOX, box=box)
+        if finite[index]
+        else DroppedGlyph(index=index, reason=DropReason.NON_FINITE_GEOMETRY)
+        for index in np.flatnonzero(~inside).tolist()
+    ]
+    return np.flatnonzero(inside).tolist(), outside
 
 
 # Below this many candidates the scalar scan is quicker than setting up arrays.
@@ -133,22 +168,27 @@ def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) ->
     within duplicate_scan_window × size in x. A scan from A that meets a match drawn before A
     drops A and stops, so the earlier glyph carries on the comparisons and the first-drawn of a
     triple strike survives."""
-    scan = [i for i in candidates if not is_blank_text(glyphs[i].text) and glyphs[i].text != ""]
+    texts = GlyphRows(glyphs, candidates).texts()
+    skipped = {text: text == "" or is_blank_text(text) for text in set(texts)}
+    scan = [index for index, text in zip(candidates, texts, strict=True) if not skipped[text]]
     if len(scan) >= _ARRAY_SCAN_FROM:
         dropped = _array_duplicates(glyphs, scan, rules)
         if dropped is not None:
             return dropped
-    scan.sort(key=lambda i: (glyphs[i].text, glyphs[i].origin[0]))
+    rows = GlyphRows(glyphs, scan)
+    keys = zip(rows.texts(), rows.points("origin")[:, 0].tolist(), strict=True)
+    scan.sort(key=dict(zip(scan, keys, strict=True)).__getitem__)
     return _scan_duplicates(glyphs, scan, rules)
 
 
 def _scan_duplicates(glyphs: Sequence[Glyph], scan: list[int], rules: Rules) -> list[DroppedGlyph]:
     """The scan of _duplicates over the sorted glyphs, pair by pair in Python: for few glyphs,
     and for pages with non-finite geometry (whose sort and arithmetic arrays cannot mirror)."""
-    texts = [glyphs[i].text for i in scan]
-    xs = [glyphs[i].origin[0] for i in scan]
-    ys = [glyphs[i].origin[1] for i in scan]
-    sizes = [drawn_size(glyphs[i]) for i in scan]
+    rows = GlyphRows(glyphs, scan)
+    texts = rows.texts()
+    xs, ys = rows.points("origin").T.tolist()
+    sizes = drawn_sizes(rows).tolist()
+    records = few_records(glyphs)  # for the pairs that come near
     window = rules.duplicate_scan_window
     # A match lies within hypot(along, across) × the first glyph's size in any frame, so a
     # larger y offset can be skipped without the frame test: same outcome, far cheaper when one
@@ -167,7 +207,7 @@ def _scan_duplicates(glyphs: Sequence[Glyph], scan: list[int], rules: Rules) -> 
             near = abs(ys[b] - y_a) < radius * (size_a if size_a > sizes[b] else sizes[b])
             if near and not dropped_flags[b]:
                 first, later = (scan[a], scan[b]) if scan[a] < scan[b] else (scan[b], scan[a])
-                record = _match(glyphs, first, later, rules)
+                record = _match(records, first, later, rules)
                 if record is not None:
                     dropped.append(record)
                     if later == scan[a]:
@@ -198,27 +238,22 @@ def _array_duplicates(
     are never compared (issue 10's aligned grid). The pairs are then decided in the scan's
     order: a dropped glyph neither scans nor is compared, a scan stops when it drops its own
     glyph."""
-    # numpy is imported here, not with the module: it is a quarter of the CLI's start-up, and
-    # pages under _ARRAY_SCAN_FROM candidates never need it.
-    import numpy as np
-
     count = len(candidates)
     if not count:
         return []
-    picked = [glyphs[i] for i in candidates]
-    origins = np.array([g.origin for g in picked], dtype=float).reshape(count, 2)
-    sizes = np.array([g.font_size for g in picked], dtype=float)
-    for position in np.flatnonzero(~(sizes > 0.0)).tolist():
-        sizes[position] = drawn_size(picked[position])
+    records = few_records(glyphs)  # for the pairs that come near
+    rows = GlyphRows(glyphs, candidates)
+    origins = rows.points("origin")
+    sizes = drawn_sizes(rows)
     if not (np.isfinite(origins).all() and np.isfinite(sizes).all()):
         return None
     # Text ids in Python's string order, so that (text id, x, drawing order) sorts as
     # _duplicates' stable sort by (text, x) does.
-    texts_in_order = [g.text for g in picked]
+    texts_in_order = rows.texts()
     ids = {text: n for n, text in enumerate(sorted(set(texts_in_order)))}
     text_ids = np.fromiter(map(ids.__getitem__, texts_in_order), np.int64, count)
     order = np.lexsort((np.arange(count), origins[:, 0], text_ids))
-    scan = np.asarray(candidates)[order].tolist()
+    scan = rows.index[order].tolist()
     xs, ys, sizes, texts = origins[order, 0], origins[order, 1], sizes[order], text_ids[order]
     radius = math.hypot(rules.duplicate_along, rules.duplicate_across)
     band = radius * float(sizes.max())
@@ -236,14 +271,20 @@ def _array_duplicates(
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
     reach = xs + rules.duplicate_scan_window * sizes
-    reach_ranks = np.searchsorted(x_values, reach, side="right") - 1
+    # A glyph whose successor in the scan order has another text or lies beyond its reach has
+    # no pair at all (the scan's while loop ends at once): only the others look up bands, and
+    # they do so in key order, so that the lookups come sorted (several times quicker).
+    reaching = np.zeros(count, dtype=bool)
+    reaching[:-1] = (texts[1:] == texts[:-1]) & (xs[1:] <= reach[:-1])
+    by_key = order[reaching[order]]
+    reach_ranks = np.searchsorted(x_values, reach[by_key], side="right") - 1
     steps = range(-2, 3)
-    lo = np.empty((count, len(steps)), dtype=np.intp)
-    hi = np.empty((count, len(steps)), dtype=np.intp)
+    lo = np.zeros((count, len(steps)), dtype=np.intp)
+    hi = np.zeros((count, len(steps)), dtype=np.intp)
     for column, step in enumerate(steps):
-        base = (band_keys + step) * len(x_values)
-        lo[:, column] = np.searchsorted(sorted_keys, base + x_ranks, side="left")
-        hi[:, column] = np.searchsorted(sorted_keys, base + reach_ranks, side="right")
+        base = (band_keys[by_key] + step) * len(x_values)
+        lo[by_key, column] = np.searchsorted(sorted_keys, base + x_ranks[by_key], "left")
+        hi[by_key, column] = np.searchsorted(sorted_keys, base + reach_ranks, "right")
     lengths = np.maximum(hi - lo, 0)
     flags = bytearray(count)
     dropped_now = np.frombuffer(flags, dtype=bool)
@@ -269,7 +310,7 @@ def _array_duplicates(
                 continue
             glyph_a, glyph_b = scan[first_pos], scan[second_pos]
             first, later = (glyph_a, glyph_b) if glyph_a < glyph_b else (glyph_b, glyph_a)
-            record = _match(glyphs, first, later, rules)
+            record = _match(records, first, later, rules)
             if record is not None:
                 dropped.append(record)
                 flags[first_pos if later == glyph_a else second_pos] = 1

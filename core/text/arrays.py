@@ -1,0 +1,137 @@
+"""The text stages' arrays: fields of some of a page's glyphs as numpy arrays, whether the page
+is held as GlyphColumns (the interpreter's columns, indexed) or as Glyph records (each read
+once), and the per-glyph numbers of §4–§6 computed over them.
+
+Every number is the one the record functions compute, bit for bit: subtraction, products and
+quotients are the same IEEE operations element-wise, and lengths go through `math.hypot`
+(numpy.hypot can differ from it in the last bit), so a decision made over the arrays carries
+the very float a decision made glyph by glyph would.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import chain
+from operator import attrgetter
+from typing import overload
+
+import numpy as np
+
+from glyphscope.core.columns import GlyphColumns
+from glyphscope.core.records import Glyph
+
+
+class GlyphRows:
+    """The glyphs at `rows` of `glyphs` (indices, in the order given; every glyph when rows is
+    None), one array per field asked for. Row k of every array is glyph `index[k]`."""
+
+    __slots__ = ("glyphs", "index", "_columns", "_records", "_quads")
+
+    def __init__(self, glyphs: Sequence[Glyph], rows: Sequence[int] | None = None) -> None:
+        self.glyphs = glyphs
+        count = len(glyphs) if rows is None else len(rows)
+        self.index: np.ndarray = (
+            np.arange(count, dtype=np.intp)
+            if rows is None
+            else np.fromiter(rows, dtype=np.intp, count=count)
+        )
+        self._columns: GlyphColumns | None = None
+        self._records: Sequence[Glyph] = ()
+        self._quads: np.ndarray | None = None
+        if isinstance(glyphs, GlyphColumns):
+            self._columns = glyphs
+        else:
+            self._records = glyphs if rows is None else [glyphs[i] for i in self.index.tolist()]
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def record(self, k: int) -> Glyph:
+        """The record of row k (for the rare glyph the arrays hand back to a record function)."""
+        return few_records(self.glyphs)[int(self.index[k])]
+
+    def texts(self) -> list[str]:
+        if self._columns is not None:
+            return list(map(self._columns.text.__getitem__, self.index.tolist()))
+        return [glyph.text for glyph in self._records]
+
+    def numbers(self, name: str) -> np.ndarray:
+        """A scalar field (font_size, writing_mode…) as a float64 or int64 column."""
+        if self._columns is not None:
+            return getattr(self._columns, name)[self.index]
+        return np.array(list(map(attrgetter(name), self._records)))
+
+    def points(self, name: str) -> np.ndarray:
+        """A point field (origin, glyph_end, baseline_end) as an (n, 2) float64 array."""
+        if self._columns is not None:
+            return getattr(self._columns, name)[self.index]
+        values = chain.from_iterable(map(attrgetter(name), self._records))
+        return np.fromiter(values, np.float64, 2 * len(self)).reshape(len(self), 2)
+
+    def quads(self) -> np.ndarray:
+        """The quads as an (n, 4, 2) float64 array (made once: directions, heights and boxes
+        all read it)."""
+        if self._quads is None:
+            if self._columns is not None:
+                self._quads = self._columns.quad[self.index]
+            else:
+                points = chain.from_iterable(glyph.quad for glyph in self._records)
+                values = chain.from_iterable(points)
+                count = len(self)
+                self._quads = np.fromiter(values, np.float64, 8 * count).reshape(count, 4, 2)
+        return self._quads
+
+
+class FewRecords(Sequence[Glyph]):
+    """GlyphColumns for a stage that reads the records of a few rows only (duplicate pairs,
+    replaced glyphs, accents): each record is made from the arrays when asked. The columns'
+    own indexing first lists every column, which pays only when most rows are read."""
+
+    __slots__ = ("columns",)
+
+    def __init__(self, columns: GlyphColumns) -> None:
+        self.columns = columns
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    @overload
+    def __getitem__(self, index: int) -> Glyph: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Glyph]: ...
+
+    def __getitem__(self, index: int | slice) -> Glyph | list[Glyph]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("glyph index out of range")
+        return self.columns.row(index)
+
+
+def few_records(glyphs: Sequence[Glyph]) -> Sequence[Glyph]:
+    """The glyphs for a stage that reads few of their records (FewRecords for columns)."""
+    return FewRecords(glyphs) if isinstance(glyphs, GlyphColumns) else glyphs
+
+
+def hypots(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """math.hypot element-wise (not numpy.hypot: the last bit may differ)."""
+    return np.fromiter(map(math.hypot, dx.tolist(), dy.tolist()), np.float64, len(dx))
+
+
+def quad_heights(quads: np.ndarray) -> np.ndarray:
+    """geometry.quad_height of each quad: the length of its edge 0→3."""
+    with np.errstate(all="ignore"):  # inf − inf is nan, as in Python, unwarned
+        return hypots(quads[:, 3, 0] - quads[:, 0, 0], quads[:, 3, 1] - quads[:, 0, 1])
+
+
+def finite_rows(rows: GlyphRows) -> np.ndarray:
+    """records.has_finite_geometry of each row: size, origin, ends and quad all finite."""
+    finite = np.isfinite(rows.numbers("font_size").astype(np.float64))
+    for name in ("origin", "glyph_end", "baseline_end"):
+        finite &= np.isfinite(rows.points(name)).all(axis=1)
+    finite &= np.isfinite(rows.quads()).all(axis=(1, 2))
+    return finite

@@ -1,0 +1,106 @@
+"""Spec §6 over consecutive pairs: the numbers behind every line break and word gap of reading
+order, computed at once for a whole order as arrays (core.text.arrays), equal bit for bit to
+what reading.line_break and reading.word_gap compute for one pair.
+
+Pair k is the move from position k of the order to position k + 1. Every pair gets its numbers;
+reading_order uses those of pairs of two horizontal glyphs (a vertical run is read in columns,
+glyph by glyph), and makes decision records of them only when the caller keeps the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from glyphscope.core.records import Glyph, StrEnum
+from glyphscope.core.rules import Rules
+from glyphscope.core.text.arrays import GlyphRows, quad_heights
+from glyphscope.core.text.chars import is_cjk_char, is_whitespace_text, output_text
+from glyphscope.core.text.visible import writing_directions
+
+
+class GapReason(StrEnum):
+    """Why the word-gap rule (spec §6) decided as it did between two glyphs on one line."""
+
+    ABOVE_THRESHOLD = "above_threshold"  # the one reason for a space
+    BELOW_THRESHOLD = "below_threshold"
+    NEGATIVE_GAP = "negative_gap"  # a backward move: out-of-order fragments join
+    BLANK_SIDE = "blank_side"  # a drawn space on either side already separates the words
+    CJK_PAIR = "cjk_pair"  # CJK text has no word spaces
+
+
+# ReadingPairs.reason holds positions in this tuple.
+REASONS = tuple(GapReason)
+_ABOVE, _BELOW, _NEGATIVE, _BLANK, _CJK = range(len(REASONS))
+
+
+class ReadingPairs(NamedTuple):
+    """Per position of the order: `glyphs` the glyph index, `vertical` writing mode 1,
+    `outputs` what it writes (chars.output_text), `blanks` whether it is a drawn blank (which
+    TextBuilder collapses). Per pair, as reading.line_break: `projection`, `break_threshold`,
+    `broke`; as reading.word_gap: `gap`, `gap_threshold`, `space`, `reason` (positions in
+    REASONS)."""
+
+    glyphs: list[int]
+    vertical: np.ndarray
+    outputs: list[str]
+    blanks: list[bool]
+    projection: np.ndarray
+    break_threshold: np.ndarray
+    broke: np.ndarray
+    gap: np.ndarray
+    gap_threshold: np.ndarray
+    space: np.ndarray
+    reason: np.ndarray
+
+
+def reading_pairs(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> ReadingPairs:
+    """The numbers of every consecutive pair of `order` (indices into glyphs)."""
+    rows = GlyphRows(glyphs, order)
+    texts = rows.texts()
+    # Character classes per distinct text: a page has far fewer texts than glyphs.
+    distinct = {text: n for n, text in enumerate(set(texts))}
+    ids = np.fromiter(map(distinct.__getitem__, texts), np.intp, len(texts))
+    whitespace = np.array([is_whitespace_text(t) for t in distinct], dtype=bool)[ids]
+    # The CJK test is reached only when neither side is whitespace, so never for "".
+    cjk_first = np.array([t != "" and is_cjk_char(t[0]) for t in distinct], dtype=bool)[ids]
+    cjk_last = np.array([t != "" and is_cjk_char(t[-1]) for t in distinct], dtype=bool)[ids]
+    outputs = {text: output_text(text, rules) for text in distinct}
+    blanks = {text: text != "" and is_whitespace_text(text) for text in distinct}
+
+    origin, glyph_end = rows.points("origin"), rows.points("glyph_end")
+    ux, uy = writing_directions(rows)
+    height = quad_heights(rows.quads())
+    # The direction and glyph end are the previous glyph's (reading.word_gap, line_break).
+    x0, y0, x1, y1 = origin[:-1, 0], origin[:-1, 1], origin[1:, 0], origin[1:, 1]
+    end_x, end_y, ux, uy = glyph_end[:-1, 0], glyph_end[:-1, 1], ux[:-1], uy[:-1]
+    before, after = height[:-1], height[1:]
+    with np.errstate(all="ignore"):  # inf and nan as Python's floats make them, unwarned
+        projection = (y1 - y0) * ux - (x1 - x0) * uy  # geometry.across
+        # max(before, after) as Python takes it: `after` only when strictly larger.
+        break_threshold = rules.line_break_ratio * np.where(after > before, after, before)
+        broke = np.abs(projection) > break_threshold
+        gap = (x1 - end_x) * ux + (y1 - end_y) * uy  # geometry.along
+        gap_threshold = rules.space_gap_ratio * after
+        above = (after > 0.0) & (gap > gap_threshold)
+        negative = gap < 0.0
+    reason = np.select(
+        [whitespace[:-1] | whitespace[1:], cjk_last[:-1] & cjk_first[1:], negative, above],
+        [_BLANK, _CJK, _NEGATIVE, _ABOVE],
+        _BELOW,
+    )
+    return ReadingPairs(
+        glyphs=rows.index.tolist(),
+        vertical=rows.numbers("writing_mode") == 1,
+        outputs=list(map(outputs.__getitem__, texts)),
+        blanks=list(map(blanks.__getitem__, texts)),
+        projection=projection,
+        break_threshold=break_threshold,
+        broke=broke,
+        gap=gap,
+        gap_threshold=gap_threshold,
+        space=reason == _ABOVE,
+        reason=reason,
+    )
