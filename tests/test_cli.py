@@ -10,7 +10,7 @@ import pytest
 
 from glyphscope.core.cli import main
 from glyphscope.core.serialize import GLYPH_JSON_KEYS
-from tests.pdfbuilder import Encrypt, PdfBuilder
+from tests.pdfbuilder import Encrypt, PdfBuilder, tounicode_cmap, truetype_program
 
 
 @pytest.fixture
@@ -188,15 +188,66 @@ def test_output_and_output_dir_exclude_each_other(two_pages, tmp_path, capsys):
     assert exit_info.value.code == 2
 
 
-def test_text_mode_loads_no_layout_columns_structure_or_analysis():
-    # A fresh interpreter: what `glyphscope-extract --mode text` imports before it reads.
+def _loaded_modules(*cli_args: object) -> set[str]:
+    """The modules a fresh interpreter holds after importing the CLI and, with arguments,
+    running it (output to /dev/null): what `glyphscope-extract` pays for at start-up."""
     code = (
-        "import sys, glyphscope.core.cli; "
-        "print(sorted(m for m in sys.modules if m.startswith('glyphscope')))"
+        "import json, os, sys, glyphscope.core.cli as cli; "
+        "args = sys.argv[1:]; "
+        "args and cli.main(['-o', os.devnull, *args]); "
+        "print(json.dumps(sorted(sys.modules)))"
     )
-    loaded = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
+    command = [sys.executable, "-c", code, *map(str, cli_args)]
+    return set(json.loads(subprocess.run(command, capture_output=True, check=True).stdout))
+
+
+def test_text_mode_loads_no_layout_columns_structure_or_analysis():
+    loaded = _loaded_modules()
     for module in ("text.layout", "text.columns", "structure", "analysis"):
         assert f"glyphscope.core.{module}" not in loaded
     assert "glyphscope.core.text.reading" in loaded
+
+
+def test_cli_start_up_loads_neither_fonttools_nor_numpy():
+    loaded = _loaded_modules()
+    assert "glyphscope.core.fonts.program" in loaded
+    assert not {m for m in loaded if m.split(".")[0] in ("fontTools", "numpy")}
+
+
+def _font_test_pdf(tmp_path, font_kind: str):
+    builder = PdfBuilder()
+    if font_kind == "tounicode":
+        # Codes map through the ToUnicode CMap: no glyph name, no program.
+        font = builder.type0_font(to_unicode=tounicode_cmap({5: "A", 6: "B"}, code_bytes=2))
+        content = b"BT /F1 10 Tf 72 700 Td <00050006> Tj ET"
+    elif font_kind == "standard":
+        font = builder.standard_font("Helvetica")  # WinAnsi glyph names, no program
+        content = b"BT /F1 10 Tf 72 700 Td (AB) Tj ET"
+    else:
+        # A symbolic TrueType font with no /Encoding: only its program's cmap knows the text.
+        program = truetype_program("AB", cmap="symbol")
+        font = builder.truetype_font(program, encoding=None, flags=4)
+        content = b"BT /F1 10 Tf 72 700 Td (AB) Tj ET"
+    builder.add_page(content, fonts={"F1": font})
+    path = tmp_path / f"{font_kind}.pdf"
+    path.write_bytes(builder.to_bytes())
+    return path
+
+
+@pytest.mark.parametrize(
+    ("font_kind", "expected"),
+    [
+        ("tounicode", set()),
+        ("standard", {"fontTools.agl"}),
+        ("program", {"fontTools.agl", "fontTools.ttLib"}),
+    ],
+)
+def test_text_mode_loads_fonttools_only_for_what_the_fonts_need(tmp_path, font_kind, expected):
+    # fontTools' glyph list when a code is read through a glyph name, its font parsers only
+    # when a font program is read.
+    path = _font_test_pdf(tmp_path, font_kind)
+    assert main(["--mode", "text", "-o", str(tmp_path / "out.txt"), str(path)]) == 0
+    assert (tmp_path / "out.txt").read_text() == "AB"
+    loaded = _loaded_modules("--mode", "text", path)
+    fonttools = {"fontTools.agl", "fontTools.ttLib", "fontTools.cffLib"}
+    assert fonttools & loaded == expected

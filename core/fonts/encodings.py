@@ -4,6 +4,8 @@ Each base encoding is a 256-entry tuple of glyph names (None where the code is u
 They are built from well-kept sources instead of typed tables: fontTools' StandardEncoding and
 MacRoman lists, Python's cp1252 codec with the Adobe Glyph List's reverse mapping for WinAnsi,
 and the URW AFMs (assets/fonts/standard14.json) for the Symbol and ZapfDingbats built-ins.
+fontTools' tables are imported where they are read, not with the module: a document whose
+fonts name no glyphs (a ToUnicode CMap for every code) is read without loading fontTools.
 """
 
 from __future__ import annotations
@@ -12,10 +14,6 @@ import json
 import re
 from functools import cache, lru_cache
 from importlib import resources
-
-from fontTools.agl import LEGACY_AGL2UV, UV2AGL, toUnicode
-from fontTools.encodings.MacRoman import MacRoman
-from fontTools.encodings.StandardEncoding import StandardEncoding
 
 Encoding = tuple["str | None", ...]
 
@@ -37,11 +35,21 @@ STANDARD_14 = (
 )
 
 
+def standard_encoding_names() -> list[str]:
+    """Adobe StandardEncoding as fontTools lists it: 256 glyph names, ".notdef" where the code
+    is unassigned (the form a font program's built-in encoding is read in)."""
+    from fontTools.encodings.StandardEncoding import StandardEncoding
+
+    return StandardEncoding
+
+
 def _standard_encoding() -> Encoding:
-    return tuple(None if name == ".notdef" else name for name in StandardEncoding)
+    return tuple(None if name == ".notdef" else name for name in standard_encoding_names())
 
 
 def _agl_name(code_point: int) -> str | None:
+    from fontTools.agl import LEGACY_AGL2UV, UV2AGL
+
     # AGLFN (UV2AGL) omits a few Latin-1 names WinAnsi uses (twosuperior, onesuperior…);
     # the full AGL has them.
     name = UV2AGL.get(code_point)
@@ -72,6 +80,8 @@ def _mac_roman_encoding() -> Encoding:
     # fontTools' list is Apple's Mac OS Roman; its 0-31 and 127 slots are control names and
     # Annex D.2 note 3 puts space (not nbspace) at 312 (octal). 'apple' is a private-use
     # glyph with no Unicode value, so it stays unassigned as in Annex D.
+    from fontTools.encodings.MacRoman import MacRoman
+
     names: list[str | None] = list(MacRoman)
     for code in [*range(32), 127]:
         names[code] = None
@@ -114,6 +124,8 @@ def glyph_name_to_unicode(name: str, zapf_dingbats: bool = False) -> str | None:
     uXXXX[XX], f_f_i ligatures, .suffixes dropped) via fontTools.agl; the ZapfDingbats names
     (a1…a191) count only for that font, as the AGL specification requires. None when nothing
     matches."""
+    from fontTools.agl import toUnicode
+
     return toUnicode(name, zapf_dingbats) or None
 
 

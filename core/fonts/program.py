@@ -14,16 +14,17 @@ import re
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pikepdf
-from fontTools.cffLib import CFFFontSet
-from fontTools.encodings.StandardEncoding import StandardEncoding
-from fontTools.ttLib import TTFont, TTLibError
 
-from glyphscope.core.fonts.encodings import glyph_name_to_unicode
+from glyphscope.core.fonts.encodings import glyph_name_to_unicode, standard_encoding_names
 from glyphscope.core.fonts.tex import tex_glyph_name_text
 from glyphscope.core.pdf.objects import pdf_name
 from glyphscope.core.pdf.streams import byte_size, decode_stream
+
+if TYPE_CHECKING:
+    from fontTools.ttLib import TTFont
 
 # A font program larger than this is not read (the default of Rules.max_font_program_bytes):
 # no real font needs more to name its glyphs, and a hostile stream must not cost unbounded
@@ -38,9 +39,9 @@ class LimitNote(str):
     __slots__ = ()
 
 
-# What fontTools raises on damaged font data; anything else is a bug worth seeing.
+# What fontTools raises on damaged font data (with its own TTLibError, imported with the
+# parser); anything else is a bug worth seeing.
 _PARSE_ERRORS = (
-    TTLibError,
     struct.error,
     ValueError,
     KeyError,
@@ -114,6 +115,10 @@ def font_program_unicode(
     simple = not subtype.startswith("CIDFontType")
     standard = False
     by_glyph: dict[int, str]
+    # fontTools is imported by the first program read, not with this module: ttLib and cffLib
+    # are a quarter of the text path's start-up, and most fonts are read without their program.
+    from fontTools.ttLib import TTLibError
+
     try:
         if program_type == "FontFile":
             (by_code, standard), by_glyph = _type1_unicode(data), {}
@@ -121,7 +126,7 @@ def font_program_unicode(
             by_code, by_glyph, standard = _cff_unicode(data, simple)
         else:
             by_code, by_glyph = _sfnt_unicode(data, simple)
-    except _PARSE_ERRORS as error:
+    except (TTLibError, *_PARSE_ERRORS) as error:
         problem = f"{program_type} unreadable: {type(error).__name__}: {error}"
         return FontProgramUnicode(program_type, {}, {}, (problem,))
     return FontProgramUnicode(program_type, by_code, by_glyph, (), standard)
@@ -158,7 +163,7 @@ def _type1_unicode(data: bytes) -> tuple[dict[int, str], bool]:
     if start < 0:
         return {}, False
     if _TYPE1_STANDARD.match(clear_text, start):
-        return _text_by_name(dict(enumerate(StandardEncoding))), True
+        return _text_by_name(dict(enumerate(standard_encoding_names()))), True
     names = {}
     for entry in _TYPE1_ENCODING_ENTRY.finditer(clear_text, start):
         code = _ps_integer(entry.group(1))
@@ -183,6 +188,8 @@ def _ps_integer(token: bytes) -> int | None:
 
 
 def _cff_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, str], bool]:
+    from fontTools.cffLib import CFFFontSet
+
     fonts = CFFFontSet()
     fonts.decompile(io.BytesIO(data), None)
     top = fonts[fonts.fontNames[0]]
@@ -194,7 +201,7 @@ def _cff_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, s
         standard = encoding == "StandardEncoding"
         if isinstance(encoding, str):
             # ExpertEncoding names small caps and old-style figures: nothing plain text needs.
-            encoding = StandardEncoding if standard else ()
+            encoding = standard_encoding_names() if standard else ()
         present = set(top.charset)
         names = {code: name for code, name in enumerate(encoding) if name in present}
         return _text_by_name(names), {}, standard
@@ -204,6 +211,8 @@ def _cff_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, s
 def _sfnt_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, str]]:
     """TrueType or OpenType: code → glyph through the cmap (§9.6.6.4), glyph → text through
     the reversed Unicode cmap, else the glyph's name."""
+    from fontTools.ttLib import TTFont
+
     font = TTFont(io.BytesIO(data), lazy=True, fontNumber=0)
     glyph_order = font.getGlyphOrder()
     text_by_name = _glyph_text(font)

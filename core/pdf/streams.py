@@ -18,7 +18,6 @@ from __future__ import annotations
 import zlib
 from typing import NamedTuple
 
-import numpy as np
 import pikepdf
 
 # Filter abbreviations allowed in inline images and tolerated by readers in streams (§8.9.7).
@@ -38,9 +37,9 @@ _LZW_CLEAR, _LZW_END, _LZW_TABLE_SIZE = 256, 257, 4096
 # Output of one ASCII85 character in fifths of a byte: 4 for a digit, 20 for `z` (four zero
 # bytes), 0 for the white space it skips (§7.2.3).
 _ASCII85_SPACE = (b"\x00", b"\t", b"\n", b"\x0c", b"\r", b" ")
-_ASCII85_FIFTHS = np.full(256, 4, dtype=np.int64)
-_ASCII85_FIFTHS[[space[0] for space in _ASCII85_SPACE]] = 0
-_ASCII85_FIFTHS[ord("z")] = 20
+_ASCII85_FIFTHS = tuple(
+    0 if bytes((byte,)) in _ASCII85_SPACE else 20 if byte == ord("z") else 4 for byte in range(256)
+)
 _ASCII85_CHUNK = 1 << 20
 
 
@@ -154,7 +153,12 @@ def _ascii85_input(data: bytes, budget: int) -> tuple[bytes, bool]:
         skipped = sum(chunk.count(space) for space in _ASCII85_SPACE)
         fifths = 4 * (len(chunk) - skipped) + 16 * chunk.count(b"z")
         if total + fifths > limit:
-            output = total + np.cumsum(_ASCII85_FIFTHS[np.frombuffer(chunk, dtype=np.uint8)])
+            # numpy only here, for the one chunk that crosses the budget: the text path does
+            # not pay its import for the streams that fit (nearly all of them).
+            import numpy as np
+
+            table = np.array(_ASCII85_FIFTHS, dtype=np.int64)
+            output = total + np.cumsum(table[np.frombuffer(chunk, dtype=np.uint8)])
             end = start + int(np.searchsorted(output, limit, side="right"))
             return data[:end], True
         total += fifths
