@@ -2,6 +2,7 @@
 
     python3 tests/bench/bench_text.py [--set eight|corpus|both] [--rounds 3] [--timeout 120]
                                       [--tools a,b,...] [--whole-process] [--json FILE]
+                                      [--engine NAME=PYTHON ...]
 
 Per file and tool, the whole file is read in process (open included) and its time divided by
 its page count; the rounds are interleaved (round r runs every file with every tool, the tool
@@ -16,9 +17,15 @@ log), `pdfminer` (`extract_text`), `pdfplumber` (`page.chars`), `pymupdf` (`get_
 included) and `qpdf` (`pikepdf.parse_content_stream` alone over every page stream and every
 form stream the pages reach, each once, operands touched).
 
+`--engine NAME=PYTHON` (repeatable) measures the Glyphscope tools of another venv's engine, e.g.
+`--engine before=/work/baseline/.venv/bin/python --engine after=.venv/bin/python` for a
+before/after pair under the same load: each engine's `text` and `full` run in a worker process
+of that python (this file in worker mode, timing in the worker exactly as in process), listed
+as `text@NAME` and `full@NAME` and interleaved with the peers, which run in this process.
+
 `--whole-process` adds one process per file (how a shell user runs it) for
-`glyphscope-extract --mode text`, pdfminer.six's `pdf2txt.py` and `pdftotext`, and prints the
-import time of the text path.
+`glyphscope-extract --mode text` (each engine's, with --engine), pdfminer.six's `pdf2txt.py`
+and `pdftotext`, and prints the import time of the text path.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
+import select
 import shutil
 import signal
 import statistics
@@ -167,12 +176,66 @@ LABELS = {
 }
 
 
+GLYPHSCOPE_TOOLS = ("text", "full")
+
+
 class _Timeout(Exception):
     pass
 
 
 def _on_alarm(signum: int, frame: object) -> None:
     raise _Timeout
+
+
+class _Engine:
+    """Another venv's Glyphscope, timed in a worker process of its python (`--worker`): one
+    request a line (tool, file, password, timeout as JSON), one answer a line (seconds or
+    null). A worker that does not answer within the timeout (stuck in C code, where SIGALRM
+    cannot reach it) is killed and started again."""
+
+    def __init__(self, name: str, python: Path) -> None:
+        self.name, self.python = name, python
+        self.process: subprocess.Popen | None = None
+
+    def _start(self) -> subprocess.Popen:
+        if self.process is None or self.process.poll() is not None:
+            self.process = subprocess.Popen(
+                [str(self.python), str(Path(__file__).resolve()), "--worker"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                cwd=ROOT.parent,  # not the worktree: its folders must not shadow the venv's
+                env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+            )
+        return self.process
+
+    def timed(self, tool: str, path: Path, password: str | None, timeout: int) -> float | None:
+        process = self._start()
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(json.dumps([tool, str(path), password, timeout]) + "\n")
+        process.stdin.flush()
+        ready, _, _ = select.select([process.stdout], [], [], timeout + 30)
+        line = process.stdout.readline() if ready else ""
+        if not line:
+            self.close()
+            return None
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+def _worker() -> None:
+    """The worker side of _Engine: this venv's engine, timed as in process."""
+    warnings.simplefilter("ignore")
+    signal.signal(signal.SIGALRM, _on_alarm)
+    for line in sys.stdin:
+        tool, path, password, timeout = json.loads(line)
+        data = Path(path).read_bytes()
+        print(json.dumps(_timed(tool, Path(path), data, password, timeout)), flush=True)
 
 
 def _timed(tool: str, path: Path, data: bytes, password: str | None, timeout: int) -> float | None:
@@ -195,16 +258,20 @@ def _files(which: str) -> list[tuple[Path, str | None, int]]:
     return [(f.path, f.password, int(f.row.get("pages") or 0)) for f in chosen]
 
 
-def _measure(files, tools: list[str], rounds: int, timeout: int) -> dict:
+def _measure(files, tools: list[str], rounds: int, timeout: int, engines: dict) -> dict:
     times: dict[tuple[str, str], list[float | None]] = {}
     for round_number in range(rounds):
         for position, (path, password, _) in enumerate(files):
             data = path.read_bytes()
             shift = (position + round_number) % len(tools)
             for tool in tools[shift:] + tools[:shift]:
-                times.setdefault((path.name, tool), []).append(
-                    _timed(tool, path, data, password, timeout)
+                base, _, engine = tool.partition("@")
+                seconds = (
+                    engines[engine].timed(base, path, password, timeout)
+                    if engine
+                    else _timed(tool, path, data, password, timeout)
                 )
+                times.setdefault((path.name, tool), []).append(seconds)
         print(f"  round {round_number + 1}/{rounds} done", file=sys.stderr)
     return times
 
@@ -236,25 +303,34 @@ def _table(title: str, files, tools: list[str], times: dict) -> dict:
         ratio = ""
         if base and row["median"] and row["total"]:
             ratio = f"{base['median'] / row['median']:.2f}× / {base['total'] / row['total']:.2f}×"
-        print(f"| {LABELS[tool]} | {row['median']:.1f} | {row['total']:.1f} | {ratio} |")
-    if "qpdf" in summary and "text" in summary and summary["qpdf"]["total"]:
-        print(
-            f"\nGlyphscope text / qpdf tokenizer: median "
-            f"{summary['text']['median'] / summary['qpdf']['median']:.2f}×, total "
-            f"{summary['text']['total'] / summary['qpdf']['total']:.2f}×"
-        )
+        print(f"| {_label(tool)} | {row['median']:.1f} | {row['total']:.1f} | {ratio} |")
+    qpdf = summary.get("qpdf")
+    for tool in tools:
+        if tool.partition("@")[0] == "text" and qpdf and qpdf["median"] and qpdf["total"]:
+            print(
+                f"\n{_label(tool)} / qpdf tokenizer: median "
+                f"{summary[tool]['median'] / qpdf['median']:.2f}×, total "
+                f"{summary[tool]['total'] / qpdf['total']:.2f}×"
+            )
     return {"files": kept, "summary": summary, "medians": medians}
 
 
-def _whole_process(files, rounds: int, extract: Path | None) -> None:
+def _label(tool: str) -> str:
+    base, _, engine = tool.partition("@")
+    return f"{LABELS[base]} [{engine}]" if engine else LABELS[base]
+
+
+def _whole_process(files, rounds: int, extracts: dict[str, Path]) -> None:
     python = sys.executable
     bin_dir = Path(python).parent
-    extract = extract or bin_dir / "glyphscope-extract"
     commands = {
-        "glyphscope-extract --mode text": lambda p: [str(extract), "--mode", "text", str(p)],
-        "pdfminer pdf2txt.py": lambda p: [python, str(bin_dir / "pdf2txt.py"), str(p)],
-        "pdftotext": lambda p: ["pdftotext", str(p), "-"],
+        f"glyphscope-extract --mode text{f' [{name}]' if name else ''}": (
+            lambda p, extract=extract: [str(extract), "--mode", "text", str(p)]
+        )
+        for name, extract in extracts.items()
     }
+    commands["pdfminer pdf2txt.py"] = lambda p: [python, str(bin_dir / "pdf2txt.py"), str(p)]
+    commands["pdftotext"] = lambda p: ["pdftotext", str(p), "-"]
     if not shutil.which("pdftotext"):
         del commands["pdftotext"]
     totals = {name: [] for name in commands}
@@ -272,15 +348,19 @@ def _whole_process(files, rounds: int, extract: Path | None) -> None:
     for name, values in totals.items():
         median = statistics.median(values)
         print(f"| {name} | {median:.2f} | {base / median:.2f}× |")
-    start_up = []
+    start_up: dict[str, list[float]] = {name: [] for name in extracts}
     for _ in range(3):
-        start = time.perf_counter()
-        subprocess.run([extract.parent / "python", "-c", "import glyphscope.core.cli"], check=True)
-        start_up.append(time.perf_counter() - start)
-    print(
-        "\nimport of the CLI (python -c 'import glyphscope.core.cli'), median of 3: "
-        f"{statistics.median(start_up):.3f} s"
-    )
+        for name, extract in extracts.items():
+            start = time.perf_counter()
+            command = [extract.parent / "python", "-c", "import glyphscope.core.cli"]
+            subprocess.run(command, check=True)
+            start_up[name].append(time.perf_counter() - start)
+    for name, values in start_up.items():
+        print(
+            f"\nimport of the CLI{f' [{name}]' if name else ''} "
+            f"(python -c 'import glyphscope.core.cli'), median of 3: "
+            f"{statistics.median(values):.3f} s"
+        )
 
 
 def main() -> None:
@@ -293,8 +373,19 @@ def main() -> None:
     parser.add_argument(
         "--glyphscope-extract", type=Path, help="the CLI to time (another venv's, for a before)"
     )
+    parser.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        metavar="NAME=PYTHON",
+        help="time the Glyphscope tools of that venv's python too (repeatable)",
+    )
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        _worker()
+        return
     if not CORPUS.exists():
         sys.exit(f"no corpus at {CORPUS}")
     warnings.simplefilter("ignore")
@@ -303,14 +394,34 @@ def main() -> None:
     if "pdftotext" in tools and not shutil.which("pdftotext"):
         print("pdftotext missing (apt-get install -y poppler-utils): left out", file=sys.stderr)
         tools.remove("pdftotext")
+    engines = {}
+    for spec in args.engine:
+        name, _, python = spec.partition("=")
+        engines[name] = _Engine(name, Path(python).absolute())
+    if engines:
+        # Each engine's Glyphscope tools replace the in-process ones.
+        tools = [
+            f"{tool}@{name}" if tool in GLYPHSCOPE_TOOLS else tool
+            for tool in tools
+            for name in (engines if tool in GLYPHSCOPE_TOOLS else [""])
+        ]
+        extracts = {name: e.python.parent / "glyphscope-extract" for name, e in engines.items()}
+    else:
+        extracts = {
+            "": args.glyphscope_extract or Path(sys.executable).parent / "glyphscope-extract"
+        }
     results = {}
-    for which in ("eight", "corpus") if args.set == "both" else (args.set,):
-        files = _files(which)
-        times = _measure(files, tools, args.rounds, args.timeout)
-        title = "The eight files of issue 9" if which == "eight" else "Whole corpus"
-        results[which] = _table(title, files, tools, times)
-        if args.whole_process and which == "eight":
-            _whole_process(files, args.rounds, args.glyphscope_extract)
+    try:
+        for which in ("eight", "corpus") if args.set == "both" else (args.set,):
+            files = _files(which)
+            times = _measure(files, tools, args.rounds, args.timeout, engines)
+            title = "The eight files of issue 9" if which == "eight" else "Whole corpus"
+            results[which] = _table(title, files, tools, times)
+            if args.whole_process and which == "eight":
+                _whole_process(files, args.rounds, extracts)
+    finally:
+        for engine in engines.values():
+            engine.close()
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 
