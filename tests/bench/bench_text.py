@@ -177,6 +177,22 @@ LABELS = {
 
 
 GLYPHSCOPE_TOOLS = ("text", "full")
+# Bytecode of every engine's modules, written here rather than beside their sources: a venv
+# whose checkout must stay untouched (or a shell with PYTHONDONTWRITEBYTECODE) would otherwise
+# compile every module in every process it starts, and start-up would measure the compiler.
+PYCACHE = ROOT / "tests" / "bench" / "out" / "pycache"
+
+
+def bench_environment() -> dict[str, str]:
+    """The environment of every process the benchmarks start: no PYTHONPATH (a venv's engine,
+    not this worktree's folders), bytecode cached under PYCACHE."""
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "PYTHONPROFILEIMPORTTIME")
+    }
+    environment["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+    return environment
 
 
 class _Timeout(Exception):
@@ -205,7 +221,7 @@ class _Engine:
                 stdout=subprocess.PIPE,
                 text=True,
                 cwd=ROOT.parent,  # not the worktree: its folders must not shadow the venv's
-                env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+                env=bench_environment(),
             )
         return self.process
 
@@ -335,11 +351,19 @@ def _whole_process(files, rounds: int, extracts: dict[str, Path]) -> None:
         del commands["pdftotext"]
     totals = {name: [] for name in commands}
     pages = sum(n for _, _, n in files)
+    environment = bench_environment()
+
+    def run(command: list[str]) -> None:
+        quiet = subprocess.DEVNULL
+        subprocess.run(command, stdout=quiet, stderr=quiet, env=environment, cwd=ROOT.parent)
+
+    for command in commands.values():
+        run(command(files[0][0]))  # warm-up: bytecode written, files in the page cache
     for _ in range(rounds):
         for name, command in commands.items():
             start = time.perf_counter()
             for path, _, _ in files:
-                subprocess.run(command(path), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                run(command(path))
             totals[name].append(time.perf_counter() - start)
     print(f"\n## Whole process, one file per process: {len(files)} files, {pages} pages")
     print("\n| command | total s (median of rounds) | vs pdfminer |")
@@ -353,7 +377,7 @@ def _whole_process(files, rounds: int, extracts: dict[str, Path]) -> None:
         for name, extract in extracts.items():
             start = time.perf_counter()
             command = [extract.parent / "python", "-c", "import glyphscope.core.cli"]
-            subprocess.run(command, check=True)
+            subprocess.run(command, check=True, env=environment, cwd=ROOT.parent)
             start_up[name].append(time.perf_counter() - start)
     for name, values in start_up.items():
         print(
