@@ -2,7 +2,7 @@
 
     python3 tests/bench/bench_text.py [--set eight|corpus|both] [--rounds 3] [--timeout 120]
                                       [--tools a,b,...] [--whole-process] [--json FILE]
-                                      [--engine NAME=PYTHON ...]
+                                      [--engine NAME=PYTHON ...] [--max-pages N]
 
 Per file and tool, the whole file is read in process (open included) and its time divided by
 its page count; the rounds are interleaved (round r runs every file with every tool, the tool
@@ -268,10 +268,13 @@ def _timed(tool: str, path: Path, data: bytes, password: str | None, timeout: in
         signal.alarm(0)
 
 
-def _files(which: str) -> list[tuple[Path, str | None, int]]:
+def _files(which: str, max_pages: int | None) -> list[tuple[Path, str | None, int]]:
     rows = corpus_files()
     chosen = [f for f in rows if f.name in EIGHT] if which == "eight" else rows
-    return [(f.path, f.password, int(f.row.get("pages") or 0)) for f in chosen]
+    files = [(f.path, f.password, int(f.row.get("pages") or 0)) for f in chosen]
+    if which == "corpus" and max_pages is not None:
+        files = [(path, password, pages) for path, password, pages in files if pages <= max_pages]
+    return files
 
 
 def _measure(files, tools: list[str], rounds: int, timeout: int, engines: dict) -> dict:
@@ -393,6 +396,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--timeout", type=int, default=120, help="seconds per tool and file")
     parser.add_argument("--tools", default=",".join(TOOLS))
+    parser.add_argument(
+        "--max-pages", type=int, help="corpus set: leave out files of more pages (time bound)"
+    )
     parser.add_argument("--whole-process", action="store_true")
     parser.add_argument(
         "--glyphscope-extract", type=Path, help="the CLI to time (another venv's, for a before)"
@@ -437,7 +443,7 @@ def main() -> None:
     results = {}
     try:
         for which in ("eight", "corpus") if args.set == "both" else (args.set,):
-            files = _files(which)
+            files = _files(which, args.max_pages)
             times = _measure(files, tools, args.rounds, args.timeout, engines)
             title = "The eight files of issue 9" if which == "eight" else "Whole corpus"
             results[which] = _table(title, files, tools, times)
