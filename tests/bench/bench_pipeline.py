@@ -1,6 +1,6 @@
-"""Where the time goes: µs per glyph per stage of the engine, on issue 9's eight files.
+"""Where the time goes in the whole pipeline: µs per glyph per stage, on issue 9's eight files.
 
-    python3 tests/bench/bench_stages.py [--engine NAME=PYTHON ...] [--rounds 3] [--json FILE]
+    python3 tests/bench/bench_pipeline.py [--engine NAME=PYTHON ...] [--rounds 3] [--json FILE]
 
 Per page, each stage is called as core.analysis.analyse_page calls it, on a Document opened
 for the round (fonts are loaded by the first page that uses them, as in the CLI), and timed
