@@ -4,7 +4,6 @@ remembered per file, headers that are not clipped, a layout usable at 1024×700.
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication
@@ -13,24 +12,6 @@ from glyphscope.inspector.main_window import MainWindow
 from tests.qa_support import TIMEOUT_MS, glyph_indices
 from tests.test_gui_app import open_and_wait
 from tests.test_gui_pdfs import decisions_pdf, text_pages_pdf
-
-
-@pytest.fixture
-def window(qtbot):
-    win = MainWindow(persist=False)
-    qtbot.addWidget(win)
-    win.password_provider = lambda path, wrong: pytest.fail("unexpected password prompt")
-    win.resize(1200, 800)
-    win.show()
-    yield win
-    win.shutdown()
-
-
-@pytest.fixture
-def decisions(qtbot, window, tmp_path):
-    decisions_pdf(tmp_path / "decisions.pdf")
-    open_and_wait(qtbot, window, tmp_path / "decisions.pdf")
-    return window
 
 
 def test_fit_width_shows_no_horizontal_scroll_bar(qtbot, decisions):

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-from glyphscope.inspector.main_window import MainWindow
 from glyphscope.inspector.worker_process import WorkerProcess, WorkerStopped, worker_pid
 from tests import worker_jobs
 from tests.hostile_pdfs import damaged_copy
@@ -140,17 +139,6 @@ def _rules():
 
 
 # -- the window ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def window(qtbot):
-    win = MainWindow(persist=False)
-    qtbot.addWidget(win)
-    win.password_provider = lambda path, wrong: pytest.fail("unexpected password prompt")
-    win.resize(1200, 800)
-    win.show()
-    yield win
-    win.shutdown()
 
 
 def open_and_wait(qtbot, win, path) -> None:
