@@ -6,11 +6,12 @@ selection, and a long file keeps only the pages near the viewport rendered."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 
 from glyphscope.inspector.main_window import MainWindow
 from glyphscope.widgets.continuous_pages import MAX_KEPT_PAGES
 from glyphscope.widgets.page_stack import PAGE_GAP, PageStack
+from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import TIMEOUT_MS, glyph_indices, qa_window
 from tests.qa_support import open_and_wait as open_with_panels
 from tests.test_gui_app import open_and_wait
@@ -231,6 +232,41 @@ def test_the_choice_is_remembered(qtbot, tmp_path):
         assert second.view.continuous  # laid out before the first page was drawn
     finally:
         second.shutdown()
+
+
+def mixed_pages_pdf(path) -> None:
+    """Letter; letter turned by /Rotate 90; a CropBox of 300 × 400; /UserUnit 2 on 200 × 100."""
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    text = b"BT /F1 12 Tf 60 60 Td (Here) Tj ET"
+    builder.add_page(text, fonts={"F1": helv})
+    builder.add_page(text, rotate=90, fonts={"F1": helv})
+    builder.add_page(text, crop_box=(50, 50, 350, 450), fonts={"F1": helv})
+    builder.add_page(text, media_box=(0, 0, 200, 100), user_unit=2.0, fonts={"F1": helv})
+    builder.save(path)
+
+
+def test_pages_of_every_size_and_turn_are_stacked_centred_and_drawn_in_place(
+    qtbot, window, tmp_path
+):
+    mixed_pages_pdf(tmp_path / "mixed.pdf")
+    open_and_wait(qtbot, window, tmp_path / "mixed.pdf")
+    turn_on(qtbot, window)
+    view = window.view
+    stack = view._stack
+    assert [stack.size(i) for i in range(3)] == [(612, 792), (792, 612), (300, 400)]
+    assert stack.left(0) == (792 - 612) / 2 and stack.left(1) == 0
+    for page, size in ((1, (792, 612)), (2, (300, 400)), (3, (400, 200))):
+        with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+            window.next_page()
+        # The current page at the origin, its glyphs on it; pdfium ignores /UserUnit, the
+        # page's render corrects its size.
+        assert view._page_scene_rect(page).topLeft() == QPointF(0, 0)
+        assert stack.size(page) == size
+        x0, y0, x1, y1 = window.model.glyph_rect(glyph_indices(window, "Here"))
+        glyphs = view.overlay_root.mapToScene(QRectF(x0, y0, x1 - x0, y1 - y0)).boundingRect()
+        assert QRectF(0, 0, *size).contains(glyphs)
+    assert view._page_scene_rect(0).top() < view._page_scene_rect(1).top() < 0
 
 
 def test_reload_keeps_the_page_and_the_stack(qtbot, three_pages):

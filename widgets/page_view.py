@@ -201,7 +201,8 @@ class PageView(ContinuousPages, QGraphicsView):
         if self._stack is not None:
             margin = self._stack.gap
             stack = self._stack_scene_rect().adjusted(-margin, -margin, margin, margin)
-            self.setSceneRect(self.page_scene_rect().united(stack))
+            with self._scrolling_internally():  # a range change is not the user scrolling
+                self.setSceneRect(self.page_scene_rect().united(stack))
         elif self.geometry is None:
             return
         else:
