@@ -6,7 +6,9 @@ selection, and a long file keeps only the pages near the viewport rendered."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication
 
 from glyphscope.inspector.main_window import MainWindow
 from glyphscope.widgets.continuous_pages import MAX_KEPT_PAGES
@@ -174,6 +176,29 @@ def test_zoom_and_fit_width_keep_the_current_page(qtbot, three_pages):
     page = view.mapFromScene(QRectF(0, 0, 612, LETTER_HEIGHT)).boundingRect()
     assert view.viewport().rect().contains(page)
     assert window.page_index == 1
+
+
+def test_ctrl_wheel_zooms_at_the_pointer_over_the_stack(qtbot, three_pages):
+    view = three_pages.view
+    view.set_zoom(1.5)
+    viewport = view.viewport()
+    pointer = QPoint(viewport.width() // 3, viewport.height() // 3)
+    qtbot.mouseMove(viewport, pointer)
+    before = view.mapToScene(pointer)
+    event = QWheelEvent(
+        QPointF(pointer),
+        QPointF(viewport.mapToGlobal(pointer)),
+        QPoint(0, 0),
+        QPoint(0, 240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.ControlModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(viewport, event)
+    after = view.mapToScene(pointer)
+    assert view.zoom > 1.5 and view.continuous
+    assert abs(after.x() - before.x()) < 1.0 and abs(after.y() - before.y()) < 1.0
 
 
 def test_a_click_selects_a_glyph_of_the_current_page(qtbot, three_pages):
