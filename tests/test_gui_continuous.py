@@ -51,17 +51,6 @@ def test_a_corrected_size_moves_the_pages_below_and_an_unknown_size_is_a_letter_
 
 
 # -- in the window -------------------------------------------------------------------------------
-@pytest.fixture
-def window(qtbot):
-    win = MainWindow(persist=False)
-    qtbot.addWidget(win)
-    win.password_provider = lambda path, wrong: pytest.fail("unexpected password prompt")
-    win.resize(1200, 800)
-    win.show()
-    yield win
-    win.shutdown()
-
-
 def turn_on(qtbot, win) -> None:
     """View ▸ Continuous scrolling, as a user would choose it."""
     action = win.actions_by_name["continuous"]
