@@ -50,6 +50,34 @@ def test_a_corrected_size_moves_the_pages_below_and_an_unknown_size_is_a_letter_
     assert stack.top(2) == 792 + 400 + 2 * PAGE_GAP
 
 
+def mixed_pages_pdf(path) -> None:
+    """Letter; letter turned by /Rotate 90; a CropBox of 300 × 400; /UserUnit 2 on 200 × 100."""
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    text = b"BT /F1 12 Tf 60 60 Td (Here) Tj ET"
+    builder.add_page(text, fonts={"F1": helv})
+    builder.add_page(text, rotate=90, fonts={"F1": helv})
+    builder.add_page(text, crop_box=(50, 50, 350, 450), fonts={"F1": helv})
+    builder.add_page(text, media_box=(0, 0, 200, 100), user_unit=2.0, fonts={"F1": helv})
+    builder.save(path)
+
+
+def test_the_render_worker_reads_every_page_size_as_shown_without_loading_pages(tmp_path):
+    from glyphscope.inspector.render_worker import PdfiumOwner
+
+    mixed_pages_pdf(tmp_path / "mixed.pdf")
+    owner = PdfiumOwner()
+    owner.open(str(tmp_path / "mixed.pdf"), None)
+    try:
+        # pdfium turns and crops; it ignores /UserUnit (the page's render corrects it).
+        assert owner.page_sizes() == [(612, 792), (792, 612), (300, 400), (200, 100)]
+        # A file pdfium refused is laid out from the engine's boxes, /UserUnit included.
+        owner.open_unrendered(str(tmp_path / "mixed.pdf"), None, "refused")
+        assert owner.page_sizes() == [(612, 792), (792, 612), (300, 400), (400, 200)]
+    finally:
+        owner.close()
+
+
 # -- in the window -------------------------------------------------------------------------------
 def turn_on(qtbot, win) -> None:
     """View ▸ Continuous scrolling, as a user would choose it."""
@@ -246,18 +274,6 @@ def test_the_choice_is_remembered(qtbot, tmp_path):
         assert second.view.continuous  # laid out before the first page was drawn
     finally:
         second.shutdown()
-
-
-def mixed_pages_pdf(path) -> None:
-    """Letter; letter turned by /Rotate 90; a CropBox of 300 × 400; /UserUnit 2 on 200 × 100."""
-    builder = PdfBuilder()
-    helv = builder.standard_font("Helvetica")
-    text = b"BT /F1 12 Tf 60 60 Td (Here) Tj ET"
-    builder.add_page(text, fonts={"F1": helv})
-    builder.add_page(text, rotate=90, fonts={"F1": helv})
-    builder.add_page(text, crop_box=(50, 50, 350, 450), fonts={"F1": helv})
-    builder.add_page(text, media_box=(0, 0, 200, 100), user_unit=2.0, fonts={"F1": helv})
-    builder.save(path)
 
 
 def test_pages_of_every_size_and_turn_are_stacked_centred_and_drawn_in_place(
