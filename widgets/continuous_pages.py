@@ -38,6 +38,8 @@ PREFETCH_VIEWPORTS = 1.0
 TRACK_MS = 150
 WANT_MS = 80
 PAPER = QColor("#ffffff")
+PAGE_NUMBER = QColor("#c8c8c8")
+PAGE_NUMBER_POINTS = 36.0  # scene units: the number grows and shrinks with the page
 
 
 class ItemRoot(QGraphicsItem):
@@ -410,6 +412,13 @@ class ContinuousPages:
         if stack is None:
             return
         origin = stack.top(self._current)
-        # Every page is paper of its size; the images lie on top of the nearest ones.
+        font = painter.font()
+        font.setPointSizeF(PAGE_NUMBER_POINTS)
+        painter.setFont(font)
+        painter.setPen(PAGE_NUMBER)
+        # Every page is paper of its size, numbered while its image is not there: the images
+        # lie on top of the nearest ones.
         for index in stack.between(rect.top() + origin, rect.bottom() + origin):
-            painter.fillRect(self._page_scene_rect(index), PAPER)
+            page = self._page_scene_rect(index)
+            painter.fillRect(page, PAPER)
+            painter.drawText(page, Qt.AlignmentFlag.AlignCenter, str(index + 1))
