@@ -355,6 +355,25 @@ def test_a_glyph_chosen_in_a_panel_is_brought_into_view_after_scrolling_away(
     assert in_view(window, target) and window.page_index == 0
 
 
+def test_a_corpus_paper_scrolls_through_to_its_last_page(qtbot, window, corpus_dir):
+    open_and_wait(qtbot, window, corpus_dir / "pdfjs__tracemonkey.pdf")
+    turn_on(qtbot, window)
+    view = window.view
+    assert window.page_count == 14 and len(view._stack) == 14
+    bar = view.verticalScrollBar()
+    pages_seen = set()
+    for _ in range(200):
+        bar.setValue(bar.value() + bar.pageStep())  # Page Down on the scroll bar
+        qtbot.wait(200)
+        pages_seen.add(window.page_index)
+        if window.page_index == 13:
+            break
+    assert pages_seen >= set(range(1, 14))  # every page was current on the way
+    settle(qtbot, window, 13)
+    qtbot.waitUntil(lambda: set(pages_shown(window)) <= set(view.rendered_pages()))
+    assert "References" in reading_text(window)
+
+
 # -- a long file ---------------------------------------------------------------------------------
 def test_a_long_file_keeps_only_the_pages_near_the_viewport_rendered(qtbot, window, tmp_path):
     path = many_pages_pdf(tmp_path / "long.pdf", 300)
