@@ -93,10 +93,6 @@ class ContinuousPages:
     def continuous(self) -> bool:
         return self._stack is not None
 
-    @property
-    def current_page(self) -> int:
-        return self._current
-
     def set_page_sizes(self, sizes: Sequence[Size] | None, current: int = 0) -> None:
         """Stack pages of these display sizes (points), `current` at the origin; None goes
         back to one page at a time. The view stays where it is on the current page."""
