@@ -238,27 +238,6 @@ def wheel_over(view, notches: int) -> None:
     QApplication.sendEvent(viewport, event)
 
 
-def test_continuous_scrolling_goes_on_to_the_next_and_back_to_the_previous_page(
-    qtbot, window, tmp_path
-):
-    text_pages_pdf(tmp_path / "three.pdf", 3)
-    open_and_wait(qtbot, window, tmp_path / "three.pdf")
-    window.actions_by_name["continuous"].trigger()
-    assert window.actions_by_name["continuous"].isChecked()
-    view = window.view
-    view.set_zoom(2.0)
-    bar = view.verticalScrollBar()
-    bar.setValue(bar.maximum())
-    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
-        wheel_over(view, -1)
-    assert window.page_index == 1
-    assert bar.value() == bar.minimum()
-    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
-        wheel_over(view, 1)
-    assert window.page_index == 0
-    assert bar.value() == bar.maximum() > 0
-
-
 def test_without_continuous_scrolling_the_wheel_stays_on_the_page(qtbot, window, tmp_path):
     text_pages_pdf(tmp_path / "three.pdf", 3)
     open_and_wait(qtbot, window, tmp_path / "three.pdf")
