@@ -328,6 +328,7 @@ class GlyphTable(QWidget):
 
     def _filter(self, **values) -> None:
         self.proxy.set_filter(**values)
+        self.set_selected(self._selected)  # the rows still shown stay selected
         self._update_count()
 
     def _update_count(self) -> None:
