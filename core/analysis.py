@@ -7,9 +7,9 @@ painted glyphs (core.interpret.interpreter) → visible glyphs (§4 box, §5 dup
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.interpret.annotations import AnnotationSpan
 from glyphscope.core.interpret.interpreter import extract_page
@@ -23,6 +23,13 @@ from glyphscope.core.text.columns import ColumnsResult, columns_text
 from glyphscope.core.text.hidden import Clip, HiddenGlyph, hidden_glyphs
 from glyphscope.core.text.ink import InkTest, page_hidden
 from glyphscope.core.text.layout import LayoutResult, layout
+from glyphscope.core.text.packed import (
+    pack_dropped,
+    pack_gaps,
+    pack_glyphs,
+    pack_line_breaks,
+    unpack,
+)
 from glyphscope.core.text.prepared import Replacement, prepare_glyphs
 from glyphscope.core.text.reading import (
     GapDecision,
@@ -79,6 +86,14 @@ class PageAnalysis:
     # `hidden` once a pixel test run elsewhere (the inspector's render thread) has answered.
     clips: tuple[tuple[int, Clip], ...] = ()
 
+    def __reduce__(self) -> tuple[Callable[[dict], PageAnalysis], tuple[dict]]:
+        # The inspector sends analyses between processes: the per-glyph and per-decision
+        # records travel as columns (core.text.packed), not as one pickled object each.
+        values = {name: getattr(self, name) for name in _FIELD_NAMES}
+        for name, pack in _PACKERS.items():
+            values[name] = pack(values[name])
+        return (_restore_analysis, (values,))
+
     def with_ink(self, ink: InkTest) -> PageAnalysis:
         """A copy whose hidden glyphs include the `no_ink` answers of `ink`."""
         hidden = hidden_glyphs(self.glyphs, self.clips, self.dropped, self.rules, ink.no_ink)
@@ -93,6 +108,21 @@ class PageAnalysis:
         is a LazyJsonList, converted item by item as it is written, and non-finite numbers
         are null (finite_json), so `json` can write it with allow_nan=False."""
         return finite_json(analysis_json(self, LazyJsonList))  # type: ignore[return-value]
+
+
+_FIELD_NAMES = tuple(field.name for field in fields(PageAnalysis))
+_PACKERS: dict[str, Callable[[Any], object]] = {
+    "glyphs": pack_glyphs,
+    "dropped": pack_dropped,
+    "gaps": pack_gaps,
+    "line_breaks": pack_line_breaks,
+}
+
+
+def _restore_analysis(values: dict) -> PageAnalysis:
+    for name in _PACKERS:
+        values[name] = unpack(values[name])
+    return PageAnalysis(**values)
 
 
 def analyse_page(page: PdfPage, rules: Rules, *, ink: bool = False) -> PageAnalysis:

@@ -8,9 +8,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QSpinBox, QToolBar
 
 from glyphscope.inspector import edit_actions
-from glyphscope.inspector.continuous import CONTINUOUS_KEY, ContinuousScrolling
+from glyphscope.inspector.continuous import ContinuousScrolling
 from glyphscope.inspector.file_session import install_file_session
-from glyphscope.inspector.settings import read_bool
 from glyphscope.widgets.text_layers import ALL_LAYER_TYPES
 
 
@@ -136,9 +135,7 @@ def build_actions(window) -> dict[str, QAction]:
         window, "continuous", "&Continuous scrolling", window.continuous.set_enabled
     )
     actions["continuous"].setCheckable(True)
-    if read_bool(window.settings, CONTINUOUS_KEY, False):
-        actions["continuous"].setChecked(True)
-        window.view.continuous = True
+    actions["continuous"].setChecked(window.continuous.enabled)
     actions["wrap"].setCheckable(True)
     window.navigation_keys = edit_actions.install_navigation_keys(window)
     menu_bar = window.menuBar()

@@ -6,9 +6,17 @@ back whole (arrays, spatial index, decision lookups), so the window does no per-
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
+from glyphscope.core.analysis import PageAnalysis
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.hidden import HiddenGlyph
+from glyphscope.core.text.ink import InkTest
 from glyphscope.core.view.page_model import PageModel, build_page_model
 from glyphscope.inspector.worker_child import WorkerOwned
+
+# Analyses kept in the worker after they were sent (a dense page's is tens of megabytes).
+RECENT_ANALYSES = 4
 
 
 class AnalysisUnavailableError(RuntimeError):
@@ -20,6 +28,8 @@ class CoreOwner(WorkerOwned):
 
     def __init__(self) -> None:
         self._document = None
+        # The last analyses made, for the jobs that refine them (the hidden-text pixel test).
+        self._recent: OrderedDict[tuple[int, Rules], PageAnalysis] = OrderedDict()
 
     @property
     def document(self):
@@ -37,6 +47,7 @@ class CoreOwner(WorkerOwned):
         if self._document is not None:
             self._document.close()
         self._document = None
+        self._recent.clear()
 
     def analyse(self, index: int, rules: Rules) -> PageModel:
         from glyphscope.core.analysis import analyse_page
@@ -48,6 +59,9 @@ class CoreOwner(WorkerOwned):
         # few extractions, so visiting a long file page by page does not keep every glyph.
         page = self._document.page(index)
         analysis = analyse_page(page, rules)
+        self._recent[(index, rules)] = analysis
+        while len(self._recent) > RECENT_ANALYSES:
+            self._recent.popitem(last=False)
         # The arrays, spatial index and decision lookups are built here, in the worker.
         model = build_page_model(index, analysis, analysis.structure_reason)
         # The hidden-text pixel test: the page copies are made here (pikepdf, this thread's
@@ -55,3 +69,17 @@ class CoreOwner(WorkerOwned):
         candidates = ink_candidates(analysis.glyphs, analysis.visible)
         model.ink_request = ink_request(page, analysis.glyphs, candidates, rules)
         return model
+
+    def hidden_with_ink(
+        self, index: int, rules: Rules, ink: InkTest
+    ) -> tuple[int, Rules, InkTest, tuple[HiddenGlyph, ...]]:
+        """The page's hidden glyphs once the pixel test has answered (PageAnalysis.with_ink):
+        re-deriving them walks every glyph, so it runs here and not in the window."""
+        from glyphscope.core.analysis import analyse_page
+
+        analysis = self._recent.get((index, rules))
+        if analysis is None:
+            if self._document is None:
+                raise AnalysisUnavailableError("the document could not be opened for analysis")
+            analysis = analyse_page(self._document.page(index), rules)
+        return index, rules, ink, analysis.with_ink(ink).hidden

@@ -50,7 +50,7 @@ def legend_sections(window, layer_ids: Sequence[str]) -> list[LegendSection]:
 
 def page_rect(window) -> QRectF:
     """The scene area of the page and every overlay outside it (slug lines, MediaBox)."""
-    return QRectF(window.view.sceneRect())
+    return QRectF(window.view.page_scene_rect())
 
 
 def png_bytes(image: QImage) -> bytes:

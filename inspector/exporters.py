@@ -36,8 +36,9 @@ __all__ = ["LEGEND_WIDTH", "export_png", "export_svg", "page_image", "page_rect"
 
 @contextmanager
 def layers_shown(window, layer_ids: Sequence[str]):
-    """Show exactly `layer_ids` (and no selection) while exporting, then put every layer back
-    as it was; the user's saved layer choice is not touched."""
+    """Show exactly `layer_ids` (and no selection, nor the other pages of continuous
+    scrolling) while exporting, then put every layer back as it was; the user's saved layer
+    choice is not touched."""
     wanted = set(layer_ids)
     before = {layer_id: layer.isVisible() for layer_id, layer in window.layers.items()}
     selection_visible = window.selection_layer.isVisible()
@@ -45,7 +46,8 @@ def layers_shown(window, layer_ids: Sequence[str]):
         for layer_id, layer in window.layers.items():
             layer.setVisible(layer_id in wanted)
         window.selection_layer.setVisible(False)
-        yield
+        with window.view.current_page_only():
+            yield
     finally:
         for layer_id, visible in before.items():
             window.layers[layer_id].setVisible(visible)

@@ -8,11 +8,15 @@ the status count. A page whose test fails or is stale keeps the reasons found wi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from glyphscope.core.text.hidden import HiddenGlyph
 from glyphscope.core.text.ink import InkRequest, InkTest, run_ink_test
 from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.core.view.page_model import PageModel
 
 INK_JOB = "ink"
+HIDDEN_JOB = "ink-hidden"
 
 
 def ink_job(page_index: int, rules: object, request: InkRequest) -> tuple[int, object, InkTest]:
@@ -31,11 +35,23 @@ def request_ink(window, model: PageModel) -> None:
 
 
 def apply_ink(window, result: tuple[int, object, InkTest]) -> None:
+    """The render thread answered: the analysis worker folds the answer into the hidden
+    glyphs (every glyph is walked again, which the window's thread must not do)."""
     page_index, rules, ink = result
     model = window._models.get((page_index, rules))
     if model is None or model.analysis.ink is not None:
         return
-    model.analysis = model.analysis.with_ink(ink)
+    window.analysis_thread.submit(HIDDEN_JOB, window.core.hidden_with_ink, page_index, rules, ink)
+
+
+def apply_hidden(window, result: tuple[int, object, InkTest, tuple[HiddenGlyph, ...]]) -> None:
+    """The analysis worker's hidden glyphs with the pixel test's answers."""
+    page_index, rules, ink, hidden = result
+    model = window._models.get((page_index, rules))
+    if model is None or model.analysis.ink is not None:
+        return
+    # What PageAnalysis.with_ink makes, with the hidden glyphs made in the worker.
+    model.analysis = replace(model.analysis, hidden=hidden, ink=ink)
     model.ink_request = None
     if model is window.model:
         layer = window.layers.get("hidden_text")
@@ -46,7 +62,7 @@ def apply_ink(window, result: tuple[int, object, InkTest]) -> None:
 
 
 def status_text(model: PageModel) -> str:
-    visible = sum(status == GlyphStatus.VISIBLE for status in model.status)
+    visible = int(model.arrays.visible.sum())
     state = f"{model.count} glyphs, {visible} visible"
     # Hidden among the glyphs the text modes read: off-box glyphs are dropped already.
     hidden = sum(

@@ -16,7 +16,14 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from glyphscope.core.errors import PasswordRequiredError, WrongPasswordError
 from glyphscope.core.view.page_model import PageModel
-from glyphscope.inspector.hidden_ink import INK_JOB, apply_ink, request_ink, status_text
+from glyphscope.inspector.hidden_ink import (
+    HIDDEN_JOB,
+    INK_JOB,
+    apply_hidden,
+    apply_ink,
+    request_ink,
+    status_text,
+)
 from glyphscope.inspector.render_worker import RenderedBitmap, rendered_page
 from glyphscope.inspector.settings import add_recent_file
 
@@ -220,6 +227,9 @@ class PageSession:
 
     @Slot(str, int, object)
     def _on_analysis_job(self, kind: str, generation: int, result: object) -> None:
+        if kind == HIDDEN_JOB and isinstance(result, tuple):
+            apply_hidden(self, result)
+            return
         if kind != "analyse" or not self.analysis_thread.is_latest(kind, generation):
             return
         if not isinstance(result, PageModel):

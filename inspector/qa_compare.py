@@ -22,7 +22,7 @@ class CompareController:
         self.queue: list[int] = []
         self.total = 0
         self.done = 0
-        self.compared = None  # the analysis whose reading order the page diff is made of
+        self.compared = None  # the reading order (TextResult) the page diff is made of
 
     def reset(self) -> None:
         self.queue = []
@@ -45,7 +45,9 @@ class CompareController:
         if model is None or model.page_index not in texts:
             return
         # Only the reading order crosses to the QA worker, not the whole analysis.
-        self.compared = model.analysis
+        # The reading compared (the pixel test may replace the analysis record meanwhile;
+        # it keeps the reading).
+        self.compared = model.analysis.reading
         self.features.thread.submit(
             "compare-page",
             _compare,
@@ -58,7 +60,11 @@ class CompareController:
         index, diff = result
         features = self.features
         model = features.window.model
-        if model is None or model.page_index != index or model.analysis is not self.compared:
+        if (
+            model is None
+            or model.page_index != index
+            or model.analysis.reading is not self.compared
+        ):
             return  # a comparison of a reading no longer shown (the rules or page changed)
         if isinstance(diff, JobFailure):
             features.compare_panel.show_page_diff(index + 1, None, f"pdfium: {diff.message}")

@@ -37,7 +37,9 @@ def selection_region(window, indices: Sequence[int]) -> QRectF | None:
         return None
     x0, y0, x1, y1 = rect
     scene = window.view.overlay_root.mapToScene(QRectF(x0, y0, x1 - x0, y1 - y0)).boundingRect()
-    return scene.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN).intersected(window.view.sceneRect())
+    return scene.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN).intersected(
+        window.view.page_scene_rect()
+    )
 
 
 def region_image(window, region: QRectF, layer_ids: Sequence[str], scale: float = 3.0) -> QImage:

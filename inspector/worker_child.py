@@ -9,6 +9,7 @@ Nothing here imports Qt.
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import resource
@@ -104,7 +105,16 @@ def receive(connection) -> tuple:
     header = connection.recv_bytes()
     count = int.from_bytes(header[:4], "little")
     buffers = [connection.recv_bytes() for _ in range(count)]
-    return pickle.loads(memoryview(header)[4:], buffers=buffers)
+    # A page arrives as some 10^5 small records (core.text.packed rebuilds them); the cyclic
+    # collector would walk them over and over while they are made, tripling the time this
+    # thread holds the window process's GIL. None of them is part of a cycle.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(memoryview(header)[4:], buffers=buffers)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _limit_address_space(limit: int) -> None:

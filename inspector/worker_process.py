@@ -133,6 +133,12 @@ class WorkerProcess(QObject):
         with self._wake:
             return self._latest.get(kind) == generation
 
+    @property
+    def idle(self) -> bool:
+        """No job is queued or running."""
+        with self._wake:
+            return not self._busy and not self._jobs
+
     def isRunning(self) -> bool:
         return self._dispatcher is not None and self._dispatcher.is_alive()
 

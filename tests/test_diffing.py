@@ -6,7 +6,13 @@ import pytest
 
 from glyphscope.core.analysis import analyse_page
 from glyphscope.core.document import Document
-from glyphscope.core.qa.diffing import PdfiumText, changed_rules, rule_changes, word_diff
+from glyphscope.core.qa.diffing import (
+    PdfiumText,
+    changed_rules,
+    decision_pairs,
+    rule_changes,
+    word_diff,
+)
 from glyphscope.core.qa.search import search_pages, search_text
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.reading import TextResult
@@ -50,6 +56,18 @@ def test_a_huge_line_break_ratio_joins_the_two_lines(tj_document):
     changes = rule_changes(before, after)
     assert changes.lines_joined == ((7, 8),)
     assert changes.lines_split == ()
+
+
+def test_decision_pairs_of_wanted_pairs_are_those_of_the_whole_lookup(tj_document):
+    before, after = analyses(tj_document, space_gap_ratio=0.7)
+    gaps, breaks = decision_pairs(after)
+    wanted = {(1, 2), (7, 8), (99, 100)}
+    chosen_gaps, chosen_breaks = decision_pairs(after, wanted)
+    assert chosen_gaps == {pair: gaps[pair] for pair in wanted if pair in gaps}
+    assert chosen_breaks == {pair: breaks[pair] for pair in wanted if pair in breaks}
+    assert chosen_gaps[(1, 2)].gap == pytest.approx(6.0) and not chosen_gaps[(1, 2)].space
+    assert (7, 8) in chosen_breaks and chosen_breaks[(7, 8)].broke
+    assert decision_pairs(after, ()) == ({}, {})
 
 
 def test_lowering_the_space_ratio_to_zero_gains_no_space_at_zero_gaps(tj_document):

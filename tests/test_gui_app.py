@@ -572,6 +572,19 @@ def test_selecting_rows_in_the_glyph_table_lights_the_glyphs_on_the_page(qtbot, 
     assert win.selection_layer.selected == tuple(second[:2])
 
 
+def test_filtering_the_glyph_table_keeps_the_shown_rows_selected(qtbot, decisions):
+    win = decisions
+    second = glyph_indices(win, "Second")
+    win.selection.set(second, "page")
+    table = win.glyph_table
+    table.dropped_only.setChecked(True)  # none of them is dropped: no row is left
+    assert table.view.selectionModel().selectedRows() == []
+    table.dropped_only.setChecked(False)
+    rows = table.view.selectionModel().selectedRows()
+    assert sorted(table.source.glyph_at(i.row()) for i in rows) == second
+    assert table.count.text() == f"{win.model.count} of {win.model.count} glyphs"
+
+
 def test_open_recent_lists_the_opened_file(qtbot, three_pages):
     win = three_pages
     win.recent_menu.aboutToShow.emit()

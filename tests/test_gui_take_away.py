@@ -8,31 +8,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QPlainTextEdit
 
-from glyphscope.inspector.main_window import MainWindow
 from tests.qa_support import glyph_indices
 from tests.test_gui_app import open_and_wait, reading_text
-from tests.test_gui_pdfs import decisions_pdf, text_pages_pdf
+from tests.test_gui_pdfs import text_pages_pdf
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
-
-
-@pytest.fixture
-def window(qtbot):
-    win = MainWindow(persist=False)
-    qtbot.addWidget(win)
-    win.password_provider = lambda path, wrong: pytest.fail("unexpected password prompt")
-    win.resize(1200, 800)
-    win.show()
-    yield win
-    win.shutdown()
-
-
-@pytest.fixture
-def decisions(qtbot, window, tmp_path):
-    decisions_pdf(tmp_path / "decisions.pdf")
-    open_and_wait(qtbot, window, tmp_path / "decisions.pdf")
-    return window
 
 
 @pytest.fixture

@@ -77,3 +77,25 @@ def test_selecting_any_glyph_of_a_span_or_accent_pair_highlights_their_text(feat
     assert set(features.selection_layer.selected) == set(replacement.glyphs)
     features.selection.set([merge.accent], "page")
     assert set(features.selection_layer.selected) == {merge.accent, merge.base}
+
+
+def test_the_analysis_worker_folds_the_pixel_test_into_the_hidden_glyphs(tmp_path):
+    """What the window applies when pdfium's half of the test answers is what
+    PageAnalysis.with_ink makes, computed in the worker (kept or analysed again)."""
+    from glyphscope.core.rules import Rules
+    from glyphscope.core.text.ink import InkTest
+    from glyphscope.inspector.analysis_worker import CoreOwner
+
+    path = str(text_features_pdf(tmp_path / "features.pdf"))
+    rules = Rules()
+    core = CoreOwner()
+    core.open(path, None)
+    analysis = core.analyse(0, rules).analysis
+    ink = InkTest(frozenset({analysis.visible[0]}), 1, 1.0, 0.0)
+    expected = analysis.with_ink(ink).hidden
+    assert core.hidden_with_ink(0, rules, ink) == (0, rules, ink, expected)
+    fresh = CoreOwner()
+    fresh.open(path, None)
+    assert fresh.hidden_with_ink(0, rules, ink)[3] == expected
+    core.close()
+    fresh.close()

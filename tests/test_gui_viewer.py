@@ -4,7 +4,6 @@ remembered per file, headers that are not clipped, a layout usable at 1024×700.
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication
@@ -13,24 +12,6 @@ from glyphscope.inspector.main_window import MainWindow
 from tests.qa_support import TIMEOUT_MS, glyph_indices
 from tests.test_gui_app import open_and_wait
 from tests.test_gui_pdfs import decisions_pdf, text_pages_pdf
-
-
-@pytest.fixture
-def window(qtbot):
-    win = MainWindow(persist=False)
-    qtbot.addWidget(win)
-    win.password_provider = lambda path, wrong: pytest.fail("unexpected password prompt")
-    win.resize(1200, 800)
-    win.show()
-    yield win
-    win.shutdown()
-
-
-@pytest.fixture
-def decisions(qtbot, window, tmp_path):
-    decisions_pdf(tmp_path / "decisions.pdf")
-    open_and_wait(qtbot, window, tmp_path / "decisions.pdf")
-    return window
 
 
 def test_fit_width_shows_no_horizontal_scroll_bar(qtbot, decisions):
@@ -255,27 +236,6 @@ def wheel_over(view, notches: int) -> None:
         False,
     )
     QApplication.sendEvent(viewport, event)
-
-
-def test_continuous_scrolling_goes_on_to_the_next_and_back_to_the_previous_page(
-    qtbot, window, tmp_path
-):
-    text_pages_pdf(tmp_path / "three.pdf", 3)
-    open_and_wait(qtbot, window, tmp_path / "three.pdf")
-    window.actions_by_name["continuous"].trigger()
-    assert window.actions_by_name["continuous"].isChecked()
-    view = window.view
-    view.set_zoom(2.0)
-    bar = view.verticalScrollBar()
-    bar.setValue(bar.maximum())
-    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
-        wheel_over(view, -1)
-    assert window.page_index == 1
-    assert bar.value() == bar.minimum()
-    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
-        wheel_over(view, 1)
-    assert window.page_index == 0
-    assert bar.value() == bar.maximum() > 0
 
 
 def test_without_continuous_scrolling_the_wheel_stays_on_the_page(qtbot, window, tmp_path):

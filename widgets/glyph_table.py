@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import (
+    QIdentityProxyModel,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
-    QSortFilterProxyModel,
     Qt,
     Signal,
 )
@@ -51,7 +51,8 @@ ALL = "any"
 
 
 class GlyphTableModel(TitledTableModel):
-    """Rows are glyphs in `order` (a permutation of glyph indices the sort sets)."""
+    """Rows are glyphs in `order`: the glyph indices the sort and the filters leave, a numpy
+    array over the page model's columns; cells are formatted only when the view asks."""
 
     column_titles = COLUMNS
 
@@ -61,22 +62,56 @@ class GlyphTableModel(TitledTableModel):
         super().__init__(parent)
         self.model: PageModel | None = None
         self.order = np.zeros(0, dtype=np.int64)
+        self._sorted = np.zeros(0, dtype=np.int64)  # every glyph, in the sort's order
+        self._accepted: np.ndarray | None = None  # which glyphs pass the filters (None: all)
+        self._rows = np.zeros(0, dtype=np.int64)  # glyph → its row, -1 when filtered out
         self._keys: list[np.ndarray] = []
 
     def set_page_model(
-        self, model: PageModel | None, column: int = 0, order=Qt.SortOrder.AscendingOrder
+        self,
+        model: PageModel | None,
+        column: int = 0,
+        order=Qt.SortOrder.AscendingOrder,
+        accepted: np.ndarray | None = None,
     ) -> None:
-        """Show another page's glyphs, already sorted by `column` (one reset, one filter)."""
-        keys = _sort_keys(model) if model is not None else []
-        permutation = _permutation(keys, column, order) if model is not None else None
+        """Show another page's glyphs, already sorted by `column` and filtered by the mask
+        `accepted` (one reset)."""
         self.beginResetModel()
         self.model = model
-        self._keys = keys
-        self.order = permutation if permutation is not None else np.zeros(0, dtype=np.int64)
+        self._keys = _sort_keys(model) if model is not None else []
+        self._sorted = (
+            _permutation(self._keys, column, order)
+            if model is not None
+            else np.zeros(0, dtype=np.int64)
+        )
+        self._accepted = accepted
+        self._apply()
         self.endResetModel()
+
+    def set_accepted(self, accepted: np.ndarray | None) -> None:
+        """Show only the glyphs the mask lets through (numpy, not a call per row)."""
+        self.beginResetModel()
+        self._accepted = accepted
+        self._apply()
+        self.endResetModel()
+
+    def _apply(self) -> None:
+        order = self._sorted
+        if self._accepted is not None and len(self._accepted) == len(order):
+            order = order[self._accepted[order]]
+        self.order = order
+        self._rows = np.full(len(self._sorted), -1, dtype=np.int64)
+        self._rows[order] = np.arange(len(order))
 
     def glyph_at(self, row: int) -> int:
         return int(self.order[row])
+
+    def rows_of(self, glyphs) -> np.ndarray:
+        """The rows showing the given glyphs (those filtered out or off the page left out)."""
+        wanted = np.asarray([int(g) for g in glyphs], dtype=np.int64)
+        wanted = wanted[(wanted >= 0) & (wanted < len(self._rows))]
+        rows = self._rows[wanted]
+        return rows[rows >= 0]
 
     def row_total(self) -> int:
         return len(self.order)
@@ -85,9 +120,9 @@ class GlyphTableModel(TitledTableModel):
         """A stable numpy sort on precomputed keys: no Python comparison per pair of rows."""
         if self.model is None or not 0 <= column < len(self._keys):
             return
-        # A reset, not a layout change: the filter proxy must re-read which rows pass.
         self.beginResetModel()
-        self.order = _permutation(self._keys, column, order)
+        self._sorted = _permutation(self._keys, column, order)
+        self._apply()
         self.endResetModel()
         self.sorted.emit()
 
@@ -162,7 +197,11 @@ def _sort_keys(model: PageModel) -> list[np.ndarray]:
     ]
 
 
-class GlyphFilterProxy(QSortFilterProxyModel):
+class GlyphFilterProxy(QIdentityProxyModel):
+    """The table's filters. They are applied by the source model from a numpy mask: a
+    QSortFilterProxyModel would call Python once per row (20,000 calls on a dense page)
+    at every page, sort and filter change."""
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.scope = SCOPES[0]
@@ -170,24 +209,17 @@ class GlyphFilterProxy(QSortFilterProxyModel):
         self.unresolved_only = False
         self.font = ALL
         self.mcid = ALL
-        self._accepted = np.zeros(0, dtype=bool)
 
     def set_filter(self, **values) -> None:
-        # Qt ≥ 6.10 replaces invalidateFilter() with a begin/end pair around the change.
-        self.beginFilterChange()
         for name, value in values.items():
             setattr(self, name, value)
-        self.refresh_mask()
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-    def refresh_mask(self, model: PageModel | None = None) -> None:
-        """Which glyphs pass the filters, for all rows at once (filterAcceptsRow reads it)."""
         source = self.sourceModel()
-        if model is None and source is not None:
-            model = source.model
+        source.set_accepted(self.mask(source.model))
+
+    def mask(self, model: PageModel | None) -> np.ndarray | None:
+        """Which glyphs pass the filters, for all rows at once (None: no page)."""
         if model is None:
-            self._accepted = np.zeros(0, dtype=bool)
-            return
+            return None
         a = model.arrays
         mask = np.ones(model.count, dtype=bool)
         if self.scope == SCOPES[1]:
@@ -203,15 +235,7 @@ class GlyphFilterProxy(QSortFilterProxyModel):
             mask &= a.font_key.codes == (labels.index(self.font) if self.font in labels else -1)
         if self.mcid != ALL:
             mask &= a.mcid == int(self.mcid)
-        self._accepted = mask
-
-    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
-        # The source model sorts with numpy; the proxy only filters (keeps source order).
-        self.sourceModel().sort(column, order)
-
-    def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:
-        glyph = self.sourceModel().glyph_at(row)
-        return glyph < len(self._accepted) and bool(self._accepted[glyph])
+        return mask
 
 
 class GlyphTable(QWidget):
@@ -291,10 +315,12 @@ class GlyphTable(QWidget):
                 combo.addItems(list(values))
                 combo.blockSignals(False)
             self.proxy.font = self.proxy.mcid = ALL
-            self.proxy.refresh_mask(model)
             header = self.view.horizontalHeader()
             self.source.set_page_model(
-                model, header.sortIndicatorSection(), header.sortIndicatorOrder()
+                model,
+                header.sortIndicatorSection(),
+                header.sortIndicatorOrder(),
+                self.proxy.mask(model),
             )
         finally:
             self._quiet = False
@@ -302,50 +328,47 @@ class GlyphTable(QWidget):
 
     def _filter(self, **values) -> None:
         self.proxy.set_filter(**values)
+        self.set_selected(self._selected)  # the rows still shown stay selected
         self._update_count()
 
     def _update_count(self) -> None:
-        self.count.setText(f"{self.proxy.rowCount()} of {self.source.rowCount()} glyphs")
+        total = self.source.model.count if self.source.model is not None else 0
+        self.count.setText(f"{self.proxy.rowCount()} of {total} glyphs")
 
     def visible_rows(self) -> list[int]:
         """Glyph indices of the rows that pass the filters, in the shown order."""
-        return [
-            self.source.glyph_at(self.proxy.mapToSource(self.proxy.index(r, 0)).row())
-            for r in range(self.proxy.rowCount())
-        ]
+        return self.source.order.tolist()
 
     def set_selected(self, indices) -> None:
         self._selected = tuple(indices)
         self._quiet = True
         try:
+            # One selection range per run of adjacent rows, not one per glyph.
+            rows = np.unique(self.source.rows_of(indices))
             selection = QItemSelection()
-            rows_of = {int(g): r for r, g in enumerate(self.source.order)}
-            for glyph in indices:
-                if glyph not in rows_of:
-                    continue
-                source_index = self.source.index(rows_of[glyph], 0)
-                proxy_index = self.proxy.mapFromSource(source_index)
-                if proxy_index.isValid():
-                    selection.select(proxy_index, proxy_index)
+            if len(rows):
+                breaks = np.flatnonzero(np.diff(rows) != 1) + 1
+                last = self.proxy.columnCount() - 1
+                for run in np.split(rows, breaks):
+                    top = self.proxy.index(int(run[0]), 0)
+                    selection.select(top, self.proxy.index(int(run[-1]), last))
             flags = (
                 QItemSelectionModel.SelectionFlag.ClearAndSelect
                 | QItemSelectionModel.SelectionFlag.Rows
             )
             self.view.selectionModel().select(selection, flags)
             if not selection.isEmpty():
-                self.view.scrollTo(selection.indexes()[0])
+                self.view.scrollTo(self.proxy.index(int(rows[0]), 0))
         finally:
             self._quiet = False
 
     def _on_selection(self, *_args) -> None:
         if self._quiet:
             return
-        rows = sorted(
-            {
-                self.source.glyph_at(self.proxy.mapToSource(i).row())
-                for i in self.view.selectionModel().selectedRows()
-            }
-        )
-        if rows:
-            self._selected = tuple(rows)
-            self.glyphsSelected.emit(rows)
+        ranges = self.view.selectionModel().selection()
+        rows = [np.arange(r.top(), r.bottom() + 1) for r in ranges if r.isValid()]
+        if not rows:
+            return
+        glyphs = np.unique(self.source.order[np.concatenate(rows)]).tolist()
+        self._selected = tuple(glyphs)
+        self.glyphsSelected.emit(glyphs)

@@ -3,7 +3,8 @@
 Scene units are display points (see widgets/page_geometry.py). The rendered image sits at the
 scene origin scaled to the page's display size; `overlay_root` carries the user space →
 display transform, so every overlay layer draws glyph quads and boxes in the engine's own
-coordinates and none of them repeats the y flip, /Rotate, crop offset or /UserUnit.
+coordinates and none of them repeats the y flip, /Rotate, crop offset or /UserUnit. With
+continuous scrolling (widgets/continuous_pages.py) the other pages lie around that one.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap, QTransform
 from PySide6.QtWidgets import (
-    QGraphicsItem,
     QGraphicsPixmapItem,
     QGraphicsRectItem,
     QGraphicsScene,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QToolTip,
 )
 
+from glyphscope.widgets.continuous_pages import RENDER_KEPT, ContinuousPages, ItemRoot
 from glyphscope.widgets.page_geometry import PageGeometry
 
 MIN_ZOOM = 0.25
@@ -30,22 +31,6 @@ CLICK_SLOP_PX = 4
 # How long the outline around glyphs brought into view stays, and its margin in pixels.
 FLASH_MS = 900
 REVEAL_MARGIN_PX = 40
-# The image is kept while its pixels per point are within these factors of what the zoom wants.
-RENDER_KEPT = (0.95, 1.5)
-
-
-class _OverlayRoot(QGraphicsItem):
-    """Parent of the overlay layers; draws nothing, carries the user-space transform."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
-
-    def boundingRect(self) -> QRectF:
-        return QRectF()
-
-    def paint(self, painter, option, widget=None) -> None:  # pragma: no cover - no contents
-        pass
 
 
 def to_qtransform(matrix) -> QTransform:
@@ -54,7 +39,7 @@ def to_qtransform(matrix) -> QTransform:
     return QTransform(a, b, c, d, e, f)
 
 
-class PageView(QGraphicsView):
+class PageView(ContinuousPages, QGraphicsView):
     # user-space x, y under the pointer (NaN when it leaves the page)
     cursorMoved = Signal(float, float)
     # a click (not a drag) at a user-space point
@@ -66,8 +51,12 @@ class PageView(QGraphicsView):
     glyphHovered = Signal(int)
     # the image should be re-rendered at this many pixels per display point
     renderScaleWanted = Signal(float)
-    # continuous scrolling: the wheel went past the page's end (+1) or its start (-1)
-    pageFlipWanted = Signal(int)
+    # continuous scrolling: the user scrolled another page under the viewport's centre (or
+    # clicked one); the owner turns to it and calls show_page
+    currentPageWanted = Signal(int)
+    # continuous scrolling: pages near the viewport that need an image, nearest first, and
+    # the image pixels per display point the zoom wants (set_page_image takes them)
+    pagesWanted = Signal(list, float)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -88,7 +77,7 @@ class PageView(QGraphicsView):
         self.scene().addItem(self._page_item)
         self._page_shadow = self.scene().addRect(QRectF(), Qt.PenStyle.NoPen, QColor("#ffffff"))
         self._page_shadow.setZValue(-20)
-        self.overlay_root = _OverlayRoot()
+        self.overlay_root = ItemRoot()  # carries the user-space transform
         self.scene().addItem(self.overlay_root)
         self.geometry: PageGeometry | None = None
         self._zoom = 1.0
@@ -108,7 +97,6 @@ class PageView(QGraphicsView):
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(120)
         self._render_timer.timeout.connect(lambda: self.renderScaleWanted.emit(self.render_scale()))
-        self.continuous = False  # see pageFlipWanted
         self._flash = QGraphicsRectItem(self.overlay_root)
         pen = QPen(QColor("#ff3d00"), 3)
         pen.setCosmetic(True)
@@ -120,20 +108,29 @@ class PageView(QGraphicsView):
         self._flash_timer.setSingleShot(True)
         self._flash_timer.setInterval(FLASH_MS)
         self._flash_timer.timeout.connect(self._flash.hide)
+        self._init_continuous()
 
     # -- page -------------------------------------------------------------------------------
     def set_geometry(self, geometry: PageGeometry) -> None:
         """Lay the scene out for a page (before its image arrives, so overlays can draw)."""
+        if self._stack is not None and geometry.index != self._current:
+            with self._scrolling_internally():
+                self._make_current(geometry.index)
         changed = self.geometry is None or (
             geometry.size != self.geometry.size or geometry.matrix != self.geometry.matrix
         )
+        self._place_current(geometry)
+        if self._stack is not None and self._stack.set_size(geometry.index, geometry.size):
+            self._relayout()
+        if changed:
+            self._update_scene_rect()
+            self.apply_fit()
+
+    def _place_current(self, geometry: PageGeometry) -> None:
         self.geometry = geometry
         width, height = geometry.size
         self._page_shadow.setRect(QRectF(0, 0, width, height))
         self.overlay_root.setTransform(to_qtransform(geometry.matrix))
-        if changed:
-            self._update_scene_rect()
-            self.apply_fit()
 
     def set_image(self, image: QImage) -> None:
         if self.geometry is None or image.isNull():
@@ -147,9 +144,13 @@ class PageView(QGraphicsView):
         )
 
     def clear_page(self) -> None:
+        """Show no page (the document is closing); continuous scrolling waits for the next
+        document's page sizes."""
         self.geometry = None
         self._page_item.setPixmap(QPixmap())
         self._page_shadow.setRect(QRectF())
+        self._drop_neighbours()
+        self._stack, self._current, self._near = None, 0, set()
 
     def set_content_bounds(self, user_rect, fit_rect=None) -> None:
         """Grow the scene to show overlays outside the visible box (slug lines, MediaBox);
@@ -180,16 +181,32 @@ class PageView(QGraphicsView):
         extra = self._mapped(self._fit_user_rect)
         return area.united(extra) if extra is not None else area
 
-    def _update_scene_rect(self) -> None:
-        if self.geometry is None:
-            return
-        width, height = self.geometry.size
+    def page_scene_rect(self) -> QRectF:
+        """The current page and every overlay drawn beyond it (slug lines, MediaBox), with a
+        margin: the whole scene of single-page mode, and what an export of the page shows."""
+        if self.geometry is not None:
+            width, height = self.geometry.size
+        elif self._stack is not None:
+            width, height = self._stack.size(self._current)
+        else:
+            return QRectF()
         rect = QRectF(0, 0, width, height)
         extra = self._mapped(self._extra_user_rect)
         if extra is not None:
             rect = rect.united(extra)
         margin = 12.0
-        self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
+        return rect.adjusted(-margin, -margin, margin, margin)
+
+    def _update_scene_rect(self) -> None:
+        if self._stack is not None:
+            margin = self._stack.gap
+            stack = self._stack_scene_rect().adjusted(-margin, -margin, margin, margin)
+            with self._scrolling_internally():  # a range change is not the user scrolling
+                self.setSceneRect(self.page_scene_rect().united(stack))
+        elif self.geometry is None:
+            return
+        else:
+            self.setSceneRect(self.page_scene_rect())
         self.apply_fit()
 
     def reveal(self, user_rect, flash: bool = True) -> None:
@@ -211,7 +228,10 @@ class PageView(QGraphicsView):
                 / max(scene.height() * PIXELS_PER_POINT, 1e-6),
             )
             self.set_zoom(min(self._zoom, fit))
-        self.ensureVisible(scene, REVEAL_MARGIN_PX, REVEAL_MARGIN_PX)
+        if self._stack is not None:
+            self._reveal_continuous(scene, REVEAL_MARGIN_PX)
+        else:
+            self.ensureVisible(scene, REVEAL_MARGIN_PX, REVEAL_MARGIN_PX)
         if flash:
             self._flash.setRect(box.adjusted(-1, -1, 1, 1))
             self._flash.show()
@@ -262,6 +282,7 @@ class PageView(QGraphicsView):
         self.zoomChanged.emit(zoom)
         if self._wants_render():
             self._render_timer.start()
+        self._want_soon()
 
     def _wants_render(self) -> bool:
         """The image shown is too coarse (or far too fine) for this zoom. A few per cent off
@@ -300,6 +321,9 @@ class PageView(QGraphicsView):
             scene = self.sceneRect()
             area = QRectF(scene.left(), 0, scene.width(), height)
         self._fitted_for = self.maximumViewportSize()
+        if self._stack is not None:
+            self._fit_continuous(mode, area, self.fit_zoom(mode, area))
+            return
         self.set_zoom(self.fit_zoom(mode, area), fit=mode)
         if mode == "page":
             self.centerOn(area.center())
@@ -333,6 +357,7 @@ class PageView(QGraphicsView):
         # measures; only a real resize (window, docks) re-fits.
         if self.maximumViewportSize() != self._fitted_for:
             self.apply_fit()
+        self._want_soon()
 
     def wheelEvent(self, event) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
@@ -340,24 +365,7 @@ class PageView(QGraphicsView):
             self.zoom_by(1.15**steps)
             event.accept()
             return
-        bar = self.verticalScrollBar()
-        delta = event.angleDelta().y()
-        if self.continuous and self.geometry is not None and delta:
-            # A wheel turn at the page's end (or start) goes on to the next (previous) page.
-            if delta < 0 and bar.value() >= bar.maximum():
-                self.pageFlipWanted.emit(1)
-                event.accept()
-                return
-            if delta > 0 and bar.value() <= bar.minimum():
-                self.pageFlipWanted.emit(-1)
-                event.accept()
-                return
         super().wheelEvent(event)
-
-    def scroll_to_end(self, end: bool) -> None:
-        """Show the bottom (True) or the top of the page."""
-        bar = self.verticalScrollBar()
-        bar.setValue(bar.maximum() if end else bar.minimum())
 
     # -- pointer ----------------------------------------------------------------------------
     def mousePressEvent(self, event) -> None:
@@ -401,7 +409,11 @@ class PageView(QGraphicsView):
             return
         moved = (event.position().toPoint() - press).manhattanLength()
         if moved <= CLICK_SLOP_PX or band is None:
-            point = self.user_point(event.position().toPoint())
+            pos = event.position().toPoint()
+            if not self._is_on_current_page(self.mapToScene(pos)):
+                self._ask_for_page_at(self.mapToScene(pos))
+                return
+            point = self.user_point(pos)
             self.clickedAt.emit(point.x(), point.y())
             return
         self.select_scene_rect(band)
@@ -421,6 +433,12 @@ class PageView(QGraphicsView):
         if self.geometry is None:
             return
         pos = event.position().toPoint()
+        if not self._is_on_current_page(self.mapToScene(pos)):
+            # Another page of the stack: its glyphs are not the ones the overlays draw.
+            self._set_hovered(-1)
+            QToolTip.hideText()
+            self.cursorMoved.emit(float("nan"), float("nan"))
+            return
         point = self.user_point(pos)
         self.cursorMoved.emit(point.x(), point.y())
         if self._press_pos is None:

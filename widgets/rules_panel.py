@@ -51,6 +51,8 @@ DEBOUNCE_MS = 250
 INT_MAX = 2**31 - 1
 COMPARE_DEFAULTS = "spec defaults"
 COMPARE_PREVIOUS = "previous rules"
+# Entries listed per category of rule changes (the category line counts them all).
+LISTED = 500
 
 # What each rule decides, with the spec section, for tooltips.
 DESCRIPTIONS = {
@@ -328,8 +330,6 @@ class RulesPanel(QWidget):
         after = model.analysis if model is not None else None
         self._texts = (before, after, against) if before is not None and after else None
         self._show_text_diff()
-        old_decisions = decision_pairs(before) if before is not None else ({}, {})
-        new_decisions = decision_pairs(after) if after is not None else ({}, {})
         if changes is None:
             self.summary.setText("Waiting for the analysis…" if against else "No comparison.")
             return
@@ -351,6 +351,10 @@ class RulesPanel(QWidget):
             "glyphs newly dropped": changes.newly_dropped,
             "glyphs newly kept": changes.newly_kept,
         }
+        # The old and new numbers of the decisions listed (at most LISTED per category).
+        listed = {pair for items in pairs.values() for pair in items[:LISTED]}
+        old_decisions = decision_pairs(before, listed) if before is not None else ({}, {})
+        new_decisions = decision_pairs(after, listed) if after is not None else ({}, {})
         for category, glyphs in changes.categories():
             items = pairs.get(category) or singles.get(category) or ()
             top = QTreeWidgetItem([f"{category}: {len(items)}", ""])
@@ -358,7 +362,7 @@ class RulesPanel(QWidget):
             top.setForeground(0, QColor(CATEGORY_COLOURS[category]))
             self.changes.addTopLevelItem(top)
             kind = 0 if category.startswith("spaces") else 1
-            for item in items[:500]:
+            for item in items[:LISTED]:
                 indices = item if isinstance(item, tuple) else (item,)
                 label = " → ".join(_glyph_label(model, i) for i in indices)
                 if isinstance(item, tuple):

@@ -15,12 +15,15 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
+import numpy as np
+
 from glyphscope.core.rules import Rules
-from glyphscope.core.text.reading import TextResult
+from glyphscope.core.text.reading import GapDecision, LineBreakDecision, TextResult
 
 if TYPE_CHECKING:
     import pypdfium2
@@ -173,20 +176,56 @@ def line_diff(before: str, after: str, context: int = 1) -> list[LineChange]:
     return rows
 
 
-def decision_pairs(analysis: PageAnalysis) -> tuple[dict[Pair, object], dict[Pair, object]]:
-    """The gap and line-break decisions of an analysis by (previous, current) glyph pair."""
+def decision_pairs(
+    analysis: PageAnalysis, wanted: Collection[Pair] | None = None
+) -> tuple[dict[Pair, object], dict[Pair, object]]:
+    """The gap and line-break decisions of an analysis by (previous, current) glyph pair;
+    only those of the `wanted` pairs when given (the few a panel lists, found with numpy
+    rather than by filing a dense page's every decision)."""
+    return _by_pair(analysis.gaps, wanted), _by_pair(analysis.line_breaks, wanted)
+
+
+def _by_pair(
+    decisions: Sequence[GapDecision] | Sequence[LineBreakDecision], wanted: Collection[Pair] | None
+) -> dict[Pair, object]:
+    if wanted is None:
+        return {(d.previous, d.current): d for d in decisions}
+    previous, current, _ = _columns(decisions, "previous")
+    pairs = np.asarray(list(wanted), dtype=np.int64).reshape(-1, 2)
+    if not len(pairs) or not len(previous):
+        return {}
+    base = int(max(current.max(), pairs[:, 1].max(), 0)) + 1
+    chosen = np.flatnonzero(np.isin(previous * base + current, pairs[:, 0] * base + pairs[:, 1]))
+    return {(decisions[i].previous, decisions[i].current): decisions[i] for i in chosen.tolist()}
+
+
+def _columns(
+    decisions: Sequence[GapDecision] | Sequence[LineBreakDecision], flag: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The decisions' previous and current glyphs and one more field, as numpy columns
+    (C-level loops: a dense page has tens of thousands of decisions)."""
+    count = len(decisions)
     return (
-        {(gap.previous, gap.current): gap for gap in analysis.gaps},
-        {(line.previous, line.current): line for line in analysis.line_breaks},
+        np.fromiter(map(attrgetter("previous"), decisions), dtype=np.int64, count=count),
+        np.fromiter(map(attrgetter("current"), decisions), dtype=np.int64, count=count),
+        np.fromiter(map(attrgetter(flag), decisions), dtype=np.int64, count=count),
     )
 
 
+def _flagged_pairs(
+    decisions: Sequence[GapDecision] | Sequence[LineBreakDecision], flag: str
+) -> set[Pair]:
+    previous, current, flags = _columns(decisions, flag)
+    chosen = flags != 0
+    return set(zip(previous[chosen].tolist(), current[chosen].tolist(), strict=True))
+
+
 def _spaces(analysis: PageAnalysis) -> set[Pair]:
-    return {(gap.previous, gap.current) for gap in analysis.gaps if gap.space}
+    return _flagged_pairs(analysis.gaps, "space")
 
 
 def _breaks(analysis: PageAnalysis) -> set[Pair]:
-    return {(b.previous, b.current) for b in analysis.line_breaks if b.broke}
+    return _flagged_pairs(analysis.line_breaks, "broke")
 
 
 def _pair_glyphs(pairs: Iterable[Pair]) -> tuple[int, ...]:

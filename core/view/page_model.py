@@ -8,8 +8,10 @@ touched, and each text pane's character → glyph map with its inverse.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any, cast
 
 import numpy as np
 
@@ -17,6 +19,7 @@ from glyphscope.core.analysis import PageAnalysis
 from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.structure.order import StructureResult
 from glyphscope.core.text.columns import ColumnsResult
+from glyphscope.core.text.packed import ValueColumn
 from glyphscope.core.text.reading import GapDecision, LineBreakDecision, TextResult
 from glyphscope.core.text.visible import DroppedGlyph, GlyphStatus
 from glyphscope.core.view.glyph_arrays import (
@@ -128,6 +131,15 @@ class PageModel:
     # with the analysis; the render thread runs the pdfium half.
     ink_request: object = None
 
+    def __reduce__(self) -> tuple[Callable[..., PageModel], tuple[dict, ValueColumn]]:
+        # Sent from the analysis worker to the window: the analysis packs its records
+        # (PageAnalysis.__reduce__); the lookups derived from them are rebuilt on arrival
+        # rather than pickled a second time, object by object.
+        values = {name: getattr(self, name) for name in _SENT_FIELDS}
+        if self.glyphs is not self.analysis.glyphs:
+            values["glyphs"] = self.glyphs
+        return (_restore_page_model, (values, ValueColumn.of(self.status)))
+
     @property
     def count(self) -> int:
         return len(self.glyphs)
@@ -170,9 +182,6 @@ def build_page_model(
     for index in range(len(glyphs)):
         if index not in visible and index not in dropped:
             status[index] = GlyphStatus.OUTSIDE_VISIBLE_BOX
-    gaps_before = {d.current: d for d in analysis.gaps}
-    gaps_after = {d.previous: d for d in analysis.gaps}
-    breaks_before = {d.current: d for d in analysis.line_breaks}
     media_box = analysis.media_box
     crop_box = analysis.crop_box
     grid = GlyphGrid(quads)
@@ -184,11 +193,8 @@ def build_page_model(
         quads=quads,
         grid=grid,
         status=tuple(status),
-        dropped=dropped,
         kept_copies=dict(kept_copies),
-        gaps_before=gaps_before,
-        gaps_after=gaps_after,
-        breaks_before=breaks_before,
+        **_lookups(analysis),
         panes=_panes(analysis, structure_reason),
         media_box=media_box,
         crop_box=crop_box,
@@ -203,6 +209,31 @@ def build_page_model(
         truncated=analysis.truncated,
         warnings=tuple(analysis.warnings),
     )
+
+
+# Rebuilt from the analysis wherever a model is made or arrives (_lookups).
+_DERIVED = ("glyphs", "status", "dropped", "gaps_before", "gaps_after", "breaks_before")
+_SENT_FIELDS = tuple(f.name for f in fields(PageModel) if f.name not in _DERIVED)
+
+
+def _lookups(analysis: PageAnalysis) -> dict[str, Any]:
+    """The decisions filed under their glyphs (later decisions win, as in a dict display);
+    C-level loops only, so a model arriving in the window costs it no per-glyph Python."""
+    gaps, breaks, dropped = analysis.gaps, analysis.line_breaks, analysis.dropped
+    return {
+        "dropped": dict(zip(map(attrgetter("index"), dropped), dropped, strict=True)),
+        "gaps_before": dict(zip(map(attrgetter("current"), gaps), gaps, strict=True)),
+        "gaps_after": dict(zip(map(attrgetter("previous"), gaps), gaps, strict=True)),
+        "breaks_before": dict(zip(map(attrgetter("current"), breaks), breaks, strict=True)),
+    }
+
+
+def _restore_page_model(values: dict, status: ValueColumn) -> PageModel:
+    analysis = values["analysis"]
+    values.setdefault("glyphs", analysis.glyphs)
+    values.update(_lookups(analysis))
+    statuses = cast("list[GlyphStatus]", status.values())
+    return PageModel(status=tuple(statuses), **values)
 
 
 def _panes(analysis: PageAnalysis, structure_reason: str) -> dict[str, PaneText]:
