@@ -44,12 +44,16 @@ MODES = ("text", "layout", "columns", "structure", "glyphs", "visible", "explain
 @dataclass(frozen=True)
 class Outcome:
     """How one run ended. kind: "clean", "traceback", "crash" (signal or exit status),
-    "timeout" or "memory" (a MemoryError: the address-space cap was reached)."""
+    "timeout" or "memory" (a MemoryError: the address-space cap was reached). `refused`
+    names the typed error a clean run ended with (NotAPdfError…), empty when it read;
+    `slowest_mode` the mode that took longest and its seconds (the worker's runs only)."""
 
     kind: str
     seconds: float
     peak_bytes: int
     detail: str
+    refused: str = ""
+    slowest_mode: tuple[str, float] = ("", 0.0)
 
 
 def _limit(address_space: int) -> None:

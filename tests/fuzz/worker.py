@@ -1,9 +1,13 @@
 """A long-lived child that runs the engine on one input after another, under an address-space
 cap, so a campaign pays Python's start-up once per few hundred inputs, not once per input.
 
-Protocol: the parent writes one line per input, `PATH\\tMODES`; the child answers one JSON
-line {"kind", "detail", "seconds", "peak_bytes"}. A child that hangs is killed by the parent
-(`Worker.run` has a timeout); one that dies is restarted.
+Protocol: the parent writes one line per input, `PATH\\tMODES`; the child writes a line
+`MODE SECONDS` as each mode ends, then one JSON line {"kind", "detail", "seconds",
+"peak_bytes", "refused"}. The time limit is per mode, as a user running one command would
+see it: a child that gives no line within it is killed by the parent; one that dies is
+restarted. The peak resident set is
+reset before each input (/proc/self/clear_refs), so `peak_bytes` is that input's own peak,
+not the largest of every input the child ran before.
 """
 
 from __future__ import annotations
@@ -24,14 +28,17 @@ def _child() -> None:
 
     for line in sys.stdin:
         path, _, modes = line.rstrip("\n").partition("\t")
+        _reset_peak_resident()
         start = time.monotonic()
-        kind, detail = "clean", ""
+        kind, detail, refused = "clean", "", ""
         with open(os.devnull, "wb") as out:
             for mode in modes.split(","):
+                mode_start = time.monotonic()
                 try:
                     cli.run(cli.build_parser().parse_args(["--mode", mode, path]), out)
-                except cli.GlyphscopeError:
-                    pass
+                except cli.GlyphscopeError as exc:
+                    # A typed refusal is a clean outcome; the first one is named in the table.
+                    refused = refused or type(exc).__name__
                 except MemoryError:
                     kind, detail = "memory", f"{mode}: MemoryError"
                     break
@@ -39,17 +46,26 @@ def _child() -> None:
                     kind = "traceback"
                     detail = f"{mode}: {type(exc).__name__}: {exc}\n{traceback.format_exc()}"
                     break
+                sys.stdout.write(f"{mode} {time.monotonic() - mode_start:.3f}\n")
+                sys.stdout.flush()
         peak = _peak_resident()
         answer = {
             "kind": kind,
             "detail": detail[-4000:],
             "seconds": time.monotonic() - start,
             "peak_bytes": peak,
+            "refused": refused,
         }
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
         if kind == "memory":
             return  # the interpreter's state after a MemoryError is not to be trusted
+
+
+def _reset_peak_resident() -> None:
+    """Writing 5 to clear_refs sets VmHWM back to the current resident set (Linux 4.0+)."""
+    with open("/proc/self/clear_refs", "w") as refs:
+        refs.write("5")
 
 
 def _peak_resident() -> int:
@@ -69,15 +85,33 @@ class Worker:
         self.recycle = recycle
         self.process: subprocess.Popen | None = None
         self.runs = 0
+        self.pending = b""  # what the child wrote past the last whole line read
+
+    def _line(self, timeout: float) -> str | None:
+        """The child's next line ("" when it died), None when none came within `timeout`.
+        Read from the raw pipe: a buffered reader could hold a second line that select
+        would then never report."""
+        assert self.process is not None and self.process.stdout is not None
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([self.process.stdout], [], [], max(0.0, left))
+            if not ready:
+                return None
+            chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+            if not chunk:
+                return ""
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line.decode()
 
     def _start(self) -> subprocess.Popen:
-        self.runs = 0
+        self.runs, self.pending = 0, b""
         return subprocess.Popen(
             [sys.executable, "-m", "tests.fuzz.worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            text=True,
             preexec_fn=lambda: _limit(self.address_space),
         )
 
@@ -86,27 +120,48 @@ class Worker:
             self.stop()
             self.process = self._start()
         process = self.process
-        assert process.stdin is not None and process.stdout is not None
+        assert process.stdin is not None
         start = time.monotonic()
         self.runs += 1
         try:
-            process.stdin.write(f"{path}\t{','.join(modes)}\n")
+            process.stdin.write(f"{path}\t{','.join(modes)}\n".encode())
             process.stdin.flush()
         except BrokenPipeError:
             self.stop()
             return Outcome("crash", 0.0, 0, "worker gone before the input")
-        ready, _, _ = select.select([process.stdout], [], [], timeout)
-        line = process.stdout.readline() if ready else ""
+        slowest_mode, running = ("", 0.0), ""
+        for mode in modes:
+            running = mode
+            line = self._line(timeout)
+            if line is None or line == "":
+                break
+            if line.startswith("{"):  # a mode failed: the answer comes at once
+                return self._outcome(line, slowest_mode)
+            name, _, seconds = line.partition(" ")
+            slowest_mode = max(slowest_mode, (name, float(seconds)), key=lambda item: item[1])
+        else:
+            line = self._line(timeout)
         seconds = time.monotonic() - start
-        if not ready:
+        if line is None:
             self.stop()
-            return Outcome("timeout", seconds, 0, f"no answer in {timeout} s")
+            return Outcome("timeout", seconds, 0, f"{running}: no answer in {timeout} s")
         if not line:
             code = process.wait()
             self.stop()
-            return Outcome("crash", seconds, 0, f"worker died, status {code}")
+            return Outcome("crash", seconds, 0, f"{running}: worker died, status {code}")
+        return self._outcome(line, slowest_mode)
+
+    @staticmethod
+    def _outcome(line: str, slowest_mode: tuple[str, float]) -> Outcome:
         answer = json.loads(line)
-        return Outcome(answer["kind"], answer["seconds"], answer["peak_bytes"], answer["detail"])
+        return Outcome(
+            answer["kind"],
+            answer["seconds"],
+            answer["peak_bytes"],
+            answer["detail"],
+            answer["refused"],
+            slowest_mode,
+        )
 
     def stop(self) -> None:
         if self.process is not None:
