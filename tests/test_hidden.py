@@ -92,6 +92,20 @@ def test_pixel_test_cost_is_recorded():
     assert ink["no_ink"] == [] and ink["tested"] == 4 and ink["seconds"] > 0
 
 
+def test_a_page_too_big_to_render_is_not_pixel_tested_and_says_so():
+    # A billion-unit MediaBox at the least scale would be 6e16 pixels: no render is tried.
+    document = Document.open(_bytes(SEEN, media_box=(0, 0, 1e9, 1e9)))
+    from glyphscope.core.analysis import analyse_page
+
+    analysis = analyse_page(document.page(0), Rules(), ink=True)
+    ink = analysis.to_json()["ink_test"]
+    assert ink["tested"] == 0 and ink["no_ink"] == []
+    (warning,) = [w for w in analysis.warnings if w.startswith("pixel test skipped")]
+    assert "over hidden_ink_max_pixels (25000000)" in warning
+    small = analyse_page(document.page(0), Rules(hidden_ink_max_pixels=0), ink=True)
+    assert small.to_json()["ink_test"]["tested"] == 0
+
+
 def _cli(tmp_path, capsys, content: bytes, *args: str) -> str:
     path = tmp_path / "hidden.pdf"
     path.write_bytes(_bytes(content))

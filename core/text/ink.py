@@ -7,6 +7,8 @@ one-page document twice, once as it is and once with every text object forced to
 stream and in every form it draws; pdfium renders both, unrotated, over the visible box, at
 a scale where the median glyph is `rules.hidden_ink_pixels` pixels tall. A glyph whose box
 differs nowhere by more than `rules.hidden_ink_tolerance` (0–255 per channel) leaves no ink.
+A page that would render to more than `rules.hidden_ink_max_pixels` is not tested (a huge
+MediaBox, §14.11.2: the bitmaps alone would exhaust memory); the result's warning says so.
 Annotation glyphs are not tested (pdfium draws the page without annotations here). Ink shared
 with other text counts for both: a hidden glyph under a visible one is not found.
 
@@ -107,13 +109,21 @@ def ink_request(
     if not heights:
         return InkTest(frozenset(), 0, 0.0, time.perf_counter() - started)
     scale = min(MAX_SCALE, max(MIN_SCALE, rules.hidden_ink_pixels / statistics.median(heights)))
+    x0, y0, x1, y1 = page.visible_box
+    pixels = (x1 - x0) * scale * (y1 - y0) * scale
+    if not pixels <= rules.hidden_ink_max_pixels:  # also catches NaN from infinite boxes
+        warning = (
+            f"pixel test skipped: the page would render to {pixels:.3g} pixels at scale "
+            f"{scale:g}, over hidden_ink_max_pixels ({rules.hidden_ink_max_pixels})"
+        )
+        return InkTest(frozenset(), 0, scale, time.perf_counter() - started, warning)
     try:
         with_text, without_text = _documents(page, rules)
     except (pikepdf.PdfError, ValueError, TypeError) as exc:
         warning = f"pixel test skipped: {type(exc).__name__}: {exc}"
         return InkTest(frozenset(), 0, scale, time.perf_counter() - started, warning)
     boxes = tuple((i, quad_bounds(glyphs[i].quad)) for i in tested)
-    left, top = page.visible_box[0], page.visible_box[3]
+    left, top = x0, y1
     seconds = time.perf_counter() - started
     tolerance = rules.hidden_ink_tolerance
     return InkRequest(with_text, without_text, scale, left, top, boxes, tolerance, seconds)
