@@ -106,6 +106,21 @@ def test_a_page_too_big_to_render_is_not_pixel_tested_and_says_so():
     assert small.to_json()["ink_test"]["tested"] == 0
 
 
+def test_resources_pikepdf_cannot_copy_skip_the_pixel_test_with_a_warning():
+    # A name key of bytes that are not UTF-8 (§7.3.5 allows any byte): rebuilding the
+    # resources for the one-page copy fails inside pikepdf with std::bad_cast.
+    builder = PdfBuilder()
+    font = builder.standard_font("Helvetica", widths=standard_widths("Helvetica"))
+    builder.add_page(SEEN, fonts={"F1": font}, properties={"Pq": {"X": 1}})
+    data = builder.to_bytes().replace(b"/Pq", b"/P\x92")
+    from glyphscope.core.analysis import analyse_page
+
+    analysis = analyse_page(Document.open(data).page(0), Rules(), ink=True)
+    assert analysis.to_json()["ink_test"]["tested"] == 0
+    assert [w for w in analysis.warnings if w.startswith("pixel test skipped: RuntimeError")]
+    assert "".join(g.text for g in analysis.glyphs) == "Seen"
+
+
 def _cli(tmp_path, capsys, content: bytes, *args: str) -> str:
     path = tmp_path / "hidden.pdf"
     path.write_bytes(_bytes(content))

@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from glyphscope.core import cli
+
 GIGABYTE = 1 << 30
 # What the child runs: each mode of the CLI on the file, output thrown away, and a last line
 # telling which mode raised what if one did.
@@ -38,7 +40,7 @@ peak = [line.split()[1] for line in open("/proc/self/status") if line.startswith
 print(f"PEAK {peak[0]}", file=sys.stderr)
 sys.exit(status)
 """
-MODES = ("text", "layout", "columns", "structure", "glyphs", "visible", "explain")
+MODES = cli.MODES
 
 
 @dataclass(frozen=True)
