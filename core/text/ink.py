@@ -170,7 +170,7 @@ def _documents(page: PdfPage, rules: Rules) -> tuple[bytes, bytes]:
     )
     if isinstance(resources, pikepdf.Dictionary):
         stub.Resources = _copy(copy, resources)
-    parts = [decode_stream(page.document.pdf, s, rules.max_stream_bytes).data for s in streams]
+    parts = [decode_stream(s, rules.max_stream_bytes).data for s in streams]
     stub.Contents = copy.make_stream(b"\n".join(part or b"" for part in parts))
     copy.pages.append(pikepdf.Page(stub))
     with_text = _saved(copy)

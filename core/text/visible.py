@@ -12,12 +12,17 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from glyphscope.core.geometry import across, along, normalize_rect, quad_centre, quad_height
+from glyphscope.core.geometry import (
+    Rect,
+    across,
+    along,
+    normalize_rect,
+    quad_centre,
+    quad_height,
+)
 from glyphscope.core.records import Glyph, StrEnum, has_finite_geometry
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.chars import is_blank_text
-
-Rect = tuple[float, float, float, float]
 
 
 class DropReason(StrEnum):

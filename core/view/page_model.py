@@ -16,6 +16,7 @@ from typing import Any, cast
 import numpy as np
 
 from glyphscope.core.analysis import PageAnalysis
+from glyphscope.core.geometry import Rect
 from glyphscope.core.records import Glyph
 from glyphscope.core.structure.order import StructureResult
 from glyphscope.core.text.columns import ColumnsResult
@@ -29,9 +30,6 @@ from glyphscope.core.view.glyph_arrays import (
     glyph_arrays,
 )
 from glyphscope.core.view.spatial import GlyphGrid
-
-Rect = tuple[float, float, float, float]
-
 
 # The panes of the first inspector issue, in the order they are shown.
 PANE_TITLES = {
