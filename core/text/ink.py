@@ -8,7 +8,8 @@ stream and in every form it draws; pdfium renders both, unrotated, over the visi
 a scale where the median glyph is `rules.hidden_ink_pixels` pixels tall. A glyph whose box
 differs nowhere by more than `rules.hidden_ink_tolerance` (0–255 per channel) leaves no ink.
 A page that would render to more than `rules.hidden_ink_max_pixels` is not tested (a huge
-MediaBox, §14.11.2: the bitmaps alone would exhaust memory); the result's warning says so.
+MediaBox, §14.11.2: the bitmaps alone would exhaust memory), nor one with a stream pdfium
+would read whole that decodes past `rules.max_stream_bytes`; the result's warning says so.
 Annotation glyphs are not tested (pdfium draws the page without annotations here). Ink shared
 with other text counts for both: a hidden glyph under a visible one is not found.
 
@@ -119,6 +120,9 @@ def ink_request(
         return InkTest(frozenset(), 0, scale, time.perf_counter() - started, warning)
     try:
         with_text, without_text = _documents(page, rules)
+    except _TooBigForPdfium as exc:
+        warning = f"pixel test skipped: {exc}"
+        return InkTest(frozenset(), 0, scale, time.perf_counter() - started, warning)
     except (pikepdf.PdfError, ValueError, TypeError, RuntimeError) as exc:
         # RuntimeError: pikepdf passes on C++ failures (std::bad_cast for a name key that
         # is not UTF-8 when the resources are rebuilt) as such.
@@ -159,6 +163,26 @@ def run_ink_test(request: InkRequest) -> InkTest:
     return InkTest(frozenset(no_ink), len(request.boxes), scale, seconds)
 
 
+class _TooBigForPdfium(ValueError):
+    """A stream of the page's copy decodes past the stream cap (see _check_streams)."""
+
+
+def _check_streams(pdf: pikepdf.Pdf, max_bytes: int) -> None:
+    """pdfium reads a content, form, font, ICC profile, function or CMap stream whole, and
+    ends the process (SIGABRT) when the allocation fails: a few megabytes of Flate data that
+    expand to gigabytes abort it under any address-space cap. Each such stream of the copy
+    is decoded under the engine's own cap first. Images are left out: pdfium decodes them
+    row by row, and a 2.7 GB image renders in 150 MB."""
+    for obj in pdf.objects:
+        if not isinstance(obj, pikepdf.Stream) or obj.get("/Subtype") == "/Image":
+            continue
+        if decode_stream(obj, max_bytes).truncated:
+            raise _TooBigForPdfium(
+                f"object {obj.objgen[0]} decodes to more than {max_bytes} bytes, which pdfium "
+                f"would hold whole"
+            )
+
+
 def _documents(page: PdfPage, rules: Rules) -> tuple[bytes, bytes]:
     copy = pikepdf.new()
     source = page.pdf_page
@@ -173,6 +197,7 @@ def _documents(page: PdfPage, rules: Rules) -> tuple[bytes, bytes]:
     parts = [decode_stream(s, rules.max_stream_bytes).data for s in streams]
     stub.Contents = copy.make_stream(b"\n".join(part or b"" for part in parts))
     copy.pages.append(pikepdf.Page(stub))
+    _check_streams(copy, rules.max_stream_bytes)
     with_text = _saved(copy)
     _neutralise(copy, copy.pages[0].obj, set())
     return with_text, _saved(copy)

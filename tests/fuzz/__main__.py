@@ -29,11 +29,13 @@ from tests.fuzz.bounded import GIGABYTE, Outcome
 from tests.fuzz.worker import Worker
 
 REGRESSIONS = Path(__file__).resolve().parent / "regressions"
-# The inspector's bombs (images pdfium would decode to gigabytes) and a real one from the corpus.
-IMAGE_BOMBS: dict[str, Callable[[Path], Path]] = {
+# The inspector's bombs (images pdfium would decode to gigabytes, streams it would read whole)
+# and a real one from the corpus.
+INSPECTOR_BOMBS: dict[str, Callable[[Path], Path]] = {
     "flate_image_bomb": hostile_pdfs.flate_bomb_pdf,
     "run_length_image_bomb": hostile_pdfs.run_length_bomb_pdf,
     "huge_page": hostile_pdfs.huge_page_pdf,
+    **hostile_pdfs.PDFIUM_BOMBS,
 }
 RUN_LENGTH_BOMB = mutate.CORPUS / "pdfpig__ghostscript-691770-0.pdf"
 TIMEOUT = 30.0
@@ -83,7 +85,7 @@ def campaign(
     rng = random.Random(seed)
     seeds = mutate.built_seeds() + mutate.corpus_seeds()
     kinds = [(name, build) for name, build in hostile.KINDS.items() if name != "200000_glyphs"]
-    kinds += [(name, _built_to_bytes(build)) for name, build in IMAGE_BOMBS.items()]
+    kinds += [(name, _built_to_bytes(build)) for name, build in INSPECTOR_BOMBS.items()]
     if RUN_LENGTH_BOMB.is_file():
         kinds.append((RUN_LENGTH_BOMB.name, RUN_LENGTH_BOMB.read_bytes))
     outcomes: list[tuple[str, Outcome]] = []
