@@ -135,27 +135,33 @@ def _write_explain(document: Document, pages: list[int], rules: Rules, out: Bina
 
 
 def run(args: argparse.Namespace, out: BinaryIO) -> int:
-    rules = _rules(args)
     with Document.open(args.file, password=args.password) as document:
-        pages = parse_page_range(args.pages, document.page_count)
-        if args.mode in ("glyphs", "visible"):
-            _write_json_lines(document, pages, rules, out, args.mode == "visible")
-            return 0
-        if args.mode == "explain":
-            _write_explain(document, pages, rules, out)
-            return 0
-        if args.mode == "hidden":
-            _write_hidden(document, pages, rules, out)
-            return 0
-        report = write_document_text(
-            document, out, pages, args.mode, args.separator, args.bom, rules, args.hidden
-        )
-        if args.mode == "structure":
-            for line in report.notes:
-                sys.stderr.write(line + "\n")
-            if not report.structured_pages:
-                return EXIT_NO_STRUCTURE
+        return run_on(document, args, out)
+
+
+def run_on(document: Document, args: argparse.Namespace, out: BinaryIO) -> int:
+    """`args.mode` of an open document (args.file and args.password are not read again), so
+    one caller can ask several modes of one document, sharing its page cache."""
+    rules = _rules(args)
+    pages = parse_page_range(args.pages, document.page_count)
+    if args.mode in ("glyphs", "visible"):
+        _write_json_lines(document, pages, rules, out, args.mode == "visible")
         return 0
+    if args.mode == "explain":
+        _write_explain(document, pages, rules, out)
+        return 0
+    if args.mode == "hidden":
+        _write_hidden(document, pages, rules, out)
+        return 0
+    report = write_document_text(
+        document, out, pages, args.mode, args.separator, args.bom, rules, args.hidden
+    )
+    if args.mode == "structure":
+        for line in report.notes:
+            sys.stderr.write(line + "\n")
+        if not report.structured_pages:
+            return EXIT_NO_STRUCTURE
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
