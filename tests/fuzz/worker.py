@@ -1,13 +1,13 @@
 """A long-lived child that runs the engine on one input after another, under an address-space
 cap, so a campaign pays Python's start-up once per few hundred inputs, not once per input.
 
-Protocol: the parent writes one line per input, `PATH\\tMODES`; the child writes a line
-`MODE SECONDS` as each mode ends, then one JSON line {"kind", "detail", "seconds",
-"peak_bytes", "refused"}. The time limit is per mode, as a user running one command would
-see it: a child that gives no line within it is killed by the parent; one that dies is
-restarted. The peak resident set is
-reset before each input (/proc/self/clear_refs), so `peak_bytes` is that input's own peak,
-not the largest of every input the child ran before.
+Protocol: the child writes `ready` once it has imported the engine; then the parent writes
+one line per input, `PATH\\tMODES`, and the child writes a line `MODE SECONDS` as each mode
+ends, then one JSON line {"kind", "detail", "seconds", "peak_bytes", "refused"}. The time
+limit is per mode, as a user running one command would see it (start-up is not counted): a
+child that gives no line within it is killed by the parent; one that dies is restarted. The
+peak resident set is reset before each input (/proc/self/clear_refs), so `peak_bytes` is
+that input's own peak, not the largest of every input the child ran before.
 """
 
 from __future__ import annotations
@@ -22,8 +22,19 @@ import traceback
 
 from tests.fuzz.bounded import GIGABYTE, MODES, Outcome, _limit
 
+STARTUP_TIMEOUT = 600.0
+
 
 def _child() -> None:
+    # Everything an input needs is imported before the child says it is ready: the parent's
+    # clock for an input starts when it sends it, and on a loaded machine the imports alone
+    # can take longer than the time limit.
+    import glyphscope.core.analysis  # noqa: F401
+    import glyphscope.core.cli  # noqa: F401
+    import glyphscope.core.text.ink  # noqa: F401
+
+    sys.stdout.write("ready\n")
+    sys.stdout.flush()
     for line in sys.stdin:
         path, _, modes = line.rstrip("\n").partition("\t")
         _reset_peak_resident()
@@ -118,21 +129,26 @@ class Worker:
         line, _, self.pending = self.pending.partition(b"\n")
         return line.decode()
 
-    def _start(self) -> subprocess.Popen:
+    def _start(self) -> None:
+        """A new child, once it has imported the engine (not timed as any input's)."""
         self.runs, self.pending = 0, b""
-        return subprocess.Popen(
+        self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.fuzz.worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             preexec_fn=lambda: _limit(self.address_space),
         )
+        if self._line(STARTUP_TIMEOUT) != "ready":
+            self.stop()
 
     def run(self, path: str, modes: tuple[str, ...] = MODES, timeout: float = 30.0) -> Outcome:
         if self.process is None or self.process.poll() is not None or self.runs >= self.recycle:
             self.stop()
-            self.process = self._start()
+            self._start()
         process = self.process
+        if process is None:
+            return Outcome("crash", 0.0, 0, f"worker did not start within {STARTUP_TIMEOUT} s")
         assert process.stdin is not None
         start = time.monotonic()
         self.runs += 1
