@@ -79,15 +79,23 @@ def save_regression(data: bytes, kind: str) -> Path:
 
 
 def campaign(
-    minutes: float, seed: int, max_inputs: int, modes: tuple[str, ...], workers: int
+    minutes: float,
+    seed: int,
+    max_inputs: int,
+    modes: tuple[str, ...],
+    workers: int,
+    hostile_first: bool = True,
 ) -> None:
-    """Hostile kinds first, then mutations, shared out to `workers` child processes."""
+    """Hostile kinds first (unless not `hostile_first`: a second campaign beside a first one),
+    then mutations, shared out to `workers` child processes."""
     rng = random.Random(seed)
     seeds = mutate.built_seeds() + mutate.corpus_seeds()
     kinds = [(name, build) for name, build in hostile.KINDS.items() if name != "200000_glyphs"]
     kinds += [(name, _built_to_bytes(build)) for name, build in INSPECTOR_BOMBS.items()]
     if RUN_LENGTH_BOMB.is_file():
         kinds.append((RUN_LENGTH_BOMB.name, RUN_LENGTH_BOMB.read_bytes))
+    if not hostile_first:
+        kinds = []
     outcomes: list[tuple[str, Outcome]] = []
     saved: list[Path] = []
     deadline = time.monotonic() + minutes * 60
@@ -218,9 +226,12 @@ def main() -> None:
         help="CLI modes per input, comma-separated (default: every mode, one after the other)",
     )
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--no-hostile", action="store_true", help="mutations only (the hostile kinds are not run)"
+    )
     args = parser.parse_args()
     modes = tuple(args.modes.split(","))
-    campaign(args.minutes, args.seed, args.max_inputs, modes, args.workers)
+    campaign(args.minutes, args.seed, args.max_inputs, modes, args.workers, not args.no_hostile)
 
 
 if __name__ == "__main__":
