@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from glyphscope.core.geometry import Rect
 from glyphscope.core.interpret.annotations import AnnotationSpan
 from glyphscope.core.interpret.interpreter import extract_page
 from glyphscope.core.records import Glyph, LazyJsonList, finite_json
@@ -42,8 +43,6 @@ from glyphscope.core.text.visible import DroppedGlyph, visible_glyphs
 
 if TYPE_CHECKING:
     from glyphscope.core.pdf.document import PdfPage
-
-Rect = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)

@@ -178,25 +178,34 @@ def run(args: argparse.Namespace, out: BinaryIO) -> int:
 def run_file(args: argparse.Namespace, out: BinaryIO, path: str, rules: Rules) -> int:
     """Write one file's output in args.mode to out; the exit status for that file."""
     with Document.open(path, password=args.password) as document:
-        pages = parse_page_range(args.pages, document.page_count)
-        if args.mode in ("glyphs", "visible"):
-            _write_json_lines(document, pages, rules, out, args.mode == "visible")
-            return 0
-        if args.mode == "explain":
-            _write_explain(document, pages, rules, out)
-            return 0
-        if args.mode == "hidden":
-            _write_hidden(document, pages, rules, out)
-            return 0
-        report = write_document_text(
-            document, out, pages, args.mode, args.separator, args.bom, rules, args.hidden
-        )
-        if args.mode == "structure":
-            for line in report.notes:
-                sys.stderr.write(line + "\n")
-            if not report.structured_pages:
-                return EXIT_NO_STRUCTURE
+        return run_on(document, args, out, rules)
+
+
+def run_on(
+    document: Document, args: argparse.Namespace, out: BinaryIO, rules: Rules | None = None
+) -> int:
+    """`args.mode` of an open document (args.files and args.password are not read), so one
+    caller can ask several modes of one document, sharing its page cache."""
+    rules = _rules(args) if rules is None else rules
+    pages = parse_page_range(args.pages, document.page_count)
+    if args.mode in ("glyphs", "visible"):
+        _write_json_lines(document, pages, rules, out, args.mode == "visible")
         return 0
+    if args.mode == "explain":
+        _write_explain(document, pages, rules, out)
+        return 0
+    if args.mode == "hidden":
+        _write_hidden(document, pages, rules, out)
+        return 0
+    report = write_document_text(
+        document, out, pages, args.mode, args.separator, args.bom, rules, args.hidden
+    )
+    if args.mode == "structure":
+        for line in report.notes:
+            sys.stderr.write(line + "\n")
+        if not report.structured_pages:
+            return EXIT_NO_STRUCTURE
+    return 0
 
 
 def _run_file(args: argparse.Namespace, out: BinaryIO, path: str, rules: Rules) -> int:

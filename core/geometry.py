@@ -11,6 +11,8 @@ import math
 from glyphscope.core.records import Point, Quad
 
 Matrix = tuple[float, float, float, float, float, float]
+# A rectangle as PDF writes one (§7.9.5): x0 y0 x1 y1, normalised or not.
+Rect = tuple[float, float, float, float]
 
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
@@ -76,21 +78,19 @@ def quad_height(quad: Quad) -> float:
     return math.hypot(quad[3][0] - quad[0][0], quad[3][1] - quad[0][1])
 
 
-def quad_bounds(quad: Quad) -> tuple[float, float, float, float]:
+def quad_bounds(quad: Quad) -> Rect:
     xs = [p[0] for p in quad]
     ys = [p[1] for p in quad]
     return (min(xs), min(ys), max(xs), max(ys))
 
 
-def normalize_rect(rect: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+def normalize_rect(rect: Rect) -> Rect:
     """A rectangle's corners as (llx, lly, urx, ury) whichever pair was written (§7.9.5)."""
     x0, y0, x1, y1 = rect
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
-def intersect_rect(
-    r1: tuple[float, float, float, float], r2: tuple[float, float, float, float]
-) -> tuple[float, float, float, float]:
+def intersect_rect(r1: Rect, r2: Rect) -> Rect:
     """Intersection of two normalised rectangles; empty intersections collapse to a line."""
     x0, y0 = max(r1[0], r2[0]), max(r1[1], r2[1])
     x1, y1 = min(r1[2], r2[2]), min(r1[3], r2[3])

@@ -54,9 +54,13 @@ class Rules:
     # Hidden text (core.text.hidden): a box under this height is "tiny"; the pixel test renders
     # at a scale where the median glyph is this many pixels tall, and a glyph whose box
     # changes by no more than the tolerance (0-255 per channel) without text leaves no ink.
+    # A page whose rendering would exceed the pixel cap is not tested (a warning says so):
+    # 25 million pixels is an A0 poster at the median scale, and 75 MB for each of the two
+    # renders, where a billion-unit MediaBox would ask for petabytes.
     hidden_tiny_height: float = 1.0
     hidden_ink_pixels: float = 6.0
     hidden_ink_tolerance: float = 24.0
+    hidden_ink_max_pixels: int = 25_000_000
     # Resource limits: decoded size of one stream, operators and glyphs of one page, and
     # the depth of q nesting in one stream (§8.4.2; Annex C.2 gives 28 as a typical limit).
     max_stream_bytes: int = 64 * 1024 * 1024

@@ -16,7 +16,7 @@ from PySide6.QtGui import QImage
 
 from glyphscope.inspector.worker_process import WorkerProcess, WorkerStopped, worker_pid
 from tests import worker_jobs
-from tests.hostile_pdfs import damaged_copy
+from tests.hostile_pdfs import PDFIUM_BOMBS, damaged_copy
 from tests.qa_support import TIMEOUT_MS
 from tests.test_gui_pdfs import text_pages_pdf
 
@@ -184,6 +184,29 @@ def test_a_render_worker_that_aborts_leaves_a_blank_page_under_the_analysis(
     assert "the page image is unavailable" in window.banner.text()
     assert "pdfium-render worker died (SIGABRT" in window.banner.text()
     assert reading_text(window) == "Page 2"
+
+
+@pytest.mark.parametrize("kind", ["icc_profile_bomb", "font_program_pdfium_bomb"])
+def test_a_file_that_aborts_pdfium_shows_why_and_the_next_page_renders(
+    qtbot, window, tmp_path, kind
+):
+    # No injected abort: pdfium itself reads a 2.7 GB stream whole in the render worker (2 GB
+    # cap) and aborts; the worker is replaced, the page keeps the engine's analysis.
+    path = PDFIUM_BOMBS[kind](tmp_path / f"{kind}.pdf")
+    open_and_wait(qtbot, window, path)
+    qtbot.waitUntil(
+        lambda: "the page image is unavailable" in window.banner.text(), timeout=TIMEOUT_MS
+    )
+    assert "pdfium-render worker died (SIGABRT" in window.banner.text()
+    assert window.rendered is not None and not window.rendered.rendered
+    assert reading_text(window) == "Bomb"
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.next_page()
+    qtbot.waitUntil(
+        lambda: window.rendered.index == 1 and window.rendered.rendered, timeout=TIMEOUT_MS
+    )
+    assert reading_text(window) == "After"
+    assert not window.banner.isVisible()
 
 
 def damaged_paper(corpus_dir: Path, tmp_path: Path) -> Path:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import zlib
+
+import pikepdf
 
 from glyphscope.core.cli import main
 from glyphscope.core.document import Document
@@ -90,6 +93,55 @@ def test_pixel_test_cost_is_recorded():
 
     ink = analyse_page(document.page(0), Rules(), ink=True).to_json()["ink_test"]
     assert ink["no_ink"] == [] and ink["tested"] == 4 and ink["seconds"] > 0
+
+
+def test_a_page_too_big_to_render_is_not_pixel_tested_and_says_so():
+    # A billion-unit MediaBox at the least scale would be 6e16 pixels: no render is tried.
+    document = Document.open(_bytes(SEEN, media_box=(0, 0, 1e9, 1e9)))
+    from glyphscope.core.analysis import analyse_page
+
+    analysis = analyse_page(document.page(0), Rules(), ink=True)
+    ink = analysis.to_json()["ink_test"]
+    assert ink["tested"] == 0 and ink["no_ink"] == []
+    (warning,) = [w for w in analysis.warnings if w.startswith("pixel test skipped")]
+    assert "over hidden_ink_max_pixels (25000000)" in warning
+    small = analyse_page(document.page(0), Rules(hidden_ink_max_pixels=0), ink=True)
+    assert small.to_json()["ink_test"]["tested"] == 0
+
+
+def test_resources_pikepdf_cannot_copy_skip_the_pixel_test_with_a_warning():
+    # A name key of bytes that are not UTF-8 (§7.3.5 allows any byte): rebuilding the
+    # resources for the one-page copy fails inside pikepdf with std::bad_cast.
+    builder = PdfBuilder()
+    font = builder.standard_font("Helvetica", widths=standard_widths("Helvetica"))
+    builder.add_page(SEEN, fonts={"F1": font}, properties={"Pq": {"X": 1}})
+    data = builder.to_bytes().replace(b"/Pq", b"/P\x92")
+    from glyphscope.core.analysis import analyse_page
+
+    analysis = analyse_page(Document.open(data).page(0), Rules(), ink=True)
+    assert analysis.to_json()["ink_test"]["tested"] == 0
+    assert [w for w in analysis.warnings if w.startswith("pixel test skipped: RuntimeError")]
+    assert "".join(g.text for g in analysis.glyphs) == "Seen"
+
+
+def test_a_resource_stream_over_the_cap_is_not_handed_to_pdfium():
+    # pdfium reads an ICC profile whole and aborts when that fails; the copy's streams are
+    # decoded under max_stream_bytes first (here 1 KB against a 4 KB profile).
+    builder = PdfBuilder()
+    font = builder.standard_font("Helvetica", widths=standard_widths("Helvetica"))
+    profile = builder.stream(zlib.compress(bytes(4096)), Filter="/FlateDecode", N=3)
+    builder.add_page(b"/CS1 cs 1 1 1 sc " + SEEN, fonts={"F1": font})
+    builder.page_object(0).Resources.ColorSpace = pikepdf.Dictionary(
+        CS1=pikepdf.Array([pikepdf.Name.ICCBased, profile])
+    )
+    from glyphscope.core.analysis import analyse_page
+
+    document = Document.open(builder.to_bytes())
+    analysis = analyse_page(document.page(0), Rules(max_stream_bytes=1024), ink=True)
+    assert analysis.to_json()["ink_test"]["tested"] == 0
+    (warning,) = [w for w in analysis.warnings if w.startswith("pixel test skipped")]
+    assert warning.endswith("decodes to more than 1024 bytes, which pdfium would hold whole")
+    assert analyse_page(document.page(0), Rules(), ink=True).to_json()["ink_test"]["tested"] == 4
 
 
 def _cli(tmp_path, capsys, content: bytes, *args: str) -> str:

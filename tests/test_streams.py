@@ -12,7 +12,7 @@ CONTENT = b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET"
 
 def _decode(data: bytes, max_bytes: int = 1 << 20, **entries):
     builder = PdfBuilder()
-    return decode_stream(builder.pdf, builder.stream(data, **entries), max_bytes)
+    return decode_stream(builder.stream(data, **entries), max_bytes)
 
 
 def test_flate_stream_with_a_wrong_checksum_keeps_its_content():
@@ -64,7 +64,7 @@ def test_lzw_decodes_as_qpdf_does_with_and_without_early_change():
         stream = builder.stream(
             lzw_encode(data, early), Filter="/LZWDecode", DecodeParms={"EarlyChange": early}
         )
-        decoded = decode_stream(builder.pdf, stream, 1 << 20)
+        decoded = decode_stream(stream, 1 << 20)
         assert decoded.data == stream.read_bytes() == data
 
 
@@ -97,7 +97,7 @@ def test_png_predictor_is_applied_as_qpdf_does():
     stream = builder.stream(
         zlib.compress(_png_rows(rows, tag=1)), Filter="/FlateDecode", DecodeParms=parms
     )
-    decoded = decode_stream(builder.pdf, stream, 1 << 20)
+    decoded = decode_stream(stream, 1 << 20)
     assert decoded.data == stream.read_bytes() and decoded.problem == ""
 
 
@@ -141,7 +141,7 @@ def test_lzw_with_a_tiff_predictor():
     stream = builder.stream(
         lzw_encode(b"\x01\x01\x01\x01" * 8), Filter="/LZWDecode", DecodeParms=parms
     )
-    decoded = decode_stream(builder.pdf, stream, 1 << 20)
+    decoded = decode_stream(stream, 1 << 20)
     assert decoded.data == stream.read_bytes() == b"\x01\x02\x03\x04" * 8
 
 

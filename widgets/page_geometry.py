@@ -16,9 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from glyphscope.core.geometry import IDENTITY, Matrix, invert, multiply, normalize_rect
-
-Rect = tuple[float, float, float, float]
+from glyphscope.core.geometry import IDENTITY, Matrix, Rect, invert, multiply, normalize_rect
 
 
 def normalize_rotation(rotate: int) -> int:

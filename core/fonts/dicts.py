@@ -266,7 +266,7 @@ def parse_font_cmap(data: bytes, label: str, problems: list, limits: FontLimits)
 def read_stream(stream: pikepdf.Stream, label: str, problems: list, max_bytes: int) -> bytes | None:
     """A font stream decoded under its cap; None (and why in problems) when it cannot be read
     or decodes to more than max_bytes. A damaged tail keeps what came before it."""
-    decoded = decode_stream(None, stream, max_bytes)
+    decoded = decode_stream(stream, max_bytes)
     if decoded.truncated:
         problems.append(LimitNote(f"{label} larger than {byte_size(max_bytes)} skipped"))
         return None

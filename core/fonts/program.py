@@ -133,7 +133,7 @@ def font_program_unicode(
 
 
 def _read_program(stream: pikepdf.Stream, max_bytes: int) -> tuple[bytes | None, str]:
-    decoded = decode_stream(None, stream, max_bytes)
+    decoded = decode_stream(stream, max_bytes)
     if decoded.truncated:
         return None, LimitNote(f"font program larger than {byte_size(max_bytes)} skipped")
     if decoded.problem:

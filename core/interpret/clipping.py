@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import pikepdf
 
-from glyphscope.core.geometry import Matrix, apply, intersect_rect
-
-Rect = tuple[float, float, float, float]
+from glyphscope.core.geometry import Matrix, Rect, apply, intersect_rect
 
 CONSTRUCTION = frozenset(("m", "l", "c", "v", "y", "re", "h"))
 PAINTING = frozenset(("S", "s", "f", "F", "f*", "B", "B*", "b", "b*", "n"))

@@ -149,7 +149,7 @@ def _decode(
     for stream in streams:
         if not isinstance(stream, pikepdf.Stream):
             continue
-        decoded = decode_stream(pdf, stream, max_stream_bytes)
+        decoded = decode_stream(stream, max_stream_bytes)
         if decoded.problem:
             parsed.warnings.append(f"{label}: {decoded.problem}")
         if decoded.truncated:

@@ -1,6 +1,7 @@
 """Opening PDF files, page boxes, bounded stream decoding, defensive object access (§7)."""
 
-from glyphscope.core.pdf.document import PageBoxes, PdfDocument, PdfPage, Rect
+from glyphscope.core.geometry import Rect
+from glyphscope.core.pdf.document import PageBoxes, PdfDocument, PdfPage
 from glyphscope.core.pdf.objects import (
     ObjGen,
     get_entry,

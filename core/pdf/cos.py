@@ -285,7 +285,7 @@ def stream_at(
         if isinstance(filters, pikepdf.Array)
         else ((str(filters),) if filters is not None else ())
     )
-    decoded = decode_stream(pdf, obj, max_bytes)
+    decoded = decode_stream(obj, max_bytes)
     if decoded.problem and not decoded.data:
         return CosStream(
             raw[:max_bytes], False, len(raw) > max_bytes, len(raw), names, decoded.problem

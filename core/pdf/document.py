@@ -27,11 +27,10 @@ from glyphscope.core.errors import (
     UnreadableFileError,
     WrongPasswordError,
 )
-from glyphscope.core.geometry import intersect_rect, normalize_rect
+from glyphscope.core.geometry import Rect, intersect_rect, normalize_rect
 from glyphscope.core.pdf.objects import inherited_attribute, pdf_number, pdf_numbers
 from glyphscope.core.pdf.qpdf_log import collect_qpdf_messages
 
-Rect = tuple[float, float, float, float]
 _Document = TypeVar("_Document", bound="PdfDocument")
 
 # §14.11.2: when MediaBox is missing or unusable, readers fall back to US Letter.

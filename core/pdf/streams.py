@@ -220,9 +220,8 @@ def _unpredict(data: bytes, name: str, parms: pikepdf.Dictionary, budget: int) -
     return data, problem.replace("FlateDecode", name[1:], 1)
 
 
-def decode_stream(pdf: pikepdf.Pdf | None, stream: pikepdf.Stream, max_bytes: int) -> DecodedStream:
-    """The decoded bytes of a stream (owned by pdf, or None where the caller has no handle on
-    it, as in a font dictionary), never more than max_bytes.
+def decode_stream(stream: pikepdf.Stream, max_bytes: int) -> DecodedStream:
+    """The decoded bytes of a stream, never more than max_bytes.
 
     Decryption (§7.6) is qpdf's: read_raw_bytes returns decrypted, still-filtered data.
     """

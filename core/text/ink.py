@@ -7,6 +7,9 @@ one-page document twice, once as it is and once with every text object forced to
 stream and in every form it draws; pdfium renders both, unrotated, over the visible box, at
 a scale where the median glyph is `rules.hidden_ink_pixels` pixels tall. A glyph whose box
 differs nowhere by more than `rules.hidden_ink_tolerance` (0–255 per channel) leaves no ink.
+A page that would render to more than `rules.hidden_ink_max_pixels` is not tested (a huge
+MediaBox, §14.11.2: the bitmaps alone would exhaust memory), nor one with a stream pdfium
+would read whole that decodes past `rules.max_stream_bytes`; the result's warning says so.
 Annotation glyphs are not tested (pdfium draws the page without annotations here). Ink shared
 with other text counts for both: a hidden glyph under a visible one is not found.
 
@@ -107,13 +110,26 @@ def ink_request(
     if not heights:
         return InkTest(frozenset(), 0, 0.0, time.perf_counter() - started)
     scale = min(MAX_SCALE, max(MIN_SCALE, rules.hidden_ink_pixels / statistics.median(heights)))
+    x0, y0, x1, y1 = page.visible_box
+    pixels = (x1 - x0) * scale * (y1 - y0) * scale
+    if not pixels <= rules.hidden_ink_max_pixels:  # also catches NaN from infinite boxes
+        warning = (
+            f"pixel test skipped: the page would render to {pixels:.3g} pixels at scale "
+            f"{scale:g}, over hidden_ink_max_pixels ({rules.hidden_ink_max_pixels})"
+        )
+        return InkTest(frozenset(), 0, scale, time.perf_counter() - started, warning)
     try:
         with_text, without_text = _documents(page, rules)
-    except (pikepdf.PdfError, ValueError, TypeError) as exc:
+    except _TooBigForPdfium as exc:
+        warning = f"pixel test skipped: {exc}"
+        return InkTest(frozenset(), 0, scale, time.perf_counter() - started, warning)
+    except (pikepdf.PdfError, ValueError, TypeError, RuntimeError) as exc:
+        # RuntimeError: pikepdf passes on C++ failures (std::bad_cast for a name key that
+        # is not UTF-8 when the resources are rebuilt) as such.
         warning = f"pixel test skipped: {type(exc).__name__}: {exc}"
         return InkTest(frozenset(), 0, scale, time.perf_counter() - started, warning)
     boxes = tuple((i, quad_bounds(glyphs[i].quad)) for i in tested)
-    left, top = page.visible_box[0], page.visible_box[3]
+    left, top = x0, y1
     seconds = time.perf_counter() - started
     tolerance = rules.hidden_ink_tolerance
     return InkRequest(with_text, without_text, scale, left, top, boxes, tolerance, seconds)
@@ -147,6 +163,26 @@ def run_ink_test(request: InkRequest) -> InkTest:
     return InkTest(frozenset(no_ink), len(request.boxes), scale, seconds)
 
 
+class _TooBigForPdfium(ValueError):
+    """A stream of the page's copy decodes past the stream cap (see _check_streams)."""
+
+
+def _check_streams(pdf: pikepdf.Pdf, max_bytes: int) -> None:
+    """pdfium reads a content, form, font, ICC profile, function or CMap stream whole, and
+    ends the process (SIGABRT) when the allocation fails: a few megabytes of Flate data that
+    expand to gigabytes abort it under any address-space cap. Each such stream of the copy
+    is decoded under the engine's own cap first. Images are left out: pdfium decodes them
+    row by row, and a 2.7 GB image renders in 150 MB."""
+    for obj in pdf.objects:
+        if not isinstance(obj, pikepdf.Stream) or obj.get("/Subtype") == "/Image":
+            continue
+        if decode_stream(obj, max_bytes).truncated:
+            raise _TooBigForPdfium(
+                f"object {obj.objgen[0]} decodes to more than {max_bytes} bytes, which pdfium "
+                f"would hold whole"
+            )
+
+
 def _documents(page: PdfPage, rules: Rules) -> tuple[bytes, bytes]:
     copy = pikepdf.new()
     source = page.pdf_page
@@ -158,9 +194,10 @@ def _documents(page: PdfPage, rules: Rules) -> tuple[bytes, bytes]:
     )
     if isinstance(resources, pikepdf.Dictionary):
         stub.Resources = _copy(copy, resources)
-    parts = [decode_stream(page.document.pdf, s, rules.max_stream_bytes).data for s in streams]
+    parts = [decode_stream(s, rules.max_stream_bytes).data for s in streams]
     stub.Contents = copy.make_stream(b"\n".join(part or b"" for part in parts))
     copy.pages.append(pikepdf.Page(stub))
+    _check_streams(copy, rules.max_stream_bytes)
     with_text = _saved(copy)
     _neutralise(copy, copy.pages[0].obj, set())
     return with_text, _saved(copy)

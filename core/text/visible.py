@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from glyphscope.core.geometry import across, along, normalize_rect, quad_height
+from glyphscope.core.geometry import Rect, across, along, normalize_rect, quad_height
 from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import (
@@ -25,8 +25,6 @@ from glyphscope.core.text.arrays import (
     quad_heights,
 )
 from glyphscope.core.text.chars import is_blank_text
-
-Rect = tuple[float, float, float, float]
 
 
 class DropReason(StrEnum):

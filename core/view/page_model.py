@@ -17,6 +17,7 @@ import numpy as np
 
 from glyphscope.core.analysis import PageAnalysis
 from glyphscope.core.columns import NO_MCID, GlyphColumns
+from glyphscope.core.geometry import Rect
 from glyphscope.core.structure.order import StructureResult
 from glyphscope.core.text.columns import ColumnsResult
 from glyphscope.core.text.packed import ValueColumn
@@ -29,9 +30,6 @@ from glyphscope.core.view.glyph_arrays import (
     glyph_arrays,
 )
 from glyphscope.core.view.spatial import GlyphGrid
-
-Rect = tuple[float, float, float, float]
-
 
 # The panes of the first inspector issue, in the order they are shown.
 PANE_TITLES = {

@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from glyphscope.core import cli
+
 GIGABYTE = 1 << 30
 # What the child runs: each mode of the CLI on the file, output thrown away, and a last line
 # telling which mode raised what if one did.
@@ -38,18 +40,22 @@ peak = [line.split()[1] for line in open("/proc/self/status") if line.startswith
 print(f"PEAK {peak[0]}", file=sys.stderr)
 sys.exit(status)
 """
-MODES = ("text", "layout", "columns", "structure", "glyphs", "visible", "explain")
+MODES = cli.MODES
 
 
 @dataclass(frozen=True)
 class Outcome:
     """How one run ended. kind: "clean", "traceback", "crash" (signal or exit status),
-    "timeout" or "memory" (a MemoryError: the address-space cap was reached)."""
+    "timeout" or "memory" (a MemoryError: the address-space cap was reached). `refused`
+    names the typed error a clean run ended with (NotAPdfError…), empty when it read;
+    `slowest_mode` the mode that took longest and its seconds (the worker's runs only)."""
 
     kind: str
     seconds: float
     peak_bytes: int
     detail: str
+    refused: str = ""
+    slowest_mode: tuple[str, float] = ("", 0.0)
 
 
 def _limit(address_space: int) -> None:

@@ -22,8 +22,10 @@ from glyphscope.core import cli
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.fonts.cmap.parser import parse_cmap
 from glyphscope.core.fonts.loader import load_font
+from tests import hostile
 from tests.fuzz import mutate
 from tests.fuzz.bounded import GIGABYTE, run_bounded
+from tests.fuzz.worker import Worker
 from tests.pdfbuilder import PdfBuilder
 
 REGRESSIONS = Path(__file__).resolve().parent / "regressions"
@@ -196,3 +198,24 @@ def test_regressions_replay():
     for path in sorted(REGRESSIONS.glob("*.pdf")):
         outcome = run_bounded(path, timeout=60)
         assert outcome.kind == "clean", (path.name, outcome.detail)
+
+
+def test_the_campaign_worker_times_each_mode_and_measures_each_input_alone(tmp_path):
+    """The long campaign's warm worker (python -m tests.fuzz): one answer per input with
+    the slowest mode, a typed refusal counted apart, and a peak resident set reset between
+    inputs (a small file after a 400 MB one reports its own peak)."""
+    big, small, junk = tmp_path / "big.pdf", tmp_path / "small.pdf", tmp_path / "junk.pdf"
+    big.write_bytes(hostile.flate_predictor_bomb())
+    small.write_bytes(_content_page(b"BT /F1 12 Tf 72 700 Td (small) Tj ET"))
+    junk.write_bytes(b"not a pdf")
+    worker = Worker(GIGABYTE)
+    try:
+        first = worker.run(str(big), ("layout",), 60)
+        second = worker.run(str(small), ("text", "explain"), 60)
+        third = worker.run(str(junk), ("text", "explain"), 60)
+    finally:
+        worker.stop()
+    assert (first.kind, second.kind, third.kind) == ("clean", "clean", "clean")
+    assert first.slowest_mode[0] == "layout" and second.slowest_mode[0] in ("text", "explain")
+    assert (first.refused, second.refused, third.refused) == ("", "", "NotAPdfError")
+    assert second.peak_bytes < first.peak_bytes - 100 * 2**20
