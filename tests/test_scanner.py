@@ -104,14 +104,14 @@ def _corpus_streams(path, password):
                     continue
                 seen.add(xobject.objgen)
                 if xobject.get("/Subtype") == "/Form":
-                    yield decode_stream(pdf, xobject, 64 << 20).data
+                    yield decode_stream(xobject, 64 << 20).data
                     yield from forms(xobject.get("/Resources", resources), depth + 1)
 
         for page in pdf.pages:
             contents = page.obj.get("/Contents")
             streams = [contents] if isinstance(contents, pikepdf.Stream) else list(contents or [])
             chunks = [
-                decode_stream(pdf, s, 64 << 20).data
+                decode_stream(s, 64 << 20).data
                 for s in streams
                 if isinstance(s, pikepdf.Stream)
             ]
