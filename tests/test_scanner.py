@@ -11,7 +11,7 @@ import warnings
 
 import pikepdf
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from glyphscope.core.interpret import content
@@ -68,7 +68,13 @@ def check_stream(data: bytes) -> bool:
     entries, spans, count, cut = result
     assert not cut
     instructions, problems = _qpdf(data)
-    assert instructions is not None and not problems, (data[:200], problems)
+    if instructions is None or problems:
+        # qpdf refuses or warns on the stream: the scanner may only have left the operands it
+        # cannot read (a dictionary holding a byte qpdf rejects) to qpdf, and then the reading
+        # the interpreter gets falls back to qpdf whole (content._scan gives None).
+        assert spans, (data[:200], problems)
+        assert content._scan(PDF, data, ALL_WANTED, len(data) + 1) is None
+        return False
     names = [content.operator_name(i.operator) for i in instructions]
     assert count == len(instructions)
     assert [entry[1] for entry in entries] == names
@@ -111,9 +117,7 @@ def _corpus_streams(path, password):
             contents = page.obj.get("/Contents")
             streams = [contents] if isinstance(contents, pikepdf.Stream) else list(contents or [])
             chunks = [
-                decode_stream(s, 64 << 20).data
-                for s in streams
-                if isinstance(s, pikepdf.Stream)
+                decode_stream(s, 64 << 20).data for s in streams if isinstance(s, pikepdf.Stream)
             ]
             yield b"\n".join(chunks)
             yield from forms(page.obj.get("/Resources"), 0)
@@ -250,6 +254,7 @@ _SEED = (
         max_size=6,
     )
 )
+@example([(168, "insert", b"\x0b")])  # a vertical tab after a dictionary's "/": qpdf refuses
 def test_fuzz_mutated_stream_agrees_or_falls_back(mutations):
     data = bytearray(_SEED)
     for position, kind, payload in mutations:
