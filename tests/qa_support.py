@@ -57,3 +57,24 @@ def glyph_indices(window, word: str) -> list[int]:
         if "".join(texts[start : start + len(word)]) == word:
             return visible[start : start + len(word)]
     raise AssertionError(f"{word!r} not on the page")
+
+
+def send_wheel(widget, notches: int, at=None, modifiers=None) -> None:
+    """Turn the mouse wheel `notches` (120 units each, negative towards the user) over `at`
+    (a QPoint in widget coordinates; the middle by default), holding `modifiers`."""
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    where = QPointF(widget.rect().center() if at is None else at)
+    event = QWheelEvent(
+        where,
+        QPointF(widget.mapToGlobal(where.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, 120 * notches),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier if modifiers is None else modifiers,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(widget, event)

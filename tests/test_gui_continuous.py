@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QWheelEvent
-from PySide6.QtWidgets import QApplication
 
 from glyphscope.inspector.main_window import MainWindow
 from glyphscope.widgets.continuous_pages import MAX_KEPT_PAGES
 from glyphscope.widgets.page_stack import PAGE_GAP, PageStack
 from tests.pdfbuilder import PdfBuilder
-from tests.qa_support import TIMEOUT_MS, glyph_indices, qa_window
+from tests.qa_support import TIMEOUT_MS, glyph_indices, qa_window, send_wheel
 from tests.qa_support import open_and_wait as open_with_panels
 from tests.test_gui_app import open_and_wait
 from tests.test_gui_follow_search import in_view, letter_pages, search
@@ -202,17 +200,7 @@ def test_ctrl_wheel_zooms_at_the_pointer_over_the_stack(qtbot, three_pages):
     pointer = QPoint(viewport.width() // 3, viewport.height() // 3)
     qtbot.mouseMove(viewport, pointer)
     before = view.mapToScene(pointer)
-    event = QWheelEvent(
-        QPointF(pointer),
-        QPointF(viewport.mapToGlobal(pointer)),
-        QPoint(0, 0),
-        QPoint(0, 240),
-        Qt.MouseButton.NoButton,
-        Qt.KeyboardModifier.ControlModifier,
-        Qt.ScrollPhase.NoScrollPhase,
-        False,
-    )
-    QApplication.sendEvent(viewport, event)
+    send_wheel(viewport, 2, at=pointer, modifiers=Qt.KeyboardModifier.ControlModifier)
     after = view.mapToScene(pointer)
     assert view.zoom > 1.5 and view.continuous
     assert abs(after.x() - before.x()) < 1.0 and abs(after.y() - before.y()) < 1.0

@@ -4,11 +4,10 @@ change list walked with the keyboard (pytest-qt)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QWheelEvent
-from PySide6.QtWidgets import QApplication, QPushButton
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QPushButton
 
-from tests.qa_support import TIMEOUT_MS, glyph_indices, open_and_wait, qa_window, tj_pdf
+from tests.qa_support import TIMEOUT_MS, glyph_indices, open_and_wait, qa_window, send_wheel, tj_pdf
 from tests.test_gui_qa_rules import change_rule
 
 __all__ = ["qa_window"]
@@ -16,18 +15,7 @@ __all__ = ["qa_window"]
 
 def wheel(widget, steps: int = -1) -> None:
     """One notch of the mouse wheel over the middle of `widget`."""
-    centre = QPointF(widget.rect().center())
-    event = QWheelEvent(
-        centre,
-        QPointF(widget.mapToGlobal(centre.toPoint())),
-        QPoint(0, 0),
-        QPoint(0, 120 * steps),
-        Qt.MouseButton.NoButton,
-        Qt.KeyboardModifier.NoModifier,
-        Qt.ScrollPhase.NoScrollPhase,
-        False,
-    )
-    QApplication.sendEvent(widget, event)
+    send_wheel(widget, steps)
 
 
 def test_the_wheel_over_an_unfocused_rule_leaves_its_value(qtbot, qa_window):

@@ -10,6 +10,7 @@ from glyphscope.inspector.render_worker import PdfiumOwner
 from glyphscope.widgets.page_geometry import display_matrix
 from glyphscope.widgets.page_view import to_qtransform
 from tests.pdfbuilder import PdfBuilder
+from tests.qa_support import send_wheel
 
 TIMEOUT_MS = 30_000
 # A black 40 × 20 rectangle at (100, 100) on a page cropped away from the origin.
@@ -146,22 +147,7 @@ def square_window(qtbot, window, tmp_path):
 
 
 def wheel(view, steps: int, modifiers) -> None:
-    from PySide6.QtCore import QPoint
-    from PySide6.QtGui import QWheelEvent
-    from PySide6.QtWidgets import QApplication
-
-    centre = QPointF(view.viewport().rect().center())
-    event = QWheelEvent(
-        centre,
-        QPointF(view.viewport().mapToGlobal(centre.toPoint())),
-        QPoint(0, 0),
-        QPoint(0, 120 * steps),
-        Qt.MouseButton.NoButton,
-        modifiers,
-        Qt.ScrollPhase.NoScrollPhase,
-        False,
-    )
-    QApplication.sendEvent(view.viewport(), event)
+    send_wheel(view.viewport(), steps, modifiers=modifiers)
 
 
 def test_ctrl_wheel_zooms_in_by_15_percent_a_step(qtbot, square_window):

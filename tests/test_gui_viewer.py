@@ -4,12 +4,10 @@ remembered per file, headers that are not clipped, a layout usable at 1024×700.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QWheelEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QPoint, Qt
 
 from glyphscope.inspector.main_window import MainWindow
-from tests.qa_support import TIMEOUT_MS, glyph_indices
+from tests.qa_support import TIMEOUT_MS, glyph_indices, send_wheel
 from tests.test_gui_app import open_and_wait
 from tests.test_gui_pdfs import decisions_pdf, text_pages_pdf
 
@@ -29,17 +27,7 @@ def test_ctrl_wheel_keeps_the_point_under_the_pointer_fixed(qtbot, decisions):
     pointer = QPoint(viewport.width() // 3, viewport.height() // 3)
     qtbot.mouseMove(viewport, pointer)
     before = view.user_point(pointer)
-    event = QWheelEvent(
-        QPointF(pointer),
-        QPointF(viewport.mapToGlobal(pointer)),
-        QPoint(0, 0),
-        QPoint(0, 240),
-        Qt.MouseButton.NoButton,
-        Qt.KeyboardModifier.ControlModifier,
-        Qt.ScrollPhase.NoScrollPhase,
-        False,
-    )
-    QApplication.sendEvent(viewport, event)
+    send_wheel(viewport, 2, at=pointer, modifiers=Qt.KeyboardModifier.ControlModifier)
     after = view.user_point(pointer)
     assert view.zoom > 1.5
     assert abs(after.x() - before.x()) < 1.0 and abs(after.y() - before.y()) < 1.0
@@ -223,19 +211,7 @@ def test_the_window_is_usable_at_1024_by_700(qtbot, tmp_path):
 
 
 def wheel_over(view, notches: int) -> None:
-    viewport = view.viewport()
-    centre = QPointF(viewport.rect().center())
-    event = QWheelEvent(
-        centre,
-        QPointF(viewport.mapToGlobal(centre.toPoint())),
-        QPoint(0, 0),
-        QPoint(0, 120 * notches),
-        Qt.MouseButton.NoButton,
-        Qt.KeyboardModifier.NoModifier,
-        Qt.ScrollPhase.NoScrollPhase,
-        False,
-    )
-    QApplication.sendEvent(viewport, event)
+    send_wheel(view.viewport(), notches)
 
 
 def test_without_continuous_scrolling_the_wheel_stays_on_the_page(qtbot, window, tmp_path):
