@@ -3,8 +3,10 @@
 Each task runs its document in an `IsolatedWorker` owned by the Dask worker thread, so a
 document that crashes, hangs or blows its memory costs that child process, not the Dask worker;
 results stream back to this process, the one SQLite writer. Should a Dask worker die anyway
-(the scheduler gives up on a task as KilledWorker), the task is submitted once more, since a
-dying worker costs every task it held; a second KilledWorker is the document's crash.
+(the scheduler gives up on a task as KilledWorker), every task it held dies with it, not only
+the one that killed it. So a task lost that way is not charged at once: once nothing else is in
+flight it runs again alone, and only a task that kills its worker while running alone is the
+document's crash. Fresh tasks wait meanwhile; a worker's death is rare and the wait is short.
 Needs the `cluster` extra (`pip install 'glyphscope[cluster]'`); local sweeps never import it.
 """
 
@@ -12,15 +14,16 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import deque
 from collections.abc import Callable
 
 from glyphscope.sweep.isolation import IsolatedWorker
 from glyphscope.sweep.jobs import CRASH, DocumentJob, DocumentResult
 
 Done = Callable[[object, DocumentResult], None]
+Task = tuple[object, DocumentJob, Done]
 
 _local = threading.local()
-KILLED_WORKER_ATTEMPTS = 2
 
 
 def run_isolated(job: DocumentJob, timeout: float, memory_limit_mb: int | None) -> DocumentResult:
@@ -55,8 +58,21 @@ class DaskBackend:
         self._futures: set = set()
         self._lock = threading.Lock()
         self._closing = False
+        self._running = 0  # tasks sent to Dask whose result has not come back
+        self._alone = False  # a task lost with its worker is running again by itself
+        self._lost: deque[Task] = deque()  # lost with a worker, waiting to run alone
+        self._waiting: deque[Task] = deque()  # fresh tasks held back while the lost ones run
 
-    def submit(self, token: object, job: DocumentJob, done: Done, attempt: int = 0) -> None:
+    def submit(self, token: object, job: DocumentJob, done: Done) -> None:
+        with self._lock:
+            if self._alone or self._lost:
+                self._waiting.append((token, job, done))
+                return
+            self._running += 1
+        self._send((token, job, done), alone=False)
+
+    def _send(self, task: Task, alone: bool) -> None:
+        token, job, done = task
         future = self.client.submit(
             run_isolated, job, self.timeout, self.memory_limit_mb, pure=False
         )
@@ -66,18 +82,35 @@ class DaskBackend:
         def finished(future) -> None:
             with self._lock:
                 self._futures.discard(future)
-                closing = self._closing
-            if future.cancelled() or closing:
-                return
+                self._running -= 1
+                self._alone = self._alone and not alone
+                if future.cancelled() or self._closing:
+                    return
             result = _result(future)
-            if result is None and attempt < KILLED_WORKER_ATTEMPTS - 1:
-                # A dying Dask worker takes every task it held with it, not only the one that
-                # killed it: each gets another go, and only a repeat offender is a crash.
-                self.submit(token, job, done, attempt + 1)
-                return
-            done(token, result or DocumentResult(CRASH, _killed_message(future)))
+            if result is None and not alone:
+                with self._lock:
+                    self._lost.append(task)
+            else:
+                done(token, result or DocumentResult(CRASH, _killed_message(future)))
+            self._send_next()
 
         future.add_done_callback(finished)
+
+    def _send_next(self) -> None:
+        """Once nothing is in flight: the next lost task alone, or when none is left, the tasks
+        that waited."""
+        with self._lock:
+            if self._running or self._alone:
+                return
+            if self._lost:
+                tasks, alone = [self._lost.popleft()], True
+                self._alone = True
+            else:
+                tasks, alone = list(self._waiting), False
+                self._waiting.clear()
+            self._running += len(tasks)
+        for task in tasks:
+            self._send(task, alone)
 
     def close(self, cancel: bool = False) -> None:
         with self._lock:
