@@ -19,24 +19,13 @@ A plain library with no Qt. Its sub-packages follow ISO 32000-1's own division:
 
 from typing import TYPE_CHECKING
 
+from glyphscope.core import errors
 from glyphscope.core.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names as type checkers see them; at run time they load on first use
     from glyphscope.core.analysis import PageAnalysis, analyse_page
     from glyphscope.core.document import Document, Page, Pages, open
-    from glyphscope.core.errors import (
-        DamagedPdfError,
-        GlyphscopeError,
-        NotAPdfError,
-        PageIndexError,
-        PageRangeError,
-        PasswordRequiredError,
-        RegressionCaseError,
-        RuleError,
-        TextModeError,
-        UnreadableFileError,
-        WrongPasswordError,
-    )
+    from glyphscope.core.errors import *  # noqa: F403  (the names of errors.__all__)
     from glyphscope.core.output import write_document_text
     from glyphscope.core.pdf.document import PageBoxes
     from glyphscope.core.records import DecodeSource, Glyph
@@ -49,19 +38,7 @@ __getattr__, __dir__, __all__ = lazy_exports(
     {
         "glyphscope.core.analysis": ("PageAnalysis", "analyse_page"),
         "glyphscope.core.document": ("Document", "Page", "Pages", "open"),
-        "glyphscope.core.errors": (
-            "DamagedPdfError",
-            "GlyphscopeError",
-            "NotAPdfError",
-            "PageIndexError",
-            "PageRangeError",
-            "PasswordRequiredError",
-            "RegressionCaseError",
-            "RuleError",
-            "TextModeError",
-            "UnreadableFileError",
-            "WrongPasswordError",
-        ),
+        "glyphscope.core.errors": tuple(errors.__all__),
         "glyphscope.core.output": ("write_document_text",),
         "glyphscope.core.pdf.document": ("PageBoxes",),
         "glyphscope.core.records": ("DecodeSource", "Glyph"),
