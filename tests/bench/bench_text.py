@@ -3,12 +3,21 @@
     python3 tests/bench/bench_text.py [--set eight|corpus|both] [--rounds 3] [--timeout 120]
                                       [--tools a,b,...] [--whole-process] [--json FILE]
                                       [--engine NAME=PYTHON ...] [--max-pages N]
+                                      [--memory-limit GIB]
 
 Per file and tool, the whole file is read in process (open included) and its time divided by
 its page count; the rounds are interleaved (round r runs every file with every tool, the tool
 order rotated per file) and each (file, tool) keeps the median of its rounds. Printed per tool:
 the median over files of ms/page, the total ms/page (sum of times / sum of pages), and both as
-a ratio against pdfminer.six. Only files every selected tool finished enter the table.
+a ratio against pdfminer.six. Only files every selected tool finished enter the table; the
+failures (error, timeout, memory) are listed per file and tool.
+
+"In process" means in the tool's own worker process (this file in worker mode, one per tool,
+started and its tool imported before any timing): the time is taken there around the same
+call, so the figures are those of an in-process call, while a peer's runaway allocation in C
+(where SIGALRM cannot reach) meets the worker's address-space cap (`--memory-limit`, 4 GiB)
+instead of the machine's OOM killer, and a worker silent past the timeout is killed and
+replaced.
 
 Tools: `text` (Glyphscope `page_text(mode="text")`, the CLI's default), `full` (Glyphscope
 `Page.analysis().to_json()`: visible, reading, layout, columns, structure and the decision
@@ -19,9 +28,9 @@ form stream the pages reach, each once, operands touched).
 
 `--engine NAME=PYTHON` (repeatable) measures the Glyphscope tools of another venv's engine, e.g.
 `--engine before=/work/baseline/.venv/bin/python --engine after=.venv/bin/python` for a
-before/after pair under the same load: each engine's `text` and `full` run in a worker process
-of that python (this file in worker mode, timing in the worker exactly as in process), listed
-as `text@NAME` and `full@NAME` and interleaved with the peers, which run in this process.
+before/after pair under the same load: each engine's `text` and `full` run in worker processes
+of that python, listed as `text@NAME` and `full@NAME` and interleaved with the peers, whose
+workers run this python.
 
 `--whole-process` adds one process per file (how a shell user runs it) for
 `glyphscope-extract --mode text` (each engine's, with --engine), pdfminer.six's `pdf2txt.py`
@@ -203,39 +212,101 @@ def _on_alarm(signum: int, frame: object) -> None:
     raise _Timeout
 
 
-class _Engine:
-    """Another venv's Glyphscope, timed in a worker process of its python (`--worker`): one
-    request a line (tool, file, password, timeout as JSON), one answer a line (seconds or
-    null). A worker that does not answer within the timeout (stuck in C code, where SIGALRM
-    cannot reach it) is killed and started again."""
+# The modules each tool imports, loaded when its worker starts, so that neither the start-up
+# nor the first import is timed (the first file of the first round paid them in process).
+IMPORTS = {
+    "text": ("glyphscope", "glyphscope.core.output", "glyphscope.core.rules"),
+    "full": ("glyphscope", "glyphscope.core.rules"),
+    "pdfminer": ("pdfminer.high_level",),
+    "pdfplumber": ("pdfplumber",),
+    "pymupdf": ("pymupdf",),
+    "pdfium": ("pypdfium2",),
+    "pdftotext": (),
+    "qpdf": ("pikepdf",),
+}
+GIB = 1 << 30
+# A worker that holds more than this after a call is replaced before the next one: a peer's
+# freed heap is rarely given back to the system, and eight idle workers must fit in memory.
+RECYCLE_RESIDENT = 1 * GIB
+# How long past the timeout a worker may stay silent (SIGALRM did not reach it: stuck in C)
+# before it is killed.
+GRACE_SECONDS = 10
 
-    def __init__(self, name: str, python: Path) -> None:
-        self.name, self.python = name, python
+
+def _limit_memory(limit: int) -> None:
+    """Cap this process's address space: an allocation past it fails (MemoryError, or the
+    peer's C library gives up) instead of the kernel's OOM killer ending the benchmark."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _resident() -> int:
+    """This process's resident set in bytes (Linux /proc; 0 elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+class _Worker:
+    """One tool timed in a worker process of a python (this file in worker mode, `--worker`),
+    its address space capped at `memory_limit`: one request a line (file, password, timeout
+    as JSON), one answer a line (seconds or the failure, and the worker's resident size). The
+    timing is taken in the worker around the same call as in process, after the worker has
+    started and imported the tool. A worker that does not answer within the timeout (stuck in
+    C code, where SIGALRM cannot reach it) is killed; one that died, ran out of memory or grew
+    past RECYCLE_RESIDENT is replaced before its next file."""
+
+    def __init__(self, tool: str, python: Path, memory_limit: int) -> None:
+        self.tool, self.python, self.memory_limit = tool, python, memory_limit
         self.process: subprocess.Popen | None = None
 
     def _start(self) -> subprocess.Popen:
         if self.process is None or self.process.poll() is not None:
+            command = [str(self.python), str(Path(__file__).resolve()), "--worker", self.tool]
             self.process = subprocess.Popen(
-                [str(self.python), str(Path(__file__).resolve()), "--worker"],
+                [*command, "--memory-limit", repr(self.memory_limit / GIB)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,  # the peers' warnings; failures come back as answers
                 text=True,
                 cwd=ROOT.parent,  # not the worktree: its folders must not shadow the venv's
                 env=bench_environment(),
             )
+            assert self.process.stdout is not None
+            self.process.stdout.readline()  # "ready": started and the tool imported
         return self.process
 
-    def timed(self, tool: str, path: Path, password: str | None, timeout: int) -> float | None:
+    def timed(self, path: Path, password: str | None, timeout: int) -> tuple[float | None, str]:
+        """Seconds the tool took on the file, or None and why it failed."""
         process = self._start()
         assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(json.dumps([tool, str(path), password, timeout]) + "\n")
-        process.stdin.flush()
-        ready, _, _ = select.select([process.stdout], [], [], timeout + 30)
-        line = process.stdout.readline() if ready else ""
-        if not line:
+        try:
+            process.stdin.write(json.dumps([str(path), password, timeout]) + "\n")
+            process.stdin.flush()
+        except BrokenPipeError:
+            return None, self._ended()
+        ready, _, _ = select.select([process.stdout], [], [], timeout + GRACE_SECONDS)
+        if not ready:
             self.close()
-            return None
-        return json.loads(line)
+            return None, f"killed after {timeout + GRACE_SECONDS} s"
+        line = process.stdout.readline()
+        if not line:
+            return None, self._ended()
+        answer = json.loads(line)
+        if answer["failure"] == "MemoryError" or answer["resident"] > RECYCLE_RESIDENT:
+            self.close()
+        return answer["seconds"], answer["failure"]
+
+    def _ended(self) -> str:
+        assert self.process is not None
+        code = self.process.wait()
+        self.process = None
+        if code < 0:
+            return f"worker killed by {signal.Signals(-code).name}"
+        return f"worker exited with {code}"
 
     def close(self) -> None:
         if self.process is not None:
@@ -244,26 +315,38 @@ class _Engine:
             self.process = None
 
 
-def _worker() -> None:
-    """The worker side of _Engine: this venv's engine, timed as in process."""
+def _worker(tool: str, memory_limit: int) -> None:
+    """The worker side of _Worker: one tool of this python, timed as in process."""
+    import importlib
+
     warnings.simplefilter("ignore")
     signal.signal(signal.SIGALRM, _on_alarm)
+    _limit_memory(memory_limit)
+    for module in IMPORTS[tool]:
+        importlib.import_module(module)
+    print("ready", flush=True)
     for line in sys.stdin:
-        tool, path, password, timeout = json.loads(line)
+        path, password, timeout = json.loads(line)
         data = Path(path).read_bytes()
-        print(json.dumps(_timed(tool, Path(path), data, password, timeout)), flush=True)
+        seconds, failure = _timed(tool, Path(path), data, password, timeout)
+        answer = {"seconds": seconds, "failure": failure, "resident": _resident()}
+        print(json.dumps(answer), flush=True)
 
 
-def _timed(tool: str, path: Path, data: bytes, password: str | None, timeout: int) -> float | None:
+def _timed(
+    tool: str, path: Path, data: bytes, password: str | None, timeout: int
+) -> tuple[float | None, str]:
     signal.alarm(timeout)
     try:
         start = time.perf_counter()
         TOOLS[tool](path, data, password)
-        return time.perf_counter() - start
+        return time.perf_counter() - start, ""
     except _Timeout:
-        return None
-    except Exception:  # noqa: BLE001 - a peer failing on a file leaves the file out
-        return None
+        return None, f"timed out after {timeout} s"
+    except MemoryError:
+        return None, "MemoryError"
+    except Exception as error:  # noqa: BLE001 - a peer failing on a file leaves the file out
+        return None, f"{type(error).__name__}: {str(error)[:80]}"
     finally:
         signal.alarm(0)
 
@@ -277,25 +360,24 @@ def _files(which: str, max_pages: int | None) -> list[tuple[Path, str | None, in
     return files
 
 
-def _measure(files, tools: list[str], rounds: int, timeout: int, engines: dict) -> dict:
+def _measure(files, tools: list[str], rounds: int, timeout: int, workers: dict) -> dict:
+    """Each (file, tool)'s seconds per round (None when the tool failed) and its failures."""
     times: dict[tuple[str, str], list[float | None]] = {}
+    failures: dict[tuple[str, str], str] = {}
     for round_number in range(rounds):
         for position, (path, password, _) in enumerate(files):
-            data = path.read_bytes()
             shift = (position + round_number) % len(tools)
             for tool in tools[shift:] + tools[:shift]:
-                base, _, engine = tool.partition("@")
-                seconds = (
-                    engines[engine].timed(base, path, password, timeout)
-                    if engine
-                    else _timed(tool, path, data, password, timeout)
-                )
+                seconds, failure = workers[tool].timed(path, password, timeout)
                 times.setdefault((path.name, tool), []).append(seconds)
+                if failure:
+                    failures[(path.name, tool)] = failure
         print(f"  round {round_number + 1}/{rounds} done", file=sys.stderr)
-    return times
+    return {"times": times, "failures": failures}
 
 
-def _table(title: str, files, tools: list[str], times: dict) -> dict:
+def _table(title: str, files, tools: list[str], measured: dict) -> dict:
+    times, failures = measured["times"], measured["failures"]
     medians: dict[str, dict[str, float]] = {tool: {} for tool in tools}
     kept = []
     for path, _, pages in files:
@@ -306,9 +388,10 @@ def _table(title: str, files, tools: list[str], times: dict) -> dict:
                 medians[tool][path.name] = statistics.median(values)
     total_pages = sum(pages for _, pages in kept)
     print(f"\n## {title}: {len(kept)} of {len(files)} files, {total_pages} pages")
-    left_out = sorted({p.name for p, _, _ in files} - {name for name, _ in kept})
-    if left_out:
-        print(f"left out (a tool failed or timed out): {', '.join(left_out)}")
+    if failures:
+        print("\nleft out (a tool failed, timed out or ran out of memory on the file):")
+        for (name, tool), failure in sorted(failures.items()):
+            print(f"- {name}: {_label(tool)}: {failure}")
     summary = {}
     for tool in tools:
         per_page = [medians[tool][name] / pages * 1000 for name, pages in kept]
@@ -331,7 +414,12 @@ def _table(title: str, files, tools: list[str], times: dict) -> dict:
                 f"{summary[tool]['median'] / qpdf['median']:.2f}×, total "
                 f"{summary[tool]['total'] / qpdf['total']:.2f}×"
             )
-    return {"files": kept, "summary": summary, "medians": medians}
+    return {
+        "files": kept,
+        "summary": summary,
+        "medians": medians,
+        "failures": [[name, tool, failure] for (name, tool), failure in failures.items()],
+    }
 
 
 def _label(tool: str) -> str:
@@ -339,7 +427,7 @@ def _label(tool: str) -> str:
     return f"{LABELS[base]} [{engine}]" if engine else LABELS[base]
 
 
-def _whole_process(files, rounds: int, extracts: dict[str, Path]) -> None:
+def _whole_process(files, rounds: int, extracts: dict[str, Path], memory_limit: int) -> None:
     python = sys.executable
     bin_dir = Path(python).parent
     commands = {
@@ -358,7 +446,14 @@ def _whole_process(files, rounds: int, extracts: dict[str, Path]) -> None:
 
     def run(command: list[str]) -> None:
         quiet = subprocess.DEVNULL
-        subprocess.run(command, stdout=quiet, stderr=quiet, env=environment, cwd=ROOT.parent)
+        subprocess.run(
+            command,
+            stdout=quiet,
+            stderr=quiet,
+            env=environment,
+            cwd=ROOT.parent,
+            preexec_fn=lambda: _limit_memory(memory_limit),
+        )
 
     for command in commands.values():
         run(command(files[0][0]))  # warm-up: bytecode written, files in the page cache
@@ -410,16 +505,22 @@ def main() -> None:
         metavar="NAME=PYTHON",
         help="time the Glyphscope tools of that venv's python too (repeatable)",
     )
+    parser.add_argument(
+        "--memory-limit",
+        type=float,
+        default=4,
+        metavar="GIB",
+        help="address space of each tool's worker process (RLIMIT_AS), GiB",
+    )
     parser.add_argument("--json", type=Path)
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--worker", metavar="TOOL", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    memory_limit = int(args.memory_limit * GIB)
     if args.worker:
-        _worker()
+        _worker(args.worker, memory_limit)
         return
     if not CORPUS.exists():
         sys.exit(f"no corpus at {CORPUS}")
-    warnings.simplefilter("ignore")
-    signal.signal(signal.SIGALRM, _on_alarm)
     tools = [t for t in args.tools.split(",") if t]
     if "pdftotext" in tools and not shutil.which("pdftotext"):
         print("pdftotext missing (apt-get install -y poppler-utils): left out", file=sys.stderr)
@@ -427,7 +528,7 @@ def main() -> None:
     engines = {}
     for spec in args.engine:
         name, _, python = spec.partition("=")
-        engines[name] = _Engine(name, Path(python).absolute())
+        engines[name] = Path(python).absolute()
     if engines:
         # Each engine's Glyphscope tools replace the in-process ones.
         tools = [
@@ -435,23 +536,28 @@ def main() -> None:
             for tool in tools
             for name in (engines if tool in GLYPHSCOPE_TOOLS else [""])
         ]
-        extracts = {name: e.python.parent / "glyphscope-extract" for name, e in engines.items()}
+        extracts = {name: python.parent / "glyphscope-extract" for name, python in engines.items()}
     else:
         extracts = {
             "": args.glyphscope_extract or Path(sys.executable).parent / "glyphscope-extract"
         }
+    workers = {}
+    for tool in tools:
+        base, _, engine = tool.partition("@")
+        python = engines[engine] if engine else Path(sys.executable)
+        workers[tool] = _Worker(base, python, memory_limit)
     results = {}
     try:
         for which in ("eight", "corpus") if args.set == "both" else (args.set,):
             files = _files(which, args.max_pages)
-            times = _measure(files, tools, args.rounds, args.timeout, engines)
+            measured = _measure(files, tools, args.rounds, args.timeout, workers)
             title = "The eight files of issue 9" if which == "eight" else "Whole corpus"
-            results[which] = _table(title, files, tools, times)
+            results[which] = _table(title, files, tools, measured)
             if args.whole_process and which == "eight":
-                _whole_process(files, args.rounds, extracts)
+                _whole_process(files, args.rounds, extracts, memory_limit)
     finally:
-        for engine in engines.values():
-            engine.close()
+        for worker in workers.values():
+            worker.close()
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 
