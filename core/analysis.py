@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from glyphscope.core.geometry import Rect
 from glyphscope.core.interpret.annotations import AnnotationSpan
-from glyphscope.core.interpret.interpreter import extract_page
+from glyphscope.core.interpret.interpreter import PageExtraction, extract_page
 from glyphscope.core.records import Glyph, LazyJsonList, finite_json
 from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import analysis_json
@@ -31,15 +31,16 @@ from glyphscope.core.text.packed import (
     pack_line_breaks,
     unpack,
 )
-from glyphscope.core.text.prepared import Replacement, prepare_glyphs
+from glyphscope.core.text.prepared import PreparedGlyphs, Replacement, prepare_glyphs
 from glyphscope.core.text.reading import (
     GapDecision,
     LineBreakDecision,
+    ReadingResult,
     TextResult,
     VerticalColumn,
     reading_order,
 )
-from glyphscope.core.text.visible import DroppedGlyph, visible_glyphs
+from glyphscope.core.text.visible import DroppedGlyph, VisibleResult, visible_glyphs
 
 if TYPE_CHECKING:
     from glyphscope.core.pdf.document import PdfPage
@@ -127,6 +128,29 @@ def _restore_analysis(values: dict) -> PageAnalysis:
 def analyse_page(page: PdfPage, rules: Rules, *, ink: bool = False) -> PageAnalysis:
     """Analyse a page with the given rules: every stage, with its decisions. `ink` runs the
     hidden-text pixel test (two pdfium renders; core.text.ink)."""
+    return finish_analysis(read_page(page, rules, ink=ink))
+
+
+@dataclass(frozen=True, slots=True)
+class ReadPage:
+    """A page analysed up to its reading order (§4 box, §5 duplicates, §6 reading order, and
+    the hidden glyphs): what `finish_analysis` completes with layout, columns and structure.
+    Split out so the inspector can draw a page's glyphs and decisions before its other text
+    modes are ready."""
+
+    page: PdfPage
+    rules: Rules
+    extraction: PageExtraction
+    visible: VisibleResult
+    hidden: tuple[HiddenGlyph, ...]
+    ink: InkTest | None
+    prepared: PreparedGlyphs
+    reading: ReadingResult
+    warnings: tuple[str, ...]
+
+
+def read_page(page: PdfPage, rules: Rules, *, ink: bool = False) -> ReadPage:
+    """The stages of `analyse_page` up to the reading order."""
     extraction = extract_page(page, rules)
     # The interpreter's columns themselves: each stage reads records (or arrays) from them.
     glyphs = extraction.glyphs
@@ -136,26 +160,45 @@ def analyse_page(page: PdfPage, rules: Rules, *, ink: bool = False) -> PageAnaly
     if ink_test is not None and ink_test.warning:
         warnings.append(ink_test.warning)
     prepared = prepare_glyphs(glyphs, visible.visible, extraction.replacements, rules)
+    reading = reading_order(prepared.glyphs, prepared.order, rules)
+    return ReadPage(
+        page, rules, extraction, visible, hidden, ink_test, prepared, reading, tuple(warnings)
+    )
+
+
+def finish_analysis(read: ReadPage, *, text_modes: bool = True) -> PageAnalysis:
+    """The page's analysis from its reading stages. With `text_modes` False the layout,
+    columns and structure stages are left out (empty texts, no structure order, the reason
+    saying so): a partial analysis for drawing the reading stages first, never to print."""
+    page, rules, extraction, prepared = read.page, read.rules, read.extraction, read.prepared
     text_glyphs, text_order = prepared.glyphs, prepared.order
-    reading = reading_order(text_glyphs, text_order, rules)
-    grid = layout(text_glyphs, text_order, rules)
-    warnings.extend(grid.capped)
-    structure_result, structure_reason = None, "the page has no readable content stream"
-    if extraction.readable:
-        structure_result, structure_reason = _structure(
-            page, text_glyphs, text_order, rules, warnings
-        )
+    reading = read.reading
+    warnings = list(read.warnings)
+    if text_modes:
+        grid = layout(text_glyphs, text_order, rules)
+        warnings.extend(grid.capped)
+        columns = columns_text(text_glyphs, text_order, rules, grid=grid, reading=reading.text)
+        structure_result, structure_reason = None, "the page has no readable content stream"
+        if extraction.readable:
+            structure_result, structure_reason = _structure(
+                page, text_glyphs, text_order, rules, warnings
+            )
+    else:
+        empty = TextResult("", ())
+        grid = LayoutResult(empty, 0, 0.0, 0.0, 0.0, (), ())
+        columns = ColumnsResult(empty, ())
+        structure_result, structure_reason = None, "not analysed yet"
     return PageAnalysis(
         page_number=page.number,
-        glyphs=glyphs,
-        visible=visible.visible,
-        dropped=visible.dropped,
+        glyphs=extraction.glyphs,
+        visible=read.visible.visible,
+        dropped=read.visible.dropped,
         gaps=reading.gaps,
         line_breaks=reading.line_breaks,
         vertical_columns=reading.vertical_columns,
         reading=reading.text,
         layout=grid.text,
-        columns=columns_text(text_glyphs, text_order, rules, grid=grid, reading=reading.text),
+        columns=columns,
         structure=structure_result,
         structure_reason=structure_reason,
         media_box=page.media_box,
@@ -171,8 +214,8 @@ def analyse_page(page: PdfPage, rules: Rules, *, ink: bool = False) -> PageAnaly
         reading_bidi=reading.bidi_runs,
         layout_bidi=grid.bidi_runs,
         annotations=extraction.annotations,
-        hidden=hidden,
-        ink=ink_test,
+        hidden=read.hidden,
+        ink=read.ink,
         clips=extraction.clips,
     )
 

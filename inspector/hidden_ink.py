@@ -1,7 +1,8 @@
 """The hidden-text pixel test in the inspector: pdfium's half on the render thread.
 
-The analysis thread prepares `PageModel.ink_request` (core.text.ink.ink_request, pikepdf
-only); `request_ink` sends it to the render thread, which owns every pdfium call, and
+Once a page's model is shown, the analysis thread prepares its `PageModel.ink_request`
+(core.text.ink.ink_request, pikepdf only; a job of its own, so the page does not wait for
+it); `request_ink` sends it to the render thread, which owns every pdfium call, and
 `apply_ink` folds the answer into the page's analysis and redraws the Hidden-text layer and
 the status count. A page whose test fails or is stale keeps the reasons found without it.
 """
@@ -15,6 +16,7 @@ from glyphscope.core.text.ink import InkRequest, InkTest, run_ink_test
 from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.core.view.page_model import PageModel
 
+INK_REQUEST_JOB = "ink-request"
 INK_JOB = "ink"
 HIDDEN_JOB = "ink-hidden"
 
@@ -22,6 +24,18 @@ HIDDEN_JOB = "ink-hidden"
 def ink_job(page_index: int, rules: object, request: InkRequest) -> tuple[int, object, InkTest]:
     """Runs on the render thread."""
     return page_index, rules, run_ink_test(request)
+
+
+def apply_ink_request(window, result: tuple[int, object, InkRequest | InkTest]) -> None:
+    """The analysis thread prepared the test (CoreOwner.ink_request): kept with the page's
+    model, and sent to the render thread if the page is still shown."""
+    page_index, rules, request = result
+    model = window._models.get((page_index, rules))
+    if model is None or model.analysis.ink is not None:
+        return
+    model.ink_request = request
+    if model is window.model:
+        request_ink(window, model)
 
 
 def request_ink(window, model: PageModel) -> None:

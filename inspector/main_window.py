@@ -6,8 +6,9 @@ Extension points (used by the second inspector issue):
 - `selection` (glyphscope.widgets.selection.GlyphSelection): `set(indices, source)`, `indices`,
   `current`, and `changed(indices, source)`.
 - signals: `documentOpened(path, page_count)`, `documentClosed()`, `pageChanged(index)`,
-  `analysisReady(index, PageModel)`, `pageReady(index)` (image, overlays and panes drawn),
-  `errorShown(message)`, `documentFailed(message)`.
+  `analysisReady(index, PageModel)`, `pageShown(index)` (image and overlays drawn, the panes
+  may follow), `pageReady(index)` (image, overlays and panes drawn), `errorShown(message)`,
+  `documentFailed(message)`.
 - `add_layer(layer)` adds an overlay layer (a glyphscope.widgets.overlay_base.OverlayLayer).
 - `set_rules(rules)` re-analyses the current page with other thresholds and emits
   `rulesChanged(rules)`.
@@ -40,7 +41,9 @@ from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.inspector.actions import build_actions
 from glyphscope.inspector.analysis_worker import CoreOwner
+from glyphscope.inspector.page_ahead import PageAhead
 from glyphscope.inspector.page_session import PageSession
+from glyphscope.inspector.page_timing import PageTiming
 from glyphscope.inspector.render_worker import PdfiumOwner, RenderedPage
 from glyphscope.inspector.settings import open_settings, read_bool, recent_files
 from glyphscope.inspector.sidebar import install_sidebar
@@ -69,6 +72,7 @@ class MainWindow(PageSession, QMainWindow):
     documentOpened = Signal(str, int)
     pageChanged = Signal(int)
     analysisReady = Signal(int, object)
+    pageShown = Signal(int)
     pageReady = Signal(int)
     errorShown = Signal(str)
     documentFailed = Signal(str)
@@ -92,6 +96,8 @@ class MainWindow(PageSession, QMainWindow):
         self.page_count = 0
         self.page_index = 0
         self.model: PageModel | None = None
+        # The model the overlays draw: the page's view model until its panes' part arrives.
+        self._view_model: PageModel | None = None
         self.rendered: RenderedPage | None = None
         self._models: OrderedDict[tuple[int, Rules], PageModel] = OrderedDict()
         self._waiting: set[str] = set()
@@ -101,6 +107,10 @@ class MainWindow(PageSession, QMainWindow):
         self._unrenderable: dict[int, str] = {}  # page → why pdfium drew nothing
         self.page_failures: dict[str, str] = {}  # "render"/"analysis" → what failed
         self._render_generation = self._shown_generation = 0
+        self._render_request: tuple[int, float] = (-1, 0.0)  # the last render asked for
+        self._open_started = 0.0
+        # How the page shown last got to the screen (inspector.page_timing).
+        self.page_timing: PageTiming | None = None
         self._layout_restored = False
         # Asked for a password: (path, wrong_before) → password or None (cancelled).
         self.password_provider = self._ask_password
@@ -113,6 +123,7 @@ class MainWindow(PageSession, QMainWindow):
         self.render_thread.jobFailed.connect(self._on_render_failed)
         self.analysis_thread.jobFinished.connect(self._on_analysis_job)
         self.analysis_thread.jobFailed.connect(self._on_analysis_failed)
+        self.ahead = PageAhead(self)
 
         self.view = PageView()
         self.view.setObjectName("page_view")
@@ -245,7 +256,7 @@ class MainWindow(PageSession, QMainWindow):
         if changed:
             self.rulesChanged.emit(rules)
         if self.path is not None and self.page_count:
-            self._request_analysis(self.page_index)
+            self._request_analysis(self.page_index)  # cancels the pages analysed ahead
 
     def restore_layout(self) -> None:
         """Restore the saved dock layout, once: docks added after it are not in the state

@@ -1,6 +1,13 @@
 """Document and page life cycle of the main window: opening (with passwords), turning pages,
-and the results of the render and analysis workers. A mixin of `MainWindow`, which owns the
-widgets it updates; split out so each module keeps to one concern.
+and the results of the render worker (the analysis worker's: inspector.analysis_session). A
+mixin of `MainWindow`, which owns the widgets it updates; split out so each module keeps to
+one concern.
+
+A page turned to shows in steps, each as soon as it can: its image (the render worker) and,
+at the same time, its overlays (the analysis worker's first job): `pageShown`; then its panes:
+`pageReady`. The next and previous pages are made ahead while the window is idle
+(inspector.page_ahead), and renders and analyses are kept per page (and scale, or rules), so
+turning to one of them shows it whole at once.
 
 A file pdfium refuses (or dies on) still opens when the engine reads it: its pages are blank
 paper of the right size under the engine's analysis, with a banner saying why. A page whose
@@ -9,29 +16,26 @@ say so in its exit status."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from glyphscope.core.errors import PasswordRequiredError, WrongPasswordError
-from glyphscope.core.view.page_model import PageModel
-from glyphscope.inspector.hidden_ink import (
-    HIDDEN_JOB,
-    INK_JOB,
-    apply_hidden,
-    apply_ink,
-    request_ink,
-    status_text,
+from glyphscope.inspector.analysis_session import (
+    ANALYSE_JOB,
+    VIEW_JOB,
+    AnalysisSession,
+    error_message,
 )
+from glyphscope.inspector.hidden_ink import INK_JOB, INK_REQUEST_JOB, apply_ink
+from glyphscope.inspector.page_timing import FROM_CACHE, FROM_PREFETCH, FROM_WORKER, PageTiming
 from glyphscope.inspector.render_worker import RenderedBitmap, rendered_page
 from glyphscope.inspector.settings import add_recent_file
 
-# Analysed pages kept for going back and forth without re-analysing.
-MODEL_CACHE_PAGES = 8
 
-
-class PageSession:
+class PageSession(AnalysisSession):
     """Needs on `self`: the MainWindow attributes set in its __init__ (threads, owners, view,
     panes, banner, state label, signals)."""
 
@@ -42,18 +46,25 @@ class PageSession:
         self.path = str(path)
         self.password = password
         self._pending_page = page
+        self._open_started = time.perf_counter()
         self._pdfium_refusal = ""
+        self._core_error = ""
         self.setWindowTitle(f"{Path(path).name} — Glyphscope")
         self.state_label.setText("opening…")
         self.render_thread.submit("open", self._pdfium.open, self.path, password)
+        # The engine opens the file at the same time, so the first page's analysis does not
+        # wait for pdfium's answer (its failure is told once pdfium has answered).
+        self.analysis_thread.submit("open", self._core.open, self.path, password)
 
     def _close_document(self) -> None:
         # Results still on their way belong to the previous document: drop them.
         self.render_thread.invalidate("render")
-        self.analysis_thread.invalidate("analyse")
+        self.analysis_thread.invalidate(VIEW_JOB)
+        self.analysis_thread.invalidate(ANALYSE_JOB)
+        self.ahead.clear()
         self.path = None
         self.page_count = 0
-        self.model = None
+        self.model = self._view_model = None
         self.rendered = None
         self._models.clear()
         self._waiting.clear()
@@ -61,7 +72,8 @@ class PageSession:
         self.page_failures = {}
         self.hide_error()
         self.view.clear_page()
-        self._show_model(None)
+        self._show_overlays(None)
+        self._show_panes(None)
         self._update_page_controls()
 
     @Slot()
@@ -89,22 +101,32 @@ class PageSession:
         self.selection.clear("page-change")
         self.page_failures = {}
         self.hide_error()
-        self._waiting = {"render", "analysis"}
+        # The pixel test of the page left is not waited for (it runs again if it comes back).
+        self.analysis_thread.invalidate(INK_REQUEST_JOB)
+        self.render_thread.invalidate(INK_JOB)
+        self._waiting = {"render", "overlays", "analysis"}
+        self.page_timing = PageTiming(index, time.perf_counter())
         self._update_page_controls()
-        self._submit_render(index, self.view.render_scale())
-        cached = self._models.get((index, self.rules))
+        self._show_render(index, self.view.render_scale())
+        key = (index, self.rules)
+        cached = self._models.get(key)
         if cached is not None:
-            self._models.move_to_end((index, self.rules))
+            self._models.move_to_end(key)
+            self.page_timing.analysis_source = FROM_CACHE
             self._apply_model(cached)
         else:
-            self._show_model(None)
-            self._request_analysis(index)
+            self._view_model = None
+            self._show_overlays(None)
+            self._show_panes(None)
+            ahead = self.ahead.model_job(key)
+            if ahead is not None:
+                # Being analysed ahead: it is shown whole when it arrives (_model_arrived).
+                self.page_timing.analysis_source = FROM_PREFETCH
+                self.page_timing.analysis_generation = ahead
+                self.state_label.setText(f"analysing page {index + 1}…")
+            else:
+                self._request_analysis(index, view_first=True)
         self.pageChanged.emit(index)
-
-    def _request_analysis(self, index: int) -> None:
-        self._waiting.add("analysis")
-        self.state_label.setText(f"analysing page {index + 1}…")
-        self.analysis_thread.submit("analyse", self._core.analyse, index, self.rules)
 
     def next_page(self) -> None:
         self.go_to_page(self.page_index + 1)
@@ -120,9 +142,29 @@ class PageSession:
 
     def _rerender(self, scale: float) -> None:
         if self.page_count and self.path:
-            self._submit_render(self.page_index, scale)
+            self._show_render(self.page_index, scale)
+
+    def _show_render(self, index: int, scale: float) -> None:
+        """Show page `index` rendered at `scale`: kept, on its way ahead, or asked for now."""
+        kept = self.ahead.render(index, scale)
+        if kept is not None:
+            self._render_generation = self._shown_generation
+            if self.page_timing is not None and not self.page_timing.image_shown:
+                self.page_timing.render_source = FROM_CACHE
+            self._apply_render(kept)
+            return
+        ahead = self.ahead.render_job((index, scale))
+        if ahead is not None:
+            self._render_generation = ahead  # shown when it arrives (_render_arrived)
+            timing = self.page_timing
+            if timing is not None and timing.index == index and not timing.image_shown:
+                timing.render_source = FROM_PREFETCH
+                timing.render_generation = ahead
+            return
+        self._submit_render(index, scale)
 
     def _submit_render(self, index: int, scale: float) -> None:
+        self.ahead.cancel_render()
         # A page pdfium failed on is not tried again (a bomb costs the worker seconds).
         reason = self._unrenderable.get(index)
         if reason is None:
@@ -130,13 +172,18 @@ class PageSession:
         else:
             job, args = self._pdfium.blank, (index, scale, reason)
         self._render_generation = self.render_thread.submit("render", job, *args)
+        self._render_request = (index, scale)
+        timing = self.page_timing
+        if timing is not None and timing.index == index and not timing.image_shown:
+            timing.render_source = FROM_WORKER
+            timing.render_generation = self._render_generation
 
     @property
     def render_idle(self) -> bool:
         """No render is queued or running, and the view has no zoom re-render pending."""
         return self._render_generation == self._shown_generation and not self.view.render_pending
 
-    # -- worker results -------------------------------------------------------------------------
+    # -- render results -------------------------------------------------------------------------
     @Slot(str, int, object)
     def _on_render_job(self, kind: str, generation: int, result: object) -> None:
         if not self.render_thread.is_latest(kind, generation):
@@ -144,20 +191,43 @@ class PageSession:
         if kind == "open" and isinstance(result, int):
             self._on_pdfium_opened(result)
         elif kind == "render" and isinstance(result, RenderedBitmap):
+            index, scale = self._render_request
+            if result.rendered and result.index == index:
+                self.ahead.keep_render(index, scale, result)
             if result.index != self.page_index:
                 return
-            result = rendered_page(result)
-            if not result.rendered:
-                self.page_failures["render"] = result.note
-            self.rendered = result
             self._shown_generation = generation
-            self.view.set_geometry(result.geometry)
-            self.view.set_image(result.image)
-            if result.note:
-                self.show_error(result.note)
-            self._done("render")
+            self._apply_render(result)
         elif kind == INK_JOB and isinstance(result, tuple):
             apply_ink(self, result)
+
+    def _render_arrived(self, bitmap: RenderedBitmap, generation: int) -> None:
+        """A render made ahead arrived (inspector.page_ahead): shown if it is awaited."""
+        if generation == self._render_generation and bitmap.index == self.page_index:
+            self._shown_generation = generation
+            self._apply_render(bitmap)
+
+    def _render_failed_ahead(self, key: tuple[int, float], generation: int) -> None:
+        """A render made ahead failed: if the page shown awaits it, render it the usual way
+        (which says why, and lays the page out as blank paper)."""
+        if generation == self._render_generation and key[0] == self.page_index:
+            self._submit_render(*key)
+
+    def _apply_render(self, bitmap: RenderedBitmap) -> None:
+        start = time.perf_counter()
+        result = rendered_page(bitmap)
+        if not result.rendered:
+            self.page_failures["render"] = result.note
+        self.rendered = result
+        self.view.set_geometry(result.geometry)
+        self.view.set_image(result.image)
+        if result.note:
+            self.show_error(result.note)
+        timing = self.page_timing
+        if timing is not None and timing.index == result.index and not timing.image_shown:
+            timing.image_shown = time.perf_counter()
+            timing.gui["image"] = timing.image_shown - start
+        self._done("render")
 
     def _on_pdfium_opened(self, page_count: int) -> None:
         if page_count <= 0:
@@ -167,10 +237,13 @@ class PageSession:
         self.page_count = page_count
         if self.persist:
             add_recent_file(self.settings, self.path)
-        self._core_error = ""
-        self.analysis_thread.submit("open", self._core.open, self.path, self.password)
         self.documentOpened.emit(self.path, page_count)
         self.go_to_page(self._pending_page)
+        if self._core_error:  # the engine's open failed before pdfium answered
+            self.show_error(self._core_error)
+        # The first page's time counts from open_file: pdfium's open is part of it.
+        self.page_timing.requested = self._open_started
+        self.page_timing.opened = time.perf_counter()
 
     @Slot(str, int, object)
     def _on_render_failed(self, kind: str, generation: int, error: object) -> None:
@@ -187,7 +260,7 @@ class PageSession:
                 self.show_error(f"{Path(path).name} is encrypted and was not opened.")
             elif not self._pdfium_refusal:
                 # pdfium refused the file (or died on it): the engine may still read it.
-                self._pdfium_refusal = _message(error) or "pdfium cannot read the file"
+                self._pdfium_refusal = error_message(error) or "pdfium cannot read the file"
                 reason = f"pdfium cannot read this file: {self._pdfium_refusal}"
                 self.render_thread.submit(
                     "open", self._pdfium.open_unrendered, self.path, self.password, reason
@@ -196,7 +269,7 @@ class PageSession:
             else:
                 # No part of the engine reads it: refuse it with the engine's typed error.
                 name = Path(self.path or "").name
-                message = _message(error).replace(str(self.path), name)
+                message = error_message(error).replace(str(self.path), name)
                 self.show_error(f"Could not open {name}: {message}")
             self._refuse(None)
             return
@@ -204,14 +277,16 @@ class PageSession:
             return  # another panel's job on this thread: its submitter reports it
         self._shown_generation = generation
         first = self._unrenderable.get(self.page_index)
-        message = f"Page {self.page_index + 1} could not be rendered: {first or _message(error)}"
+        message = (
+            f"Page {self.page_index + 1} could not be rendered: {first or error_message(error)}"
+        )
         if first is not None:
-            message += f" (nor laid out as blank paper: {_message(error)})"
+            message += f" (nor laid out as blank paper: {error_message(error)})"
         self.page_failures["render"] = message
         self.show_error(message)
         if first is None:
             # Blank paper of the page's size, so the analysis still has a page to lie on.
-            self._unrenderable[self.page_index] = _message(error)
+            self._unrenderable[self.page_index] = error_message(error)
             self._submit_render(self.page_index, self.view.render_scale())
             return
         self._done("render")
@@ -225,86 +300,27 @@ class PageSession:
         self.setWindowTitle("Glyphscope")
         self.documentFailed.emit(self.banner.text())
 
-    @Slot(str, int, object)
-    def _on_analysis_job(self, kind: str, generation: int, result: object) -> None:
-        if kind == HIDDEN_JOB and isinstance(result, tuple):
-            apply_hidden(self, result)
-            return
-        if kind != "analyse" or not self.analysis_thread.is_latest(kind, generation):
-            return
-        if not isinstance(result, PageModel):
-            return
-        rules = result.analysis.rules
-        self._models[(result.page_index, rules)] = result
-        while len(self._models) > MODEL_CACHE_PAGES:
-            self._models.popitem(last=False)
-        if result.page_index == self.page_index and rules == self.rules:
-            self._apply_model(result)
-
-    @Slot(str, int, object)
-    def _on_analysis_failed(self, kind: str, generation: int, error: object) -> None:
-        if not self.analysis_thread.is_latest(kind, generation):
-            return
-        if kind == "open":
-            self._core_error = f"Text analysis is unavailable for this file: {_message(error)}"
-            self.show_error(self._core_error)
-            return
-        if kind != "analyse":
-            return  # another panel's job on this thread: its submitter reports it
-        if self._core_error:
-            self.page_failures["analysis"] = self._core_error
-            self.show_error(self._core_error)
-        else:
-            message = (
-                f"Page {self.page_index + 1} could not be analysed: {_message(error)}. "
-                "The rest of the document is still usable."
-            )
-            self.page_failures["analysis"] = message
-            self.show_error(message)
-        self.state_label.setText("analysis failed")
-        self._done("analysis")
-
-    def _apply_model(self, model: PageModel) -> None:
-        self._show_model(model)
-        warnings = "; ".join(model.warnings[:3])
-        self.state_label.setText(status_text(model))
-        request_ink(self, model)
-        if warnings:
-            self.statusBar().showMessage(warnings, 8000)
-        self.analysisReady.emit(model.page_index, model)
-        self._done("analysis")
-
-    def _show_model(self, model: PageModel | None) -> None:
-        self.model = model
-        for layer in self.layers.values():
-            layer.set_model(model)
-        for overlay in (self.selection_layer, self.hover_layer):
-            overlay.set_model(model)
-            overlay.set_selected(())
-        self.text_panes.set_panes(model.panes if model else None)
-        self.glyph_table.set_page_model(model)
-        self.details.show_selection(model, ())
-        self.layers_panel.refresh_legend("glyphs", model)
-        self.layers_panel.refresh_legend("gaps", model)
-        if model is not None:
-            self.view.set_content_bounds(model.bounds, model.text_bounds)
-
     def _done(self, what: str) -> None:
         if what not in self._waiting:
             return  # a zoom re-render or a re-analysis of a page already shown
         self._waiting.discard(what)
+        if what in ("render", "overlays") and not self._waiting & {"render", "overlays"}:
+            self.pageShown.emit(self.page_index)
         if not self._waiting:
+            if self.page_timing is not None:
+                self.page_timing.ready = time.perf_counter()
             self.pageReady.emit(self.page_index)
+            self.ahead.schedule()
 
     @property
     def model_or_error_shown(self) -> bool:
         return self.model is not None or self.banner.isVisible()
 
     @property
+    def page_is_shown(self) -> bool:
+        """The page's image and overlays are drawn (its panes may still be on their way)."""
+        return self.page_count > 0 and not self._waiting & {"render", "overlays"}
+
+    @property
     def page_is_ready(self) -> bool:
         return self.page_count > 0 and not self._waiting
-
-
-def _message(error: object) -> str:
-    text = str(error).strip()
-    return text or type(error).__name__

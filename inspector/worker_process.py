@@ -29,8 +29,9 @@ import pickle
 import signal
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Signal
 
@@ -44,6 +45,8 @@ DEFAULT_JOB_TIMEOUT_S = 30.0
 # A job superseded while it runs is left to finish this long before its worker is replaced.
 STALE_GRACE_S = 1.5
 _POLL_S = 0.05
+# Jobs whose timings are kept (WorkerProcess.timings), newest last.
+KEPT_TIMINGS = 256
 # Imported once by the fork server, so a new worker starts in milliseconds, not seconds.
 _PRELOAD = [
     "glyphscope.inspector.worker_child",
@@ -58,6 +61,21 @@ _context = None
 
 class WorkerStopped(RuntimeError):
     """The worker process running a job died, ran out of memory or time, and was replaced."""
+
+
+@dataclass(slots=True)
+class JobTiming:
+    """When one job was submitted, sent to the worker and back (time.perf_counter seconds),
+    and the steps it took: "job" (its run in the worker) and the steps it timed itself
+    (worker_child.timed_step), "pickle" in the worker, "transfer" and "unpickle" here."""
+
+    kind: str
+    generation: int
+    submitted: float
+    dispatched: float = 0.0  # taken from the queue: a new worker starts between it and sent
+    sent: float = 0.0
+    received: float = 0.0
+    steps: dict[str, float] = field(default_factory=dict)
 
 
 def _multiprocessing_context():
@@ -97,6 +115,10 @@ class WorkerProcess(QObject):
         self._counter = itertools.count(1)
         self._latest: dict[str, int] = {}
         self._jobs: deque = deque()
+        # The generations of the jobs that failed last (for `submit(after=…)`).
+        self._failed_jobs: deque[int] = deque(maxlen=KEPT_TIMINGS)
+        # generation → its JobTiming, for the jobs submitted last (KEPT_TIMINGS of them).
+        self.timings: OrderedDict[int, JobTiming] = OrderedDict()
         self._wake = threading.Condition()
         self._stopping = False
         self._busy = False
@@ -108,14 +130,18 @@ class WorkerProcess(QObject):
         self.restarts = 0
 
     # -- the window's side ----------------------------------------------------------------------
-    def submit(self, kind: str, job: Callable[..., object], *args: object) -> int:
-        """Queue `job(*args)` for the worker process; returns the job's generation."""
+    def submit(self, kind: str, job: Callable[..., object], *args: object, after: int = 0) -> int:
+        """Queue `job(*args)` for the worker process; returns the job's generation. With
+        `after` (a generation), the job is skipped, like a stale one, if that job failed."""
         with self._wake:
             if self._stopping:
                 return -1
             generation = next(self._counter)
             self._latest[kind] = generation
-            self._jobs.append((kind, generation, job, args))
+            self._jobs.append((kind, generation, job, args, after))
+            self.timings[generation] = JobTiming(kind, generation, time.perf_counter())
+            while len(self.timings) > KEPT_TIMINGS:
+                self.timings.popitem(last=False)
             self._wake.notify()
         if self._dispatcher is None:
             self._dispatcher = threading.Thread(
@@ -154,7 +180,7 @@ class WorkerProcess(QObject):
             self._jobs.clear()
             busy = self._busy
             if final is not None and not busy:
-                self._jobs.append(("final", -1, final, ()))
+                self._jobs.append(("final", -1, final, (), 0))
             self._wake.notify_all()
         process = self._process
         if busy and process is not None:
@@ -179,6 +205,9 @@ class WorkerProcess(QObject):
                 with self._wake:
                     self._busy = False
                     self._wake.notify_all()
+            if not outcome[0]:
+                with self._wake:
+                    self._failed_jobs.append(generation)  # its `after` jobs are skipped
             if generation < 0:
                 continue  # the final job of stop(): nobody listens any more
             ok, value = outcome
@@ -191,7 +220,9 @@ class WorkerProcess(QObject):
         with self._wake:
             while True:
                 while self._jobs:
-                    kind, generation, job, args = self._jobs.popleft()
+                    kind, generation, job, args, after = self._jobs.popleft()
+                    if after and after in self._failed_jobs:
+                        continue
                     if generation < 0 or self._latest.get(kind) == generation:
                         self._busy = True
                         return kind, generation, job, args
@@ -200,6 +231,10 @@ class WorkerProcess(QObject):
                 self._wake.wait()
 
     def _run(self, kind: str, generation: int, job, args) -> tuple[bool, object]:
+        with self._wake:
+            timing = self.timings.get(generation)
+        if timing is not None:
+            timing.dispatched = time.perf_counter()
         try:
             message = pickle.dumps((generation, job, args), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as exc:  # a job that cannot cross to the worker is a bug to show
@@ -219,6 +254,10 @@ class WorkerProcess(QObject):
     def _exchange(self, kind: str, generation: int, message: bytes) -> tuple[bool, object]:
         """Send one job and wait for its reply, watching for death, overrun and staleness."""
         started = time.monotonic()
+        with self._wake:
+            timing = self.timings.get(generation) if generation >= 0 else None
+        if timing is not None:
+            timing.sent = time.perf_counter()
         try:
             self._connection.send_bytes(message)
             while not self._connection.poll(_POLL_S):
@@ -235,7 +274,9 @@ class WorkerProcess(QObject):
                     and not self._wanted(kind, generation)
                 ):
                     return False, self._replace("the job was no longer needed and was abandoned")
-            _generation, ok, value = receive(self._connection)
+            (_generation, ok, value), steps = receive(self._connection)
+            if timing is not None:
+                timing.received, timing.steps = time.perf_counter(), steps
         except (EOFError, OSError):
             self._process.join(1.0)
             return False, self._replace(self._death_reason())

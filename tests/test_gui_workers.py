@@ -57,6 +57,30 @@ def test_a_job_that_raises_fails_with_its_exception(qtbot, worker):
     assert isinstance(error, RuntimeError) and str(error) == "a QA job failed"
 
 
+def test_a_job_after_one_that_failed_is_skipped(qtbot, worker):
+    finished = []
+    worker.jobFinished.connect(lambda kind, g, value: finished.append(kind))
+    worker.jobFailed.connect(lambda kind, g, error: finished.append(f"{kind} failed"))
+    failing = worker.submit("first", worker_jobs.fail, None)
+    worker.submit("second", worker_jobs.echo, 2, after=failing)
+    worker.submit("third", worker_jobs.echo, 3)
+    qtbot.waitUntil(lambda: "third" in finished, timeout=TIMEOUT_MS)
+    assert finished == ["first failed", "third"]
+
+
+def test_a_job_s_steps_are_timed_in_the_worker_and_on_the_way_back(qtbot, worker):
+    worker.submit("warm", worker_jobs.echo, 0)  # the worker's start is not this job's
+    outcome = []
+    worker.jobFinished.connect(lambda kind, g, value: outcome.append((kind, g)))
+    generation = worker.submit("sleep", worker_jobs.timed_sleep, 0.2)
+    qtbot.waitUntil(lambda: ("sleep", generation) in outcome, timeout=TIMEOUT_MS)
+    timing = worker.timings[generation]
+    assert timing.submitted <= timing.dispatched <= timing.sent <= timing.received
+    assert 0.2 <= timing.steps["sleeping"] <= timing.steps["job"]
+    assert timing.received - timing.sent >= timing.steps["job"]
+    assert {"pickle", "transfer", "unpickle"} <= set(timing.steps)
+
+
 def test_a_worker_that_aborts_is_replaced_and_says_why(qtbot, worker):
     _, first = run_job(qtbot, worker, "pid", worker_jobs.pid)
     ok, error = run_job(qtbot, worker, "analyse", worker_jobs.analyse_by_aborting, 0, None)

@@ -65,10 +65,38 @@ def record_submissions(worker, kind: str) -> list:
     seen: list = []
     submit = worker.submit
 
-    def spy(job_kind, job, *args):
+    def spy(job_kind, job, *args, **options):
         if job_kind == kind:
             seen.append(args[0])
-        return submit(job_kind, job, *args)
+        return submit(job_kind, job, *args, **options)
 
     worker.submit = spy
     return seen
+
+
+def abort_when_released(release: str, _index: int, _rules: Rules):
+    """Aborts its worker once the file `release` exists (at most 10 s later)."""
+    deadline = time.monotonic() + 10
+    while not Path(release).exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.abort()
+
+
+def view_failing(_index: int, _rules: Rules):
+    """An analysis whose first part (the view model) raises."""
+    raise ValueError("content stream exploded")
+
+
+def analyse_leaving_mark(mark: str, index: int, rules: Rules):
+    """The analysis, leaving the file `mark`-`index` behind to say it ran."""
+    Path(f"{mark}-{index}").touch()
+    return worker_owner(CoreOwner).analyse(index, rules)
+
+
+def timed_sleep(seconds: float) -> str:
+    """Sleeps inside a step it times (worker_child.timed_step)."""
+    from glyphscope.inspector.worker_child import timed_step
+
+    with timed_step("sleeping"):
+        time.sleep(seconds)
+    return "slept"

@@ -193,7 +193,7 @@ def build_page_model(
         status=tuple(status),
         kept_copies=dict(kept_copies),
         **_lookups(analysis),
-        panes=_panes(analysis, structure_reason),
+        panes=page_panes(analysis, structure_reason),
         media_box=media_box,
         crop_box=crop_box,
         visible_box=visible_box,
@@ -234,7 +234,8 @@ def _restore_page_model(values: dict, status: ValueColumn) -> PageModel:
     return PageModel(status=tuple(statuses), **values)
 
 
-def _panes(analysis: PageAnalysis, structure_reason: str) -> dict[str, PaneText]:
+def page_panes(analysis: PageAnalysis, structure_reason: str = "") -> dict[str, PaneText]:
+    """Each text mode's pane (reading order, layout, structure, columns) of the analysis."""
     panes: dict[str, PaneText] = {}
     panes["reading"] = _pane("reading", analysis.reading)
     panes["layout"] = _pane("layout", analysis.layout)

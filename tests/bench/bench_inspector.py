@@ -1,10 +1,20 @@
 """Open every corpus PDF in the inspector offscreen and visit every page with all layers on.
 
 Reports failures (crashes must be 0; errors must be shown, not raised), the longest time the
-GUI thread was blocked (a 5 ms QTimer heartbeat; the largest gap between two beats), and the
-time from asking for a page to its image and overlays painted (median, 95th percentile).
+GUI thread was blocked (a 5 ms QTimer heartbeat; the largest gap between two beats), the
+time from asking for a page to its image and overlays painted (median, 95th percentile; the
+panes may still be filling: "panes" is the time to them too), and that time broken down per
+step (inspector.page_timing): the first page's open, each worker
+job's wait in its queue, a new worker's start, its run (the analysis split into the engine's
+analyse_page, the page model and the hidden-text request), its pickling, the transfer and
+unpickling in the window's process, its wait for the GUI thread, the GUI thread's work on
+the image, the overlays and the panes, and the painting.
 
     python3 tests/bench/bench_inspector.py [--corpus DIR] [--max-pages N] [--files GLOB]
+                                           [--dwell MS] [--json FILE]
+
+`--dwell MS` keeps each painted page on screen that long before turning to the next (a user
+reading it), so work done ahead in idle time shows; 0 (the default) turns at once.
 """
 
 from __future__ import annotations
@@ -13,6 +23,7 @@ import argparse
 import collections
 import csv
 import fnmatch
+import json
 import os
 import statistics
 import sys
@@ -29,6 +40,7 @@ from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from glyphscope.inspector.main_window import MainWindow  # noqa: E402
+from glyphscope.inspector.page_timing import page_steps  # noqa: E402
 
 PAGE_TIMEOUT_MS = 120_000
 HEARTBEAT_MS = 5
@@ -65,6 +77,9 @@ class Heartbeat:
             if time.perf_counter() - self._last > LATE_S:
                 frame = sys._current_frames().get(self._gui_thread)
                 frames = traceback.extract_stack(frame)[-3:] if frame is not None else []
+                # A frame held here would keep the GUI thread's objects alive until this
+                # thread lets go of them, and Qt objects must die on the GUI thread.
+                del frame
                 where = " < ".join(
                     f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(frames)
                 )
@@ -102,38 +117,93 @@ def passwords(corpus: Path) -> dict[str, str]:
         return {row["file"]: row["password"] for row in csv.DictReader(handle) if row["password"]}
 
 
+def dwell(milliseconds: int) -> None:
+    """Let the window idle (its event loop running) for `milliseconds`."""
+    if milliseconds > 0:
+        loop = QEventLoop()
+        QTimer.singleShot(milliseconds, loop.quit)
+        loop.exec()
+
+
+def painted(window: MainWindow) -> dict[str, float]:
+    """Paint the page view now (the overlays are built and painted here), wait for the
+    panes, and return the page's steps in ms: "total" from the request to the page and its
+    overlays painted, "panes" to the panes filled too."""
+    start = time.perf_counter()
+    window.view.viewport().repaint()
+    end = time.perf_counter()
+    timing = window.page_timing
+    if not window.page_is_ready:
+        wait_for(window, [("ready", window.pageReady)], PAGE_TIMEOUT_MS)
+    if timing is None:
+        return {"total": 0.0}
+    steps = page_steps(timing, window.render_thread, window.analysis_thread)
+    steps["paint"] = (end - start) * 1000
+    steps["total"] = (end - timing.requested) * 1000
+    # What the page waited for last: its image or its overlays' model.
+    last = "image" if timing.image_shown >= timing.overlays_shown else "overlays"
+    steps[f"last: {last}"] = 1.0
+    steps[f"image from {timing.render_source or '-'}"] = 1.0
+    steps[f"model from {timing.analysis_source or '-'}"] = 1.0
+    return steps
+
+
 def visit(
-    window: MainWindow, heartbeat: Heartbeat, path: Path, password: str | None, max_pages: int
+    window: MainWindow,
+    heartbeat: Heartbeat,
+    path: Path,
+    password: str | None,
+    max_pages: int,
+    dwell_ms: int,
 ):
-    """Yield (page, seconds, error shown or "") for every page of one file."""
+    """Yield (page, steps in ms, error shown or "") for every page of one file."""
     heartbeat.label = f"{path.name} open"
     started = time.perf_counter()
     window.hide_error()
     window.open_file(str(path), password or None)
     outcome = wait_for(
-        window, [("ready", window.pageReady), ("failed", window.documentFailed)], PAGE_TIMEOUT_MS
+        window, [("ready", window.pageShown), ("failed", window.documentFailed)], PAGE_TIMEOUT_MS
     )
     if outcome != "ready":
-        yield 0, time.perf_counter() - started, window.banner.text() or outcome
+        total = (time.perf_counter() - started) * 1000
+        yield 0, {"total": total}, window.banner.text() or outcome
         return
-    window.view.viewport().repaint()  # the overlays are built and painted here
-    yield (
-        1,
-        time.perf_counter() - started,
-        window.banner.text() if window.banner.isVisible() else "",
-    )
+    steps = painted(window)
+    yield 1, steps, window.banner.text() if window.banner.isVisible() else ""
     for index in range(1, min(window.page_count, max_pages)):
+        dwell(dwell_ms)
         heartbeat.label = f"{path.name} page {index + 1}"
-        started = time.perf_counter()
-        window.go_to_page(index)
-        outcome = wait_for(window, [("ready", window.pageReady)], PAGE_TIMEOUT_MS)
-        window.view.viewport().repaint()
+        window.go_to_page(index)  # a page made ahead of time is shown when this returns
+        outcome = "ready"
+        if not window.page_is_shown:
+            outcome = wait_for(window, [("ready", window.pageShown)], PAGE_TIMEOUT_MS)
+        steps = painted(window)
         error = window.banner.text() if window.banner.isVisible() else ""
-        yield (
-            index + 1,
-            time.perf_counter() - started,
-            error or ("" if outcome == "ready" else outcome),
+        yield index + 1, steps, error or ("" if outcome == "ready" else outcome)
+
+
+def breakdown(visits: list[dict[str, float]]) -> None:
+    """Per step: on how many pages it happened, its median, p95 and mean over them, and its
+    share of the summed totals."""
+    total = sum(v.get("total", 0.0) for v in visits) or 1.0
+    names: dict[str, list[float]] = collections.defaultdict(list)
+    for steps in visits:
+        for name, ms in steps.items():
+            names[name].append(ms)
+    counted = sorted(n for n in names if n.startswith(("last:", "image from", "model from")))
+    print("\nper step (ms, over the pages that took it):")
+    print(f"  {'step':<28} {'pages':>6} {'median':>8} {'p95':>8} {'mean':>8} {'share':>7}")
+    for name in sorted(set(names) - set(counted), key=lambda n: -sum(names[n])):
+        values = sorted(names[name])
+        p95 = values[int(0.95 * (len(values) - 1))]
+        share = sum(values) / total * 100
+        print(
+            f"  {name:<28} {len(values):>6} {statistics.median(values):>8.1f} {p95:>8.1f} "
+            f"{statistics.mean(values):>8.1f} {share:>6.1f}%"
         )
+    print("  (steps of the workers overlap: render and analysis run at once; share is of time)")
+    for name in counted:
+        print(f"  {name}: {len(names[name])} pages")
 
 
 def main() -> int:
@@ -141,6 +211,8 @@ def main() -> int:
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     parser.add_argument("--max-pages", type=int, default=10_000)
     parser.add_argument("--files", default="*.pdf")
+    parser.add_argument("--dwell", type=int, default=0, metavar="MS")
+    parser.add_argument("--json", type=Path, help="every page's steps")
     args = parser.parse_args()
     corpus = Path(args.corpus)
     files = sorted(p for p in corpus.glob("*.pdf") if fnmatch.fnmatch(p.name, args.files))
@@ -157,14 +229,19 @@ def main() -> int:
     errors: list[str] = []
     timings: list[float] = []
     slowest: list[tuple[float, str]] = []
+    visits: list[dict[str, float]] = []
+    where: list[str] = []
     pages = 0
     for path in files:
         try:
-            for page, seconds, error in visit(
-                window, heartbeat, path, known.get(path.name), args.max_pages
+            for page, steps, error in visit(
+                window, heartbeat, path, known.get(path.name), args.max_pages, args.dwell
             ):
                 pages += 1
+                seconds = steps["total"] / 1000
                 timings.append(seconds)
+                visits.append(steps)
+                where.append(f"{path.name} p{page}")
                 slowest.append((seconds, f"{path.name} p{page}"))
                 if error:
                     errors.append(f"{path.name} p{page}: {error[:140]}")
@@ -191,8 +268,11 @@ def main() -> int:
             f"time to rendered page + overlays: median {statistics.median(timings) * 1000:.0f} ms, "
             f"p95 {p95 * 1000:.0f} ms, max {timings[-1] * 1000:.0f} ms"
         )
-    for seconds, where in sorted(slowest, reverse=True)[:8]:
-        print(f"  slow: {seconds * 1000:.0f} ms {where}")
+    for seconds, page in sorted(slowest, reverse=True)[:8]:
+        print(f"  slow: {seconds * 1000:.0f} ms {page}")
+    breakdown(visits)
+    if args.json:
+        args.json.write_text(json.dumps(dict(zip(where, visits, strict=True)), indent=1))
     return 1 if crashes else 0
 
 

@@ -1,0 +1,207 @@
+"""The analysis half of a page's way to the screen (a mixin of `MainWindow`, under
+inspector.page_session): the analysis worker's jobs for the page shown and their results.
+
+A page turned to is analysed in two jobs queued back to back (inspector.analysis_worker):
+`analyse_view`, its glyphs and reading-order decisions, which is all the overlays draw, shown
+at once (`pageShown` once the image is there too); then `analyse`, its layout, columns and
+structure, which completes the same model in place and fills the panes (`pageReady`). The
+window's `model` (selection, hit tests, exports, the QA panels) is always a complete one. A
+rule change re-analyses the page in one job, so the page stays as it was until the new
+analysis is complete; a page made ahead (inspector.page_ahead) arrives complete too.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Slot
+
+from glyphscope.core.view.page_model import PageModel
+from glyphscope.inspector.analysis_worker import TextModes
+from glyphscope.inspector.hidden_ink import (
+    HIDDEN_JOB,
+    INK_REQUEST_JOB,
+    apply_hidden,
+    apply_ink_request,
+    request_ink,
+    status_text,
+)
+from glyphscope.inspector.page_timing import FROM_WORKER
+
+# Analysed pages kept for going back and forth without re-analysing.
+MODEL_CACHE_PAGES = 8
+# The analysis worker's jobs for the page shown: its view model, then its text modes.
+VIEW_JOB = "analyse-view"
+ANALYSE_JOB = "analyse"
+
+
+class AnalysisSession:
+    """Needs on `self`: the MainWindow attributes set in its __init__ (analysis thread, core
+    owner, layers, panes, banner, state label, signals) and PageSession's `_done`."""
+
+    def _request_analysis(self, index: int, *, view_first: bool = False) -> None:
+        """Analyse page `index` with the current rules; `view_first` sends the overlays'
+        part ahead of the panes' (a page turned to, which shows nothing yet)."""
+        self._waiting.update(("overlays", "analysis"))
+        self.ahead.cancel_model()  # the page the user wants comes first
+        self.state_label.setText(f"analysing page {index + 1}…")
+        self.analysis_thread.invalidate(VIEW_JOB)
+        view = 0
+        if view_first:
+            view = self.analysis_thread.submit(VIEW_JOB, self._core.analyse_view, index, self.rules)
+        # If the view job fails, the rest would fail the same way (or kill its worker
+        # again): it is skipped.
+        generation = self.analysis_thread.submit(
+            ANALYSE_JOB, self._core.analyse, index, self.rules, after=view
+        )
+        timing = self.page_timing
+        if timing is not None and timing.index == index and not timing.overlays_shown:
+            timing.analysis_source = FROM_WORKER
+            timing.analysis_generation = view or generation
+            timing.panes_generation = generation if view else 0
+
+    @Slot(str, int, object)
+    def _on_analysis_job(self, kind: str, generation: int, result: object) -> None:
+        if kind == HIDDEN_JOB and isinstance(result, tuple):
+            apply_hidden(self, result)
+            return
+        if kind == INK_REQUEST_JOB and isinstance(result, tuple):
+            apply_ink_request(self, result)
+            return
+        if kind not in (VIEW_JOB, ANALYSE_JOB) or not self.analysis_thread.is_latest(
+            kind, generation
+        ):
+            return
+        if kind == VIEW_JOB:
+            if isinstance(result, PageModel) and self._is_shown(result):
+                self._show_view(result)
+            return
+        if isinstance(result, TextModes):
+            view = self._view_model
+            if view is None or (view.page_index, view.analysis.rules) != (
+                result.page_index,
+                result.rules,
+            ):
+                # Its view model was never shown: ask for the whole model instead.
+                self._request_analysis(result.page_index)
+                return
+            result = result.complete(view)
+        if isinstance(result, PageModel):
+            self._model_arrived(result)
+
+    def _is_shown(self, model: PageModel) -> bool:
+        """The model is of the page shown, under the current rules."""
+        return model.page_index == self.page_index and model.analysis.rules == self.rules
+
+    def _model_arrived(self, model: PageModel) -> None:
+        """A complete model (of the page shown, or made ahead): kept, and shown if it is the
+        page shown under the current rules."""
+        rules = model.analysis.rules
+        self._models[(model.page_index, rules)] = model
+        self._models.move_to_end((model.page_index, rules))
+        while len(self._models) > MODEL_CACHE_PAGES:
+            self._models.popitem(last=False)
+        if self._is_shown(model):
+            self._apply_model(model)
+
+    @Slot(str, int, object)
+    def _on_analysis_failed(self, kind: str, generation: int, error: object) -> None:
+        if not self.analysis_thread.is_latest(kind, generation):
+            return
+        if kind == "open":
+            self._core_error = f"Text analysis is unavailable for this file: {error_message(error)}"
+            if self.page_count:  # else pdfium's answer tells first (PageSession)
+                self.show_error(self._core_error)
+            return
+        if kind == VIEW_JOB:
+            self.analysis_thread.invalidate(ANALYSE_JOB)  # skipped already (submit's after)
+        elif kind != ANALYSE_JOB:
+            return  # another panel's job on this thread: its submitter reports it
+        self._analysis_failed(error)
+
+    def _model_failed(self, key: tuple, generation: int, error: object) -> None:
+        """Analysing a page ahead failed (inspector.page_ahead): if the page shown awaits it,
+        that is its failure."""
+        timing = self.page_timing
+        if (
+            key == (self.page_index, self.rules)
+            and "analysis" in self._waiting
+            and timing is not None
+            and timing.analysis_generation == generation
+        ):
+            self._analysis_failed(error)
+
+    def _analysis_failed(self, error: object) -> None:
+        if self._core_error:
+            self.page_failures["analysis"] = self._core_error
+            self.show_error(self._core_error)
+        else:
+            message = (
+                f"Page {self.page_index + 1} could not be analysed: {error_message(error)}. "
+                "The rest of the document is still usable."
+            )
+            self.page_failures["analysis"] = message
+            self.show_error(message)
+        self.state_label.setText("analysis failed")
+        self._done("overlays")
+        self._done("analysis")
+
+    def _show_view(self, model: PageModel) -> None:
+        """The page's overlays, before its panes (its text modes follow)."""
+        self._view_model = model
+        self._show_overlays(model)
+        self._done("overlays")
+
+    def _apply_model(self, model: PageModel) -> None:
+        if model is not self._view_model:
+            self._view_model = model
+            self._show_overlays(model)
+        self._show_panes(model)
+        warnings = "; ".join(model.warnings[:3])
+        self.state_label.setText(status_text(model))
+        if model.ink_request is None and model.analysis.ink is None:
+            self.analysis_thread.submit(
+                INK_REQUEST_JOB, self._core.ink_request, model.page_index, model.analysis.rules
+            )
+        else:
+            request_ink(self, model)
+        if warnings:
+            self.statusBar().showMessage(warnings, 8000)
+        self.analysisReady.emit(model.page_index, model)
+        self._done("overlays")
+        self._done("analysis")
+
+    def _show_overlays(self, model: PageModel | None) -> None:
+        """What the page view draws of the model: its layers and the scene's bounds."""
+        start = time.perf_counter()
+        for layer in self.layers.values():
+            layer.set_model(model)
+        for overlay in (self.selection_layer, self.hover_layer):
+            overlay.set_model(model)
+            overlay.set_selected(())
+        self.layers_panel.refresh_legend("glyphs", model)
+        self.layers_panel.refresh_legend("gaps", model)
+        if model is not None:
+            self.view.set_content_bounds(model.bounds, model.text_bounds)
+        timing = self.page_timing
+        if model is not None and timing is not None and timing.index == model.page_index:
+            timing.overlays_shown = time.perf_counter()
+            timing.gui["overlays"] = timing.overlays_shown - start
+
+    def _show_panes(self, model: PageModel | None) -> None:
+        """The complete model everywhere else: the window's `model` (selection, hit tests,
+        exports), the text panes, the glyph table and the details."""
+        start = time.perf_counter()
+        self.model = model
+        self.text_panes.set_panes(model.panes if model else None)
+        self.glyph_table.set_page_model(model)
+        self.details.show_selection(model, ())
+        timing = self.page_timing
+        if model is not None and timing is not None and timing.index == model.page_index:
+            timing.panes_shown = time.perf_counter()
+            timing.gui["panes"] = timing.panes_shown - start
+
+
+def error_message(error: object) -> str:
+    text = str(error).strip()
+    return text or type(error).__name__

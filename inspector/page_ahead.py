@@ -1,0 +1,169 @@
+"""Pages made ahead of the user: while the window is idle, the next and the previous page are
+analysed and rendered in the workers, so turning to them shows them at once; and the renders
+made are kept, so going back to a page shows its image without asking pdfium again.
+
+Work ahead never delays what the user asked for: it starts only when the page shown is
+complete and the window has been idle for AHEAD_DELAY_MS, one job per worker at a time, and
+the window cancels it when it asks for another page or changes the rules (a job cancelled
+while it runs is abandoned by its worker, inspector.worker_process). A page whose work ahead
+failed is not tried ahead again; turning to it analyses or renders it the usual way, which
+shows its error. The window (inspector.page_session) asks `model_job` / `render_job` whether
+what it needs is on its way, and is handed each result through `_model_arrived` /
+`_render_arrived`.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from PySide6.QtCore import QObject, QTimer
+
+from glyphscope.core.view.page_model import PageModel
+from glyphscope.inspector.render_worker import RenderedBitmap
+
+AHEAD_KIND = "ahead"  # the analysis worker: a neighbouring page's complete model
+AHEAD_RENDER_KIND = "ahead-render"  # the render worker: a neighbouring page's image
+# Idle time after a page is complete before work ahead starts (a user turning pages quickly
+# is not made to wait behind pages they skip).
+AHEAD_DELAY_MS = 200
+# Rendered pixels kept for pages shown or rendered ahead (the newest first).
+RENDER_CACHE_BYTES = 96 * 2**20
+
+
+class PageAhead(QObject):
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(AHEAD_DELAY_MS)
+        self._timer.timeout.connect(self.work)
+        # (index, requested scale) → the render, newest last.
+        self._renders: OrderedDict[tuple[int, float], RenderedBitmap] = OrderedDict()
+        # The job out on each worker: (generation, key) or None.
+        self._model_job: tuple[int, tuple] | None = None
+        self._render_job: tuple[int, tuple] | None = None
+        self._failed: set[tuple[str, tuple]] = set()
+        window.analysis_thread.jobFinished.connect(self._on_analysis)
+        window.analysis_thread.jobFailed.connect(self._on_analysis_failed)
+        window.render_thread.jobFinished.connect(self._on_render)
+        window.render_thread.jobFailed.connect(self._on_render_failed)
+
+    # -- the window's side ------------------------------------------------------------------
+    def schedule(self) -> None:
+        """The page shown is complete: work ahead once the window has been idle a while."""
+        self._timer.start()
+
+    def clear(self) -> None:
+        """Forget everything made ahead (the document closes)."""
+        self._timer.stop()
+        self.cancel_model()
+        self.cancel_render()
+        self._renders.clear()
+        self._failed.clear()
+
+    def cancel_model(self) -> None:
+        if self._model_job is not None:
+            self.window.analysis_thread.invalidate(AHEAD_KIND)
+            self._model_job = None
+
+    def cancel_render(self) -> None:
+        if self._render_job is not None:
+            self.window.render_thread.invalidate(AHEAD_RENDER_KIND)
+            self._render_job = None
+
+    def model_job(self, key: tuple) -> int | None:
+        """The generation of the job ahead analysing (index, rules), if one is out."""
+        job = self._model_job
+        return job[0] if job is not None and job[1] == key else None
+
+    def render_job(self, key: tuple) -> int | None:
+        """The generation of the job ahead rendering (index, scale), if one is out."""
+        job = self._render_job
+        return job[0] if job is not None and job[1] == key else None
+
+    def render(self, index: int, scale: float) -> RenderedBitmap | None:
+        """A kept render of page `index` asked for at `scale`."""
+        bitmap = self._renders.get((index, scale))
+        if bitmap is not None:
+            self._renders.move_to_end((index, scale))
+        return bitmap
+
+    def keep_render(self, index: int, scale: float, bitmap: RenderedBitmap) -> None:
+        self._renders[(index, scale)] = bitmap
+        while len(self._renders) > 1 and _pixel_bytes(self._renders) > RENDER_CACHE_BYTES:
+            self._renders.popitem(last=False)
+
+    # -- work ahead ---------------------------------------------------------------------------
+    def work(self) -> None:
+        """Start the next job ahead on each idle worker: the next page, then the previous."""
+        window = self.window
+        if not window.page_count or not window.path or window._waiting:
+            return
+        index = window.page_index
+        neighbours = [i for i in (index + 1, index - 1) if 0 <= i < window.page_count]
+        if self._model_job is None:
+            for neighbour in neighbours:
+                key = (neighbour, window.rules)
+                if key not in window._models and ("model", key) not in self._failed:
+                    generation = window.analysis_thread.submit(
+                        AHEAD_KIND, window.core.analyse, *key
+                    )
+                    self._model_job = (generation, key)
+                    break
+        continuous = getattr(window, "continuous", None)
+        if self._render_job is None and not (continuous is not None and continuous.enabled):
+            scale = window.view.render_scale()
+            for neighbour in neighbours:
+                key = (neighbour, scale)
+                if (
+                    neighbour not in window._unrenderable
+                    and key not in self._renders
+                    and ("render", key) not in self._failed
+                ):
+                    generation = window.render_thread.submit(
+                        AHEAD_RENDER_KIND, window.pdfium.render, *key
+                    )
+                    self._render_job = (generation, key)
+                    break
+
+    def _on_analysis(self, kind: str, generation: int, result: object) -> None:
+        job = self._model_job
+        if kind != AHEAD_KIND or job is None or job[0] != generation:
+            return
+        self._model_job = None
+        if isinstance(result, PageModel):
+            self.window._model_arrived(result)
+        self.work()
+
+    def _on_analysis_failed(self, kind: str, generation: int, error: object) -> None:
+        job = self._model_job
+        if kind != AHEAD_KIND or job is None or job[0] != generation:
+            return
+        self._model_job = None
+        self._failed.add(("model", job[1]))
+        self.window._model_failed(job[1], generation, error)
+        self.work()
+
+    def _on_render(self, kind: str, generation: int, result: object) -> None:
+        job = self._render_job
+        if kind != AHEAD_RENDER_KIND or job is None or job[0] != generation:
+            return
+        self._render_job = None
+        if isinstance(result, RenderedBitmap):
+            self.keep_render(*job[1], result)
+            self.window._render_arrived(result, generation)
+        self.work()
+
+    def _on_render_failed(self, kind: str, generation: int, error: object) -> None:
+        job = self._render_job
+        if kind != AHEAD_RENDER_KIND or job is None or job[0] != generation:
+            return
+        self._render_job = None
+        self._failed.add(("render", job[1]))
+        self.window._render_failed_ahead(job[1], generation)
+        self.work()
+
+
+def _pixel_bytes(renders: OrderedDict[tuple[int, float], RenderedBitmap]) -> int:
+    return sum(b.pixels.nbytes for b in renders.values() if b.pixels is not None)

@@ -1,0 +1,158 @@
+"""How a page gets to the screen: its overlays before its panes, the neighbouring pages made
+ahead while the window is idle and shown at once, a rule change that makes them stale, and
+the error banner of a page whose analysis fails on the way (inspector.page_session,
+inspector.page_ahead)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+
+from glyphscope.inspector.page_timing import FROM_CACHE, FROM_PREFETCH
+from tests import worker_jobs
+from tests.qa_support import TIMEOUT_MS
+from tests.test_gui_pdfs import text_pages_pdf
+
+
+def reading_text(win) -> str:
+    return win.text_panes.panes["reading"].editor.toPlainText()
+
+
+@pytest.fixture
+def three_pages(tmp_path):
+    path = tmp_path / "three.pdf"
+    text_pages_pdf(path, 3)
+    return path
+
+
+def open_and_wait(qtbot, win, path) -> None:
+    with qtbot.waitSignal(win.pageReady, timeout=TIMEOUT_MS):
+        win.open_file(str(path))
+
+
+def made_ahead(win, index: int) -> bool:
+    """Page `index`'s model and image are kept, ready to be shown."""
+    return (index, win.rules) in win._models and (
+        win.ahead.render(index, win.view.render_scale()) is not None
+    )
+
+
+def test_a_page_shows_its_overlays_before_its_panes(qtbot, window, three_pages, tmp_path):
+    release = tmp_path / "release"
+    # The second job (layout, columns, structure) waits for the test; the first one is real.
+    window._core.analyse = partial(worker_jobs.analyse_when_released, str(release))
+    with qtbot.waitSignal(window.pageShown, timeout=TIMEOUT_MS):
+        window.open_file(str(three_pages))
+    assert window.layers["glyphs"].model is not None
+    assert window.layers["glyphs"].model.count == len("Page 1")
+    assert not window.page_is_ready
+    assert window.model is None  # selection, hit tests and exports wait for the whole page
+    assert reading_text(window) == ""
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        release.touch()
+    assert reading_text(window) == "Page 1"
+    assert window.model is window.layers["glyphs"].model  # completed in place, not redrawn
+    assert window.model.panes["layout"].text.strip() == "Page 1"
+
+
+def test_the_next_page_made_ahead_shows_at_once(qtbot, window, three_pages):
+    open_and_wait(qtbot, window, three_pages)
+    qtbot.waitUntil(lambda: made_ahead(window, 1), timeout=TIMEOUT_MS)
+    window.go_to_page(1)
+    assert window.page_is_ready  # nothing to wait for: shown by go_to_page itself
+    assert reading_text(window) == "Page 2"
+    assert window.rendered.index == 1
+    assert window.page_timing.analysis_source == FROM_CACHE
+    assert window.page_timing.render_source == FROM_CACHE
+    window.go_to_page(0)  # and back: the page left is kept too
+    assert window.page_is_ready
+    assert reading_text(window) == "Page 1"
+
+
+def test_a_rule_change_makes_the_pages_made_ahead_stale(qtbot, window, three_pages, tmp_path):
+    open_and_wait(qtbot, window, three_pages)
+    old_rules = window.rules
+    release = tmp_path / "release"
+    window._core.analyse = partial(worker_jobs.analyse_when_released, str(release))
+    qtbot.waitUntil(lambda: window.ahead.model_job((1, old_rules)) is not None, timeout=TIMEOUT_MS)
+    new_rules = old_rules.with_values(space_gap_ratio=0.2)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.set_rules(new_rules)
+        assert window.ahead.model_job((1, old_rules)) is None
+        release.touch()
+    assert window.model.analysis.rules == new_rules
+    qtbot.wait(300)
+    assert (1, old_rules) not in window._models  # its result was dropped
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.go_to_page(1)
+    assert window.model.analysis.rules == new_rules
+    assert reading_text(window) == "Page 2"
+
+
+def test_a_page_awaited_from_ahead_whose_worker_dies_shows_its_error(
+    qtbot, window, three_pages, tmp_path
+):
+    open_and_wait(qtbot, window, three_pages)
+    release = tmp_path / "release"
+    window._core.analyse = partial(worker_jobs.abort_when_released, str(release))
+    qtbot.waitUntil(
+        lambda: window.ahead.model_job((1, window.rules)) is not None, timeout=TIMEOUT_MS
+    )
+    window.go_to_page(1)
+    assert window.page_timing.analysis_source == FROM_PREFETCH  # not analysed twice
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        release.touch()
+    assert window.banner.text().startswith(
+        "Page 2 could not be analysed: the core-analysis worker died (SIGABRT"
+    )
+    assert window.page_failures["analysis"] == window.banner.text()
+    assert window.rendered.index == 1
+
+
+def test_a_page_whose_analysis_failed_ahead_shows_its_error_when_turned_to(
+    qtbot, window, three_pages
+):
+    window._core.analyse = partial(worker_jobs.analyse_failing_on, 1)
+    open_and_wait(qtbot, window, three_pages)
+    failed = ("model", (1, window.rules))
+    qtbot.waitUntil(lambda: failed in window.ahead._failed, timeout=TIMEOUT_MS)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.go_to_page(1)
+    assert window.banner.text().startswith("Page 2 could not be analysed: content stream exploded")
+
+
+def test_a_failing_view_job_shows_its_error_and_the_rest_is_not_analysed(
+    qtbot, window, three_pages, tmp_path
+):
+    open_and_wait(qtbot, window, three_pages)
+    mark = tmp_path / "analysed"
+    window._core.analyse_view = worker_jobs.view_failing
+    window._core.analyse = partial(worker_jobs.analyse_leaving_mark, str(mark))
+    window.ahead.clear()
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.go_to_page(2)
+    assert window.banner.text().startswith("Page 3 could not be analysed: content stream exploded")
+    qtbot.wait(300)
+    assert not (tmp_path / "analysed-2").exists()
+
+
+def test_turning_quickly_is_never_kept_waiting_by_work_ahead(qtbot, window, three_pages):
+    open_and_wait(qtbot, window, three_pages)
+    # Turned before the window was idle long enough: nothing was made ahead.
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.go_to_page(2)
+    assert window.page_timing.analysis_source != FROM_PREFETCH
+    assert reading_text(window) == "Page 3"
+
+
+def test_a_file_the_engine_cannot_read_says_so_once_its_page_shows(qtbot, window, corpus_dir):
+    # pdfium reads this file; the engine, opening it at the same time, finds its page tree
+    # damaged: said after pdfium's answer, not hidden by the page it shows.
+    path = corpus_dir / "pdfjs__pages-tree-refs.pdf"
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.open_file(str(path))
+    assert window.banner.isVisible()
+    assert window.banner.text().startswith("Text analysis is unavailable for this file")
+    assert window.page_failures["analysis"] == window.banner.text()
+    assert window.rendered is not None and window.rendered.rendered
