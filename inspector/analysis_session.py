@@ -23,7 +23,6 @@ from glyphscope.inspector.hidden_ink import (
     INK_REQUEST_JOB,
     apply_hidden,
     apply_ink_request,
-    request_ink,
     status_text,
 )
 from glyphscope.inspector.page_timing import FROM_WORKER
@@ -159,12 +158,6 @@ class AnalysisSession:
         self._show_panes(model)
         warnings = "; ".join(model.warnings[:3])
         self.state_label.setText(status_text(model))
-        if model.ink_request is None and model.analysis.ink is None:
-            self.analysis_thread.submit(
-                INK_REQUEST_JOB, self._core.ink_request, model.page_index, model.analysis.rules
-            )
-        else:
-            request_ink(self, model)
         if warnings:
             self.statusBar().showMessage(warnings, 8000)
         self.analysisReady.emit(model.page_index, model)

@@ -1,10 +1,11 @@
 """The hidden-text pixel test in the inspector: pdfium's half on the render thread.
 
-Once a page's model is shown, the analysis thread prepares its `PageModel.ink_request`
-(core.text.ink.ink_request, pikepdf only; a job of its own, so the page does not wait for
-it); `request_ink` sends it to the render thread, which owns every pdfium call, and
-`apply_ink` folds the answer into the page's analysis and redraws the Hidden-text layer and
-the status count. A page whose test fails or is stale keeps the reasons found without it.
+Once a page is shown and the window idle (`start_pixel_test`, from inspector.page_ahead, so
+a page turned past is never kept waiting by its predecessor's test), the analysis thread
+prepares its `PageModel.ink_request` (core.text.ink.ink_request, pikepdf only);
+`request_ink` sends it to the render thread, which owns every pdfium call, and `apply_ink`
+folds the answer into the page's analysis and redraws the Hidden-text layer and the status
+count. A page whose test fails or is stale keeps the reasons found without it.
 """
 
 from __future__ import annotations
@@ -24,6 +25,18 @@ HIDDEN_JOB = "ink-hidden"
 def ink_job(page_index: int, rules: object, request: InkRequest) -> tuple[int, object, InkTest]:
     """Runs on the render thread."""
     return page_index, rules, run_ink_test(request)
+
+
+def start_pixel_test(window, model: PageModel) -> None:
+    """Start the pixel test of the page shown (unless it has run)."""
+    if model.analysis.ink is not None:
+        return
+    if model.ink_request is None:
+        window.analysis_thread.submit(
+            INK_REQUEST_JOB, window.core.ink_request, model.page_index, model.analysis.rules
+        )
+    else:
+        request_ink(window, model)
 
 
 def apply_ink_request(window, result: tuple[int, object, InkRequest | InkTest]) -> None:

@@ -1,6 +1,8 @@
 """Pages made ahead of the user: while the window is idle, the next and the previous page are
 analysed and rendered in the workers, so turning to them shows them at once; and the renders
-made are kept, so going back to a page shows its image without asking pdfium again.
+made are kept, so going back to a page shows its image without asking pdfium again. The
+page shown's own idle-time work, its hidden-text pixel test (inspector.hidden_ink), starts
+first.
 
 Work ahead never delays what the user asked for: it starts only when the page shown is
 complete and the window has been idle for AHEAD_DELAY_MS, one job per worker at a time, and
@@ -19,6 +21,7 @@ from collections import OrderedDict
 from PySide6.QtCore import QObject, QTimer
 
 from glyphscope.core.view.page_model import PageModel
+from glyphscope.inspector.hidden_ink import start_pixel_test
 from glyphscope.inspector.render_worker import RenderedBitmap
 
 AHEAD_KIND = "ahead"  # the analysis worker: a neighbouring page's complete model
@@ -44,6 +47,7 @@ class PageAhead(QObject):
         self._model_job: tuple[int, tuple] | None = None
         self._render_job: tuple[int, tuple] | None = None
         self._failed: set[tuple[str, tuple]] = set()
+        self._hidden_tested: tuple | None = None  # (index, rules) whose pixel test started
         window.analysis_thread.jobFinished.connect(self._on_analysis)
         window.analysis_thread.jobFailed.connect(self._on_analysis_failed)
         window.render_thread.jobFinished.connect(self._on_render)
@@ -52,6 +56,7 @@ class PageAhead(QObject):
     # -- the window's side ------------------------------------------------------------------
     def schedule(self) -> None:
         """The page shown is complete: work ahead once the window has been idle a while."""
+        self._hidden_tested = None
         self._timer.start()
 
     def clear(self) -> None:
@@ -96,10 +101,15 @@ class PageAhead(QObject):
 
     # -- work ahead ---------------------------------------------------------------------------
     def work(self) -> None:
-        """Start the next job ahead on each idle worker: the next page, then the previous."""
+        """Start the page shown's pixel test, then the next job ahead on each idle worker:
+        the next page, then the previous."""
         window = self.window
         if not window.page_count or not window.path or window._waiting:
             return
+        model = window.model
+        if model is not None and self._hidden_tested != (model.page_index, model.analysis.rules):
+            self._hidden_tested = (model.page_index, model.analysis.rules)
+            start_pixel_test(window, model)
         index = window.page_index
         neighbours = [i for i in (index + 1, index - 1) if 0 <= i < window.page_count]
         if self._model_job is None:

@@ -156,3 +156,16 @@ def test_a_file_the_engine_cannot_read_says_so_once_its_page_shows(qtbot, window
     assert window.banner.text().startswith("Text analysis is unavailable for this file")
     assert window.page_failures["analysis"] == window.banner.text()
     assert window.rendered is not None and window.rendered.rendered
+
+
+def test_the_pixel_test_waits_for_idle_time_and_a_page_turned_past_skips_it(
+    qtbot, window, three_pages
+):
+    asked = worker_jobs.record_submissions(window.analysis_thread, "ink-request")
+    open_and_wait(qtbot, window, three_pages)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.go_to_page(2)  # at once: page 1's test was never started
+    assert asked == []
+    with qtbot.waitSignal(window.hiddenTextReady, timeout=TIMEOUT_MS):
+        pass  # idle: the page shown is tested
+    assert asked == [2]
