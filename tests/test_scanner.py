@@ -75,6 +75,11 @@ def check_stream(data: bytes) -> bool:
         assert spans, (data[:200], problems)
         assert content._scan(PDF, data, ALL_WANTED, len(data) + 1) is None
         return False
+    if spans and content._scan(PDF, data, ALL_WANTED, len(data) + 1) is None:
+        # qpdf reads the operands left to it otherwise than one operator per span (after "/",
+        # a vertical tab ends qpdf's name and starts an operator, not the scanner's): the
+        # interpreter's reading then falls back to qpdf whole, so the scanner's count is moot.
+        return False
     names = [content.operator_name(i.operator) for i in instructions]
     assert count == len(instructions)
     assert [entry[1] for entry in entries] == names
@@ -255,6 +260,7 @@ _SEED = (
     )
 )
 @example([(168, "insert", b"\x0b")])  # a vertical tab after a dictionary's "/": qpdf refuses
+@example([(163, "insert", b"\x0b")])  # a vertical tab after "/": qpdf reads "/" and an operator
 def test_fuzz_mutated_stream_agrees_or_falls_back(mutations):
     data = bytearray(_SEED)
     for position, kind, payload in mutations:
