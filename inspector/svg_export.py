@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from html import escape
 
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QPainterPath
 
 from glyphscope.inspector.export_common import (
     LEGEND_MARGIN,
@@ -33,17 +32,6 @@ LABEL_SIZE = 8.0  # display points
 
 def _num(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
-
-
-def _subpaths(path: QPainterPath) -> list[list[tuple[float, float]]]:
-    """The points of each subpath (the layers draw straight segments only)."""
-    parts: list[list[tuple[float, float]]] = []
-    for i in range(path.elementCount()):
-        element = path.elementAt(i)
-        if element.isMoveTo() or not parts:
-            parts.append([])
-        parts[-1].append((element.x, element.y))
-    return parts
 
 
 def _points(points) -> str:
@@ -69,11 +57,11 @@ def _layer_group(layer, model) -> list[str]:
         f"<title>{escape(layer.title)}</title>",
     ]
     for number, stroke in enumerate(layer.strokes(model)):
-        if stroke.path.isEmpty():
+        if stroke.shape.empty:
             continue
         out.append(f'<g class="stroke stroke-{number}" {_stroke_attributes(stroke)}>')
         # Polylines through every point, the closing one included, as the screen strokes them.
-        out += [f'<polyline points="{_points(points)}"/>' for points in _subpaths(stroke.path)]
+        out += [f'<polyline points="{_points(points)}"/>' for points in stroke.shape.subpaths()]
         out.append("</g>")
     out.append("</g>")
     return out

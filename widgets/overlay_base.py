@@ -1,8 +1,11 @@
-"""The base of every overlay layer: one QGraphicsItem drawing cached paths built from arrays.
+"""The base of every overlay layer: one QGraphicsItem drawing shapes built from arrays.
 
 A page can carry a hundred thousand glyphs; one item per glyph would make the scene crawl.
-Each layer is a single item that turns the page model into a few QPainterPaths once (one per
-colour) and paints them with cosmetic pens, which keep their pixel width at every zoom.
+Each layer is a single item that turns the page model into a few shapes once (one per colour)
+and paints them with cosmetic pens, which keep their pixel width at every zoom. A small layer
+is built and painted on the GUI thread; a large one is built and painted into an image of the
+zoom by the layer painter's thread (widgets/layer_painter.py), and the GUI thread only shows
+that image (the last one, scaled, while a new zoom is painted; none while a new page is).
 Coordinates are PDF user space: the layers are children of the page view's overlay root.
 """
 
@@ -11,12 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
 from glyphscope.core.view.page_model import PageModel
-from glyphscope.widgets.qt_paths import path_from_polylines, path_from_rects, path_from_segments
+from glyphscope.widgets.layer_painter import LayerJob, layer_painter
+from glyphscope.widgets.overlay_shapes import Stroke, paint_strokes, quads_shape
 
 # A qualitative palette readable on white paper (fonts, MCIDs, form depths, gap reasons).
 PALETTE = (
@@ -37,6 +41,15 @@ PALETTE = (
 
 # Layers with at most this many labels stack overlapping ones (the check is quadratic).
 STACKED_LABELS = 16
+# A layer drawing at most this many glyphs is built and painted on the GUI thread; a larger
+# one by the layer painter's thread. Measured on the 20,000-glyph page at fit width: its glyph
+# quads (100,000 path elements) take 30 ms to build and 100 ms to paint, so a thousand glyphs
+# cost the GUI thread a few milliseconds per layer.
+SYNC_GLYPHS = 1000
+# The painter thread's image of a layer covers the whole layer when it has at most this many
+# pixels at the zoom (16 MB), else what the viewport shows and a quarter of it around.
+MAX_IMAGE_PIXELS = 4_000_000
+IMAGE_MARGIN = 0.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,36 +57,6 @@ class LegendEntry:
     label: str
     color: str
     style: str = "fill"  # "fill", "line", "dash" or "box": how the legend swatch is drawn
-
-
-@dataclass(frozen=True, slots=True)
-class Stroke:
-    """One cached path and how to paint it."""
-
-    path: QPainterPath
-    color: str
-    # Antialiased cosmetic pens wider than 1 px stroke ~50× slower in the raster engine:
-    # keep quad outlines at 1 px and spend width only on sparse lines.
-    width: float = 1.0
-    fill_alpha: int = 0  # 0: outline only
-    dash: bool = False
-    line_alpha: int = 230
-
-
-def cosmetic_pen(color: str, width: float, dash: bool = False, alpha: int = 230) -> QPen:
-    qcolor = QColor(color)
-    qcolor.setAlpha(alpha)
-    pen = QPen(qcolor, width)
-    pen.setCosmetic(True)
-    pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
-    if dash:
-        pen.setStyle(Qt.PenStyle.DashLine)
-    return pen
-
-
-def quads_path(quads: np.ndarray) -> QPainterPath:
-    """Closed subpaths for an (N, 4, 2) array of quads."""
-    return path_from_polylines(quads, closed=True)
 
 
 def on_page(model: PageModel, indices) -> list[int]:
@@ -90,43 +73,59 @@ def filled_quads(
     mask[chosen] = True
     oversized = mask & model.arrays.oversized
     return [
-        Stroke(quads_path(model.quads[mask & ~oversized]), color, 1.0, fill_alpha, dash),
-        Stroke(quads_path(model.quads[oversized]), color, 1.0, 0, dash),
+        Stroke(quads_shape(model.quads[mask & ~oversized]), color, 1.0, fill_alpha, dash),
+        Stroke(quads_shape(model.quads[oversized]), color, 1.0, 0, dash),
     ]
 
 
-def segments_path(starts: np.ndarray, ends: np.ndarray) -> QPainterPath:
-    return path_from_segments(starts, ends)
-
-
-def rect_path(rect) -> QPainterPath:
-    return path_from_rects([rect])
-
-
 class OverlayLayer(QGraphicsItem):
-    """Subclasses set `layer_id`, `title`, `z` and implement `strokes` and `legend`."""
+    """Subclasses set `layer_id`, `title`, `z` and implement `strokes` and `legend`.
+
+    `strokes` and `labels` may run on the layer painter's thread: they read the model and the
+    layer's settings and change nothing the GUI thread reads but their own legend data."""
 
     layer_id = ""
     title = ""
     tip = ""
     z = 0.0
     default_on = True
+    cached = True  # False for a layer that changes with every pointer move
 
     def __init__(self) -> None:
         super().__init__()
         self._model: PageModel | None = None
         self._strokes: list[Stroke] | None = None
         self._labels: list[tuple] | None = None
+        self._elements = 0  # path elements of the built strokes
+        # Bumped whenever what the layer draws changes: a job or image of an older one is
+        # never shown (a page flipped while its layer was being built).
+        self._generation = 0
+        self._image: LayerImage | None = None
+        self._job: LayerJob | None = None
+        self._background = False  # drawn from the painter thread's images
         self.setZValue(self.z)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, False)
-        # Painting thousands of antialiased quads is slow; Qt keeps a device-resolution
-        # pixmap of the exposed part and redraws only on zoom or when the data changes.
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self._set_background(False)
 
     # -- data -------------------------------------------------------------------------------
     @property
     def model(self) -> PageModel | None:
         return self._model
+
+    @property
+    def generation(self) -> int:
+        return self._generation
+
+    @property
+    def pending(self) -> bool:
+        """A background build or paint of this layer is under way."""
+        return self._job is not None
+
+    @property
+    def painted_image(self) -> QImage | None:
+        """The image the painter thread made of this layer for the current data (None for a
+        layer painted directly, or before the image is ready)."""
+        return self._image.image if self._image is not None else None
 
     def set_model(self, model: PageModel | None) -> None:
         self.prepareGeometryChange()
@@ -134,10 +133,30 @@ class OverlayLayer(QGraphicsItem):
         self.invalidate()
 
     def invalidate(self) -> None:
-        """Drop the cached paths (the model or a display option changed)."""
+        """Drop the built shapes and images (the model or a display option changed)."""
+        self._generation += 1
         self._strokes = None
         self._labels = None
+        self._image = None
+        if self._job is not None:
+            self._job.cancelled = True
+            self._job = None
+        self._set_background(self._model is not None and not self.builds_quickly(self._model))
         self.update()
+
+    def _set_background(self, background: bool) -> None:
+        """Paint from the painter thread's images, or directly (never while painting: Qt's
+        cache mode is switched here)."""
+        self._background = background
+        # A small layer gets Qt's device-resolution pixmap of its exposed part, repainted only
+        # on zoom, scrolling or a change; the images are the large layer's cache. Qt paints
+        # that pixmap with no widget, which is how `paint` tells an export from the screen.
+        cached = self.cached and not background
+        self.setCacheMode(
+            QGraphicsItem.CacheMode.DeviceCoordinateCache
+            if cached
+            else QGraphicsItem.CacheMode.NoCache
+        )
 
     def strokes(self, model: PageModel) -> list[Stroke]:
         raise NotImplementedError
@@ -153,17 +172,27 @@ class OverlayLayer(QGraphicsItem):
     def legend(self) -> list[LegendEntry]:
         return []
 
+    def builds_quickly(self, model: PageModel) -> bool:
+        """Whether `strokes(model)` is cheap enough to run on the GUI thread."""
+        return model.count <= SYNC_GLYPHS
+
     def drawn_count(self) -> int:
         """How many primitives this layer draws for the current model (0 when empty)."""
         if self._model is None:
             return 0
         self._ensure_cache(self._model)
-        return sum(s.path.elementCount() for s in self._strokes) + len(self._labels)
+        return self._elements + len(self._labels)
 
     def _ensure_cache(self, model: PageModel) -> None:
         if self._strokes is None:
-            self._strokes = [s for s in self.strokes(model) if not s.path.isEmpty()]
-            self._labels = self.labels(model)
+            self._set_built(
+                [s for s in self.strokes(model) if not s.shape.empty], self.labels(model)
+            )
+
+    def _set_built(self, strokes: list[Stroke], labels: list[tuple]) -> None:
+        self._strokes = strokes
+        self._labels = labels
+        self._elements = sum(s.shape.element_count() for s in strokes)
 
     # -- QGraphicsItem ------------------------------------------------------------------------
     def boundingRect(self) -> QRectF:
@@ -177,23 +206,66 @@ class OverlayLayer(QGraphicsItem):
         model = self._model
         if model is None:
             return
-        self._ensure_cache(model)
-        for stroke in self._strokes:
-            if stroke.fill_alpha:
-                # Translucent fills need no antialiasing (their outlines carry the edge), and
-                # the raster engine fills thousands of quads five times faster without it.
-                fill = QColor(stroke.color)
-                fill.setAlpha(stroke.fill_alpha)
-                painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(QBrush(fill))
-                painter.drawPath(stroke.path)
-                painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-            painter.setPen(cosmetic_pen(stroke.color, stroke.width, stroke.dash, stroke.line_alpha))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawPath(stroke.path)
+        if self._background and widget is not None:
+            self._paint_from_image(painter, widget)
+        else:
+            # A small layer, or QGraphicsScene.render() into an export: the whole layer, now.
+            self._ensure_cache(model)
+            paint_strokes(painter, self._strokes)
         if self._labels:
             self._paint_labels(painter)
+
+    # -- painted in the background ------------------------------------------------------------
+    def _paint_from_image(self, painter, widget) -> None:
+        """Show the painter thread's image of this layer, and ask for a new one when the zoom
+        changed or the view scrolled beyond it."""
+        world = painter.worldTransform()
+        linear = QTransform(world.m11(), world.m12(), world.m21(), world.m22(), 0.0, 0.0)
+        bounds = linear.mapRect(self.boundingRect())
+        view = widget.parent() if widget is not None else None
+        if isinstance(view, QGraphicsView):
+            shown = view.mapToScene(view.viewport().rect()).boundingRect()
+            seen = linear.mapRect(self.mapFromScene(shown).boundingRect()).intersected(bounds)
+        else:
+            seen = bounds
+        if self._image is not None:
+            self._image.draw(painter, world)
+            if self._image.covers(linear, seen):
+                return
+        self._request(linear, bounds, seen)
+
+    def _request(self, linear: QTransform, bounds: QRectF, seen: QRectF) -> None:
+        if seen.isEmpty():
+            return
+        job = self._job
+        wanted = seen.toAlignedRect()
+        if job is not None and _same(job.linear, linear) and job.region.contains(wanted):
+            return  # already being painted
+        if job is not None:
+            job.cancelled = True
+        self._job = LayerJob(
+            self,
+            self._generation,
+            self._model,
+            self._strokes,
+            self._labels,
+            linear,
+            _image_region(bounds, seen),
+        )
+        layer_painter().submit(self._job)
+
+    def job_done(self, job: LayerJob) -> None:
+        """A painter thread's job came back (on the GUI thread)."""
+        if job.generation != self._generation:
+            return
+        if self._strokes is None and job.strokes is not None:
+            self._set_built(job.strokes, job.labels)
+        if job is not self._job:
+            return  # a newer zoom or scroll position is being painted
+        self._job = None
+        if job.image is not None:
+            self._image = LayerImage(job.image, job.linear, job.region.topLeft())
+        self.update()
 
     def _paint_labels(self, painter) -> None:
         # Labels stay upright and at a fixed pixel size: map the anchor to device space and
@@ -206,7 +278,7 @@ class OverlayLayer(QGraphicsItem):
         painter.setFont(font)
         background = QColor("#ffffff")
         background.setAlpha(210)
-        for box, text, color in self.label_boxes(to_device, painter.fontMetrics()):
+        for box, text, color in self._placed_labels(to_device, painter.fontMetrics()):
             painter.fillRect(box, background)
             painter.setPen(QColor(color))
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
@@ -217,6 +289,9 @@ class OverlayLayer(QGraphicsItem):
         if self._model is None:
             return []
         self._ensure_cache(self._model)
+        return self._placed_labels(to_device, metrics)
+
+    def _placed_labels(self, to_device, metrics) -> list[tuple[QRectF, str, str]]:
         placed: list[tuple[QRectF, str, str]] = []
         for x, y, text, color, *placement in self._labels:
             anchor = to_device.map(QPointF(x, y))
@@ -243,3 +318,56 @@ class OverlayLayer(QGraphicsItem):
                     box.translate(0, -box.height() - 1)
             placed.append((box, text, color))
         return placed
+
+
+@dataclass(frozen=True, slots=True)
+class LayerImage:
+    """A layer painted at the zoom `linear` (user space → device pixels, no translation), its
+    pixel (0, 0) at `origin` in that pixel space."""
+
+    image: QImage
+    linear: QTransform
+    origin: QPoint
+
+    def covers(self, linear: QTransform, seen: QRectF) -> bool:
+        painted = QRect(self.origin, self.image.size())
+        return _same(self.linear, linear) and painted.contains(seen.toAlignedRect())
+
+    def draw(self, painter, world: QTransform) -> None:
+        # Image pixel → that pixel space → user space → the device, whatever the zoom now:
+        # at the zoom it was painted for, a translation by whole pixels (crisp); at another,
+        # the old image scaled until the new one arrives.
+        to_user = (
+            QTransform.fromTranslate(self.origin.x(), self.origin.y()) * self.linear.inverted()[0]
+        )
+        shown = to_user * world
+        exact = _same(
+            self.linear, QTransform(world.m11(), world.m12(), world.m21(), world.m22(), 0, 0)
+        )
+        if exact:
+            shown = QTransform.fromTranslate(round(shown.dx()), round(shown.dy()))
+        painter.save()
+        painter.setWorldTransform(shown)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        painter.drawImage(0, 0, self.image)
+        painter.restore()
+
+
+def _same(a: QTransform, b: QTransform) -> bool:
+    scale = max(abs(a.m11()) + abs(a.m12()), abs(a.m21()) + abs(a.m22()), 1e-9)
+    return all(
+        abs(x - y) <= 1e-6 * scale
+        for x, y in ((a.m11(), b.m11()), (a.m12(), b.m12()), (a.m21(), b.m21()), (a.m22(), b.m22()))
+    )
+
+
+def _image_region(bounds: QRectF, seen: QRectF) -> QRect:
+    """The pixels to paint: the whole layer if it is small enough at this zoom, else what is
+    seen and a margin around it, within the layer."""
+    if bounds.width() * bounds.height() <= MAX_IMAGE_PIXELS:
+        return bounds.toAlignedRect()
+    dx, dy = seen.width() * IMAGE_MARGIN, seen.height() * IMAGE_MARGIN
+    grown = seen.adjusted(-dx, -dy, dx, dy).intersected(bounds)
+    if grown.width() * grown.height() > MAX_IMAGE_PIXELS:
+        grown = seen
+    return grown.toAlignedRect()

@@ -14,16 +14,19 @@ from glyphscope.core.view.glyph_arrays import group_bounds
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.overlay_base import (
     PALETTE,
+    SYNC_GLYPHS,
     LegendEntry,
     OverlayLayer,
-    Stroke,
     filled_quads,
     on_page,
-    quads_path,
-    rect_path,
-    segments_path,
 )
-from glyphscope.widgets.qt_paths import path_from_polyline, path_from_rects
+from glyphscope.widgets.overlay_shapes import (
+    Stroke,
+    polyline_shape,
+    quads_shape,
+    rects_shape,
+    segments_shape,
+)
 
 # One colour per decode source, in the order of the decode chain (spec §1); the legend lists
 # every source so a reader can tell what is absent from the page.
@@ -149,10 +152,10 @@ class BaselinesLayer(OverlayLayer):
         visible = model.arrays.visible
         order = np.asarray(model.reading_order, dtype=np.int64)
         order = order[(order >= 0) & (order < model.count)]
-        path = path_from_polyline(model.grid.centres[order])
+        path = polyline_shape(model.grid.centres[order])
         ends = model.arrays.glyph_ends[visible]
         return [
-            Stroke(segments_path(model.arrays.origins[visible], ends), "#0050d0", 1.0),
+            Stroke(segments_shape(model.arrays.origins[visible], ends), "#0050d0", 1.0),
             Stroke(path, "#ff8c00", 1.0, line_alpha=150),
         ]
 
@@ -195,7 +198,7 @@ class WordGapsLayer(OverlayLayer):
             chosen = colour_of == code
             colour = SPACE_COLOUR if code < 0 else reason_colours[code]
             # A tick across the current glyph's box (quad edge 0→3) at its origin.
-            ticks = segments_path(quads[chosen][:, 0], quads[chosen][:, 3])
+            ticks = segments_shape(quads[chosen][:, 0], quads[chosen][:, 3])
             strokes.append(Stroke(ticks, colour, 1.0))
             # The gap itself, previous glyph end → current origin, where it is worth seeing:
             # inserted spaces and overlaps (negative gaps); the rest are hairline-short.
@@ -203,7 +206,7 @@ class WordGapsLayer(OverlayLayer):
             if shown.any():
                 ends = model.arrays.glyph_ends[d.gap_previous[shown]]
                 origins = model.arrays.origins[d.gap_current[shown]]
-                strokes.append(Stroke(segments_path(ends, origins), colour, 3.0, line_alpha=170))
+                strokes.append(Stroke(segments_shape(ends, origins), colour, 3.0, line_alpha=170))
         return strokes
 
     def legend(self) -> list[LegendEntry]:
@@ -234,7 +237,7 @@ class LineBreaksLayer(OverlayLayer):
         d = model.decisions
         starts = model.arrays.origins[d.break_previous[chosen]]
         ends = model.arrays.origins[d.break_current[chosen]]
-        return Stroke(segments_path(starts, ends), colour, 1.0, dash=dash)
+        return Stroke(segments_shape(starts, ends), colour, 1.0, dash=dash)
 
     def legend(self) -> list[LegendEntry]:
         return [
@@ -251,9 +254,9 @@ class PageBoxesLayer(OverlayLayer):
 
     def strokes(self, model: PageModel) -> list[Stroke]:
         return [
-            Stroke(rect_path(model.media_box), "#1f3fbf", 2.0),
-            Stroke(rect_path(model.crop_box), "#ff7f0e", 1.6, dash=True),
-            Stroke(rect_path(model.visible_box), "#2ca02c", 1.2),
+            Stroke(rects_shape([model.media_box]), "#1f3fbf", 2.0),
+            Stroke(rects_shape([model.crop_box]), "#ff7f0e", 1.6, dash=True),
+            Stroke(rects_shape([model.visible_box]), "#2ca02c", 1.2),
         ]
 
     def labels(self, model: PageModel):
@@ -283,7 +286,7 @@ def crossed_quads(
     ends = np.concatenate([quads[:, k + 2] for k in corners])
     return [
         *filled_quads(model, chosen, colour, fill_alpha),
-        Stroke(segments_path(starts, ends), colour, 1.0),
+        Stroke(segments_shape(starts, ends), colour, 1.0),
     ]
 
 
@@ -314,8 +317,8 @@ class DuplicatesLayer(OverlayLayer):
         # Copies first, the kept glyphs' outlines over them, then the links on top.
         return [
             *filled_quads(model, arrays.duplicate, "#ff6f00", 90, dash=True),
-            Stroke(quads_path(model.quads[np.unique(kept)]), "#1565c0", 1.0),
-            Stroke(segments_path(centres[links], centres[kept]), "#ff6f00", 2.0),
+            Stroke(quads_shape(model.quads[np.unique(kept)]), "#1565c0", 1.0),
+            Stroke(segments_shape(centres[links], centres[kept]), "#ff6f00", 2.0),
         ]
 
     def legend(self) -> list[LegendEntry]:
@@ -373,7 +376,7 @@ class VerticalColumnsLayer(OverlayLayer):
     z = 25.0
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        return [Stroke(path_from_rects(self._boxes(model)), "#00838f", 1.0, fill_alpha=25)]
+        return [Stroke(rects_shape(self._boxes(model)), "#00838f", 1.0, fill_alpha=25)]
 
     def labels(self, model: PageModel):
         return [
@@ -416,7 +419,7 @@ class McidRegionsLayer(OverlayLayer):
 
     def strokes(self, model: PageModel) -> list[Stroke]:
         return [
-            Stroke(rect_path(rect), _palette(mcid), 1.0, fill_alpha=22, dash=True)
+            Stroke(rects_shape([rect]), _palette(mcid), 1.0, fill_alpha=22, dash=True)
             for mcid, rect in self._regions(model)
         ]
 
@@ -446,6 +449,9 @@ class SelectionLayer(OverlayLayer):
         self.selected = tuple(indices)
         self.invalidate()
 
+    def builds_quickly(self, model: PageModel) -> bool:
+        return len(self.selected) <= SYNC_GLYPHS
+
     def strokes(self, model: PageModel) -> list[Stroke]:
         return filled_quads(model, on_page(model, self.selected), "#e6a800", 140)
 
@@ -457,13 +463,11 @@ class HoverLayer(SelectionLayer):
     title = "Hover"
     z = 110.0
 
-    def __init__(self) -> None:
-        super().__init__()
-        # One quad that changes with every pointer move: caching it would cost more.
-        self.setCacheMode(self.CacheMode.NoCache)
+    # One quad that changes with every pointer move: caching it would cost more.
+    cached = False
 
     def strokes(self, model: PageModel) -> list[Stroke]:
-        return [Stroke(quads_path(model.quads[on_page(model, self.selected)]), "#0066ff", 1.0, 0)]
+        return [Stroke(quads_shape(model.quads[on_page(model, self.selected)]), "#0066ff", 1.0, 0)]
 
 
 LAYER_TYPES: list[type[OverlayLayer]] = [

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from glyphscope.core.view.page_model import PageModel
-from glyphscope.widgets.overlay_base import LegendEntry, OverlayLayer, Stroke, on_page, quads_path
+from glyphscope.widgets.overlay_base import SYNC_GLYPHS, LegendEntry, OverlayLayer, on_page
+from glyphscope.widgets.overlay_shapes import Stroke, quads_shape
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,9 @@ class MarkedGlyphsLayer(OverlayLayer):
         self.groups = tuple(groups)
         self.invalidate()
 
+    def builds_quickly(self, model: PageModel) -> bool:
+        return sum(len(group.glyphs) for group in self.groups) <= SYNC_GLYPHS
+
     def marked(self) -> tuple[int, ...]:
         return tuple(dict.fromkeys(i for group in self.groups for i in group.glyphs))
 
@@ -47,7 +51,7 @@ class MarkedGlyphsLayer(OverlayLayer):
         for group in self.groups:
             indices = on_page(model, group.glyphs)
             if indices:
-                strokes.append(Stroke(quads_path(model.quads[indices]), group.color, 2.0, 70))
+                strokes.append(Stroke(quads_shape(model.quads[indices]), group.color, 2.0, 70))
         return strokes
 
     def legend(self) -> list[LegendEntry]:

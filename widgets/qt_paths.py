@@ -33,27 +33,6 @@ def path_from_polylines(polylines: np.ndarray, closed: bool = False) -> QPainter
     return _deserialise(kinds.reshape(-1), points.reshape(-1, 2), last_start=(count - 1) * per)
 
 
-def path_from_polyline(points: np.ndarray) -> QPainterPath:
-    """A single open polyline through (K, 2) points."""
-    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    if len(points) < 2:
-        return QPainterPath()
-    return path_from_polylines(points[np.newaxis])
-
-
-def path_from_segments(starts: np.ndarray, ends: np.ndarray) -> QPainterPath:
-    starts = np.asarray(starts, dtype=np.float64).reshape(-1, 2)
-    ends = np.asarray(ends, dtype=np.float64).reshape(-1, 2)
-    return path_from_polylines(np.stack([starts, ends], axis=1))
-
-
-def path_from_rects(rects) -> QPainterPath:
-    """Closed rectangles from rows (x0, y0, x1, y1)."""
-    r = np.asarray(rects, dtype=np.float64).reshape(-1, 4)
-    corners = np.stack([r[:, [0, 1]], r[:, [2, 1]], r[:, [2, 3]], r[:, [0, 3]]], axis=1)
-    return path_from_polylines(corners, closed=True)
-
-
 def _deserialise(kinds: np.ndarray, points: np.ndarray, last_start: int) -> QPainterPath:
     # Non-finite coordinates (broken matrices) would poison the path's bounds; drop to 0.
     points = np.nan_to_num(points, nan=0.0, posinf=0.0, neginf=0.0)

@@ -14,14 +14,11 @@ from glyphscope.widgets.overlay_base import (
     PALETTE,
     LegendEntry,
     OverlayLayer,
-    Stroke,
     filled_quads,
     on_page,
-    quads_path,
-    segments_path,
 )
 from glyphscope.widgets.overlay_layers import LAYER_TYPES
-from glyphscope.widgets.qt_paths import path_from_rects
+from glyphscope.widgets.overlay_shapes import Stroke, quads_shape, rects_shape, segments_shape
 
 RTL_REORDERED = "#c2185b"
 RTL_LOGICAL = "#00897b"
@@ -78,7 +75,7 @@ class BidiRunsLayer(OverlayLayer):
         for reordered, colour in ((True, RTL_REORDERED), (False, RTL_LOGICAL)):
             boxes = [box for run, box in self._runs(model) if run.reordered == reordered]
             if boxes:
-                strokes.append(Stroke(path_from_rects(boxes), colour, 1.0, fill_alpha=30))
+                strokes.append(Stroke(rects_shape(boxes), colour, 1.0, fill_alpha=30))
         return strokes
 
     def labels(self, model: PageModel):
@@ -109,8 +106,8 @@ class AccentsLayer(OverlayLayer):
         centres = model.grid.centres
         return [
             *filled_quads(model, accents, ACCENT_COLOUR, 90),
-            Stroke(quads_path(model.quads[bases]), BASE_COLOUR, 1.0),
-            Stroke(segments_path(centres[accents], centres[bases]), ACCENT_COLOUR, 2.0),
+            Stroke(quads_shape(model.quads[bases]), BASE_COLOUR, 1.0),
+            Stroke(segments_shape(centres[accents], centres[bases]), ACCENT_COLOUR, 2.0),
         ]
 
     def labels(self, model: PageModel):
@@ -143,7 +140,7 @@ class ActualTextLayer(OverlayLayer):
         boxes = [box for _, box in self._spans(model)]
         if not boxes:
             return []
-        return [Stroke(path_from_rects(boxes), ACTUAL_TEXT_COLOUR, 1.0, fill_alpha=35, dash=True)]
+        return [Stroke(rects_shape(boxes), ACTUAL_TEXT_COLOUR, 1.0, fill_alpha=35, dash=True)]
 
     def labels(self, model: PageModel):
         return [
