@@ -140,6 +140,14 @@ class GlyphColumns(Sequence[Glyph]):
         of Glyph, as `PageExtraction.glyphs` was), as the records compare."""
         if self is other:
             return True
+        if isinstance(other, GlyphColumns):
+            # Column by column, as the records compare field by field (NaN unequal to
+            # itself either way): the inspector compares a dense page's two analyses.
+            return len(self) == len(other) and all(
+                _column_equal(getattr(self, name), getattr(other, name))
+                for name in self.__dataclass_fields__
+                if name != "_listed"
+            )
         if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
             return NotImplemented
         return len(self) == len(other) and all(map(operator.eq, self, other))
@@ -220,6 +228,12 @@ class GlyphColumns(Sequence[Glyph]):
     def __setstate__(self, state: dict) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
+
+
+def _column_equal(a: list | np.ndarray, b: list | np.ndarray) -> bool:
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and np.array_equal(a, b)
+    return a == b
 
 
 def _make_glyph(

@@ -86,3 +86,22 @@ def test_glyph_json_over_columns_equals_glyph_to_json(indexed):
         expected
     )
     assert GlyphJson(columns, 3, rows=rows, indexed=indexed)[3] == expected[3]
+
+
+def test_two_columns_compare_as_their_records_do():
+    glyphs = _page_glyphs()
+    columns = GlyphColumns.from_glyphs(glyphs)
+    assert columns == GlyphColumns.from_glyphs(glyphs) and columns == glyphs
+    for changed in (
+        glyphs[2]._replace(text="L"),
+        glyphs[2]._replace(font_size=glyphs[2].font_size + 1e-9),
+        glyphs[2]._replace(mcid=7),
+        glyphs[2]._replace(form_path="Fm1"),
+    ):
+        other = [*glyphs[:2], changed, *glyphs[3:]]
+        assert (columns == GlyphColumns.from_glyphs(other)) is (glyphs == other) is False
+    assert columns != GlyphColumns.from_glyphs(glyphs[:-1])
+    # A NaN is unequal to itself in a record (a float compared by value), so in a column too.
+    nan = [glyphs[0]._replace(origin=(math.nan, 1.0)), *glyphs[1:]]
+    assert GlyphColumns.from_glyphs(nan) != GlyphColumns.from_glyphs(nan)
+    assert list(GlyphColumns.from_glyphs(nan)) != list(GlyphColumns.from_glyphs(nan))
