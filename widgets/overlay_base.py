@@ -46,8 +46,8 @@ STACKED_LABELS = 16
 # quads (100,000 path elements) take 30 ms to build and 100 ms to paint, so a thousand glyphs
 # cost the GUI thread a few milliseconds per layer.
 SYNC_GLYPHS = 1000
-# The painter thread's image of a layer covers the whole layer when it has at most this many
-# pixels at the zoom (16 MB), else what the viewport shows and a quarter of it around.
+# The painter thread's image of a layer covers what the viewport shows and a quarter of it
+# around (scrolling within that needs no new image), at most this many pixels (16 MB).
 MAX_IMAGE_PIXELS = 4_000_000
 IMAGE_MARGIN = 0.25
 
@@ -362,10 +362,8 @@ def _same(a: QTransform, b: QTransform) -> bool:
 
 
 def _image_region(bounds: QRectF, seen: QRectF) -> QRect:
-    """The pixels to paint: the whole layer if it is small enough at this zoom, else what is
-    seen and a margin around it, within the layer."""
-    if bounds.width() * bounds.height() <= MAX_IMAGE_PIXELS:
-        return bounds.toAlignedRect()
+    """The pixels to paint: what is seen and a margin around it, within the layer (a page
+    whose glyphs lie far beyond its edges would otherwise be painted whole, for seconds)."""
     dx, dy = seen.width() * IMAGE_MARGIN, seen.height() * IMAGE_MARGIN
     grown = seen.adjusted(-dx, -dy, dx, dy).intersected(bounds)
     if grown.width() * grown.height() > MAX_IMAGE_PIXELS:
