@@ -43,9 +43,9 @@ PALETTE = (
 STACKED_LABELS = 16
 # A layer drawing at most this many glyphs is built and painted on the GUI thread; a larger
 # one by the layer painter's thread. Measured on the 20,000-glyph page at fit width: its glyph
-# quads (100,000 path elements) take 30 ms to build and 100 ms to paint, so a thousand glyphs
-# cost the GUI thread a few milliseconds per layer.
-SYNC_GLYPHS = 1000
+# quads (100,000 path elements) take 30 ms to build and 100 ms to paint, so 500 glyphs cost
+# the GUI thread a few milliseconds per layer, and a page has a dozen layers.
+SYNC_GLYPHS = 500
 # The painter thread's image of a layer covers what the viewport shows and a quarter of it
 # around (scrolling within that needs no new image), at most this many pixels (16 MB).
 MAX_IMAGE_PIXELS = 4_000_000
