@@ -196,3 +196,26 @@ def test_a_long_polyline_is_cut_into_pieces_that_meet():
     assert np.array_equal(np.unique(joined, axis=0), points)
     for before, after in zip(shape.points[:-1], shape.points[1:], strict=True):
         assert np.array_equal(before[-1], after[0])
+
+
+def test_a_layer_that_fails_in_the_painter_thread_is_drawn_as_nothing_once(
+    qtbot, view, tmp_path, monkeypatch, caplog
+):
+    model = model_of(dense_pdf(tmp_path / "dense.pdf"))
+    calls = []
+
+    def broken(model):
+        calls.append(model)
+        raise ValueError("a broken layer")
+
+    layer = GlyphQuadsLayer()
+    monkeypatch.setattr(layer, "strokes", broken)
+    add_layer(view, layer, model)
+    view.viewport().repaint()
+    qtbot.waitUntil(lambda: not layer.pending and layer_painter().idle, timeout=TIMEOUT_MS)
+    tried = len(calls)
+    for _ in range(3):
+        view.viewport().repaint()
+        qtbot.wait(20)
+    assert calls and len(calls) == tried and not layer.pending and layer.drawn_count() == 0
+    assert "a broken layer" in caplog.text

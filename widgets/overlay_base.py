@@ -222,7 +222,7 @@ class OverlayLayer(QGraphicsItem):
         world = painter.worldTransform()
         linear = QTransform(world.m11(), world.m12(), world.m21(), world.m22(), 0.0, 0.0)
         bounds = linear.mapRect(self.boundingRect())
-        view = widget.parent() if widget is not None else None
+        view = widget.parent()
         if isinstance(view, QGraphicsView):
             shown = view.mapToScene(view.viewport().rect()).boundingRect()
             seen = linear.mapRect(self.mapFromScene(shown).boundingRect()).intersected(bounds)
@@ -263,7 +263,9 @@ class OverlayLayer(QGraphicsItem):
         if job is not self._job:
             return  # a newer zoom or scroll position is being painted
         self._job = None
-        if job.image is not None:
+        if job.failed:
+            self._set_background(False)  # drawn as nothing (the error is logged), not retried
+        elif job.image is not None:
             self._image = LayerImage(job.image, job.linear, job.region.topLeft())
         self.update()
 
