@@ -15,13 +15,16 @@ single-page PDF in a QA worker with its own Document (inspector.worker_process).
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction
 
-from glyphscope.core.qa.diffing import RuleChanges, rule_changes
+from glyphscope.core.qa.diffing import RuleChanges
 from glyphscope.core.rules import Rules
 from glyphscope.inspector import qa_actions
 from glyphscope.inspector.qa_compare import CompareController
@@ -42,7 +45,7 @@ from glyphscope.widgets.qa_layers import (
     rule_changes_layer,
     search_hits_layer,
 )
-from glyphscope.widgets.rules_panel import COMPARE_DEFAULTS, RulesPanel
+from glyphscope.widgets.rules_panel import COMPARE_DEFAULTS, RuleComparison, RulesPanel, compare
 from glyphscope.widgets.search_panel import SearchPanel
 from glyphscope.widgets.structure_panel import StructurePanel
 
@@ -50,6 +53,12 @@ CACHED_PAGES = 8
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
 BOTTOM = Qt.DockWidgetArea.BottomDockWidgetArea
+
+
+log = logging.getLogger(__name__)
+
+# Pages of at most this many glyphs are compared on the GUI thread (a few milliseconds).
+SYNC_COMPARE_GLYPHS = 2000
 
 
 class PageCache(OrderedDict):
@@ -73,6 +82,8 @@ class QaFeatures(QObject):
     searchFinished = Signal(str, int)  # query, hits
     regressionCaseSaved = Signal(str, tuple)  # folder, modes reading differently in the source
     cosShown = Signal(object)  # the glyphscope.core.pdf.cos.CosNode a link opened
+    # a dense page's rule comparison made on the comparison thread (queued to the GUI thread)
+    _compared = Signal(object, object)  # token, RuleComparison
 
     def __init__(self, window) -> None:
         super().__init__(window)
@@ -89,6 +100,9 @@ class QaFeatures(QObject):
         self._previous = PageCache()  # page → the analysis before the last change
         self._defaults = PageCache()  # page → analysis under the spec's rules
         self.changes: RuleChanges | None = None
+        self._comparer = ThreadPoolExecutor(1, thread_name_prefix="rule comparison")
+        self._compare_token: object | None = None  # the comparison the panel waits for
+        self._compared.connect(self._on_compared, Qt.ConnectionType.QueuedConnection)
         self.searching = SearchController(self)
         self.comparing = CompareController(self)
         self.interactive = True  # False: report in the status bar only (tests, scripts)
@@ -192,6 +206,7 @@ class QaFeatures(QObject):
     def shutdown(self) -> None:
         """End the QA worker process; safe to call twice."""
         self.thread.stop(final=self.core.close)
+        self._comparer.shutdown(wait=False, cancel_futures=True)
 
     # -- documents and pages ----------------------------------------------------------------
     def _open_document(self, path: str, _page_count: int) -> None:
@@ -345,12 +360,41 @@ class QaFeatures(QObject):
             return
         after = model.analysis
         before, label = self._baseline(model.page_index)
+        self._compare_token = None  # a comparison still running is for what was shown before
         if before is None and self.rules_panel.compare.currentText() == COMPARE_DEFAULTS:
             self.rules_panel.show_changes(None, model, label)
             self.thread.submit("defaults", self.core.analyse_defaults, model.page_index)
             return
-        self.changes = rule_changes(before, after) if before is not None else None
-        self.rules_panel.show_changes(self.changes, model, label, before)
+        if before is None:
+            self._show_comparison(None, model, label)
+        elif model.count <= SYNC_COMPARE_GLYPHS:
+            self._show_comparison(compare(before, after), model, label)
+        else:
+            # A dense page's comparison walks tens of thousands of decisions: on the
+            # comparison thread, the GUI thread gets the interpreter every few milliseconds.
+            token = self._compare_token = object()
+
+            def deliver(done) -> None:  # on the comparison thread
+                if not done.cancelled() and shiboken6.isValid(self):
+                    self._compared.emit(token, (done, model, label))
+
+            self._comparer.submit(compare, before, after).add_done_callback(deliver)
+
+    def _on_compared(self, token: object, outcome) -> None:
+        done, model, label = outcome
+        if token is not self._compare_token or model is not self.window.model:
+            return  # the page, its rules or the comparison mode changed meanwhile
+        if done.exception() is not None:
+            log.error("rule comparison failed", exc_info=done.exception())
+            self._compare_token = None
+            self.rules_panel.summary.setText(f"No comparison: {done.exception()}")
+            return
+        self._show_comparison(done.result(), model, label)
+
+    def _show_comparison(self, comparison: RuleComparison | None, model, label: str) -> None:
+        self._compare_token = None
+        self.changes = comparison.changes if comparison is not None else None
+        self.rules_panel.show_changes(comparison, model, label)
         colours = dict(RULE_CHANGE_COLOURS)
         groups = []
         if self.changes is not None and self.changes.comparable:

@@ -95,3 +95,48 @@ def test_the_arrow_keys_walk_the_change_list_and_select_each_change(qtbot, qa_wi
     qtbot.keyClick(tree, Qt.Key.Key_Down)  # its one pair
     assert window.selection.indices == tuple(glyph_indices(window, "Js"))
     qtbot.waitUntil(lambda: window.selection.indices != (), timeout=TIMEOUT_MS)
+
+
+def dense_tj_pdf(path, lines: int = 110):
+    """`lines` lines of two ten-letter TJ strings 600 thousandths of an em apart: 2,200
+    glyphs, more than the inspector compares on the GUI thread."""
+    from tests.pdfbuilder import PdfBuilder
+
+    builder = PdfBuilder()
+    text = b"".join(b"[(abcdefghij) -600 (klmnopqrst)] TJ 0 -6 Td " for _ in range(lines))
+    builder.add_page(
+        b"BT /F1 5 Tf 20 760 Td " + text + b" ET",
+        fonts={"F1": builder.standard_font("Helvetica")},
+    )
+    builder.save(path)
+    return path
+
+
+def test_a_dense_pages_rule_changes_are_listed_from_the_comparison_thread(
+    qtbot, qa_window, tmp_path
+):
+    from glyphscope.inspector.qa_features import SYNC_COMPARE_GLYPHS
+
+    window, features = qa_window
+    open_and_wait(qtbot, window, dense_tj_pdf(tmp_path / "dense.pdf"))
+    assert window.model.count > SYNC_COMPARE_GLYPHS
+    # TJ -600 at 5 pt is a 3 pt gap: a space under 0.15 × the 5 pt box height, none under 0.7.
+    changes = change_rule(qtbot, features, space_gap_ratio=0.7)
+    assert features.changes is changes and len(changes.spaces_lost) == 110
+    top = features.rules_panel.changes.topLevelItem(1)
+    assert top.text(0) == "spaces lost: 110"
+    assert top.child(0).text(0) == (
+        "“j” → “k”: gap 3.00 vs 0.75 → space, now 3.00 vs 3.50 → no space"
+    )
+    assert features.rule_layer.groups[0].label == "spaces lost"
+
+
+def test_a_comparison_that_returns_after_the_page_changed_is_not_shown(qtbot, qa_window, tmp_path):
+    window, features = qa_window
+    open_and_wait(qtbot, window, dense_tj_pdf(tmp_path / "dense.pdf"))
+    changes = change_rule(qtbot, features, space_gap_ratio=0.7)
+    shown = features.rules_panel.summary.text()
+    features._compare_token = object()  # a newer comparison is awaited
+    stale = object()
+    features._on_compared(stale, (None, window.model, "the previous rules"))
+    assert features.changes is changes and features.rules_panel.summary.text() == shown

@@ -6,7 +6,7 @@ box re-analyses once) and draws the `glyphscope.core.qa.diffing.RuleChanges` it 
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -40,6 +40,7 @@ from glyphscope.core.qa.diffing import (
     decision_pairs,
     line_diff,
     mode_text,
+    rule_changes,
 )
 from glyphscope.core.rules import Rules
 from glyphscope.core.view.page_model import PANE_TITLES
@@ -321,13 +322,15 @@ class RulesPanel(QWidget):
 
     # -- changes ----------------------------------------------------------------------------
     def show_changes(
-        self, changes: RuleChanges | None, model=None, against: str = "", before=None
+        self, comparison: RuleComparison | None, model=None, against: str = ""
     ) -> None:
         """List what the rules changed on the page; `model` (core.view.page_model.PageModel of
-        the new analysis) names the glyphs, `before` (the core PageAnalysis compared against)
-        gives each changed decision's old numbers beside its new ones."""
+        the new analysis) names the glyphs, and `comparison` (from `compare`) holds the
+        changes and each changed decision's old numbers beside its new ones."""
         self.changes.clear()
         after = model.analysis if model is not None else None
+        changes = comparison.changes if comparison is not None else None
+        before = comparison.before if comparison is not None else None
         self._texts = (before, after, against) if before is not None and after else None
         self._show_text_diff()
         if changes is None:
@@ -351,10 +354,7 @@ class RulesPanel(QWidget):
             "glyphs newly dropped": changes.newly_dropped,
             "glyphs newly kept": changes.newly_kept,
         }
-        # The old and new numbers of the decisions listed (at most LISTED per category).
-        listed = {pair for items in pairs.values() for pair in items[:LISTED]}
-        old_decisions = decision_pairs(before, listed) if before is not None else ({}, {})
-        new_decisions = decision_pairs(after, listed) if after is not None else ({}, {})
+        old_decisions, new_decisions = comparison.old_decisions, comparison.new_decisions
         for category, glyphs in changes.categories():
             items = pairs.get(category) or singles.get(category) or ()
             top = QTreeWidgetItem([f"{category}: {len(items)}", ""])
@@ -389,6 +389,31 @@ class RulesPanel(QWidget):
         glyphs = item.data(0, Qt.ItemDataRole.UserRole)
         if glyphs:
             self.glyphsChosen.emit(tuple(glyphs))
+
+
+@dataclass(frozen=True, slots=True)
+class RuleComparison:
+    """What `show_changes` lists: the changes between two analyses of a page, and the old
+    and new decisions of the pairs it lists, by (previous, current) glyph pair."""
+
+    changes: RuleChanges
+    before: object  # the core PageAnalysis compared against
+    old_decisions: tuple[dict, dict]  # gaps, line breaks
+    new_decisions: tuple[dict, dict]
+
+
+def compare(before, after) -> RuleComparison:
+    """Compare two core PageAnalysis of one page: a pure function of them, run on a worker
+    thread for a dense page."""
+    changes = rule_changes(before, after)
+    pairs = (changes.spaces_gained, changes.spaces_lost, changes.lines_split, changes.lines_joined)
+    # The old and new numbers of the decisions listed (at most LISTED per category).
+    listed = {pair for items in pairs for pair in items[:LISTED]}
+    if not listed:
+        return RuleComparison(changes, before, ({}, {}), ({}, {}))
+    return RuleComparison(
+        changes, before, decision_pairs(before, listed), decision_pairs(after, listed)
+    )
 
 
 def _format(value: object) -> str:
