@@ -141,10 +141,19 @@ def _screenshot(app, window, open_first_page, args) -> int:
         app.quit()
 
     def poll() -> None:
-        if window.page_is_ready and window.render_idle and window.model_or_error_shown:
-            timer.stop()
-            # One more event turn so the panes and overlays paint before the grab.
-            QTimer.singleShot(50, grab)
+        if not (window.page_is_ready and window.render_idle and window.model_or_error_shown):
+            return
+        if "asked" not in outcome:
+            # A dense page's layers ask the layer painter's thread for their images when
+            # first painted; the grab waits until they are back.
+            window.view.viewport().repaint()
+            outcome["asked"] = True
+            return
+        if any(layer.pending for layer in window.layers.values() if layer.isVisible()):
+            return
+        timer.stop()
+        # One more event turn so the panes and overlays paint before the grab.
+        QTimer.singleShot(50, grab)
 
     def grab() -> None:
         image = window.grab()

@@ -219,3 +219,24 @@ def test_a_layer_that_fails_in_the_painter_thread_is_drawn_as_nothing_once(
         qtbot.wait(20)
     assert calls and len(calls) == tried and not layer.pending and layer.drawn_count() == 0
     assert "a broken layer" in caplog.text
+
+
+def _tinted_pixels(path) -> int:
+    """Pixels of the builtin encoding's orange over white paper (the glyph quads' fill)."""
+    image = QImage(str(path)).convertToFormat(QImage.Format.Format_RGB32)
+    pixels = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), -1, 4)
+    blue, green, red = pixels[..., 0].astype(int), pixels[..., 1], pixels[..., 2]
+    return int(((red == 255) & (green < 245) & (green > 200) & (blue < green - 5)).sum())
+
+
+def test_a_screenshot_waits_for_the_layers_painted_in_the_background(tmp_path):
+    from tests.test_gui_app import _run_app
+
+    pdf = dense_pdf(tmp_path / "dense.pdf")
+    shots = {}
+    for layers in ("none", "glyphs"):
+        shots[layers] = tmp_path / f"{layers}.png"
+        result = _run_app("--screenshot", str(shots[layers]), "--layers", layers, str(pdf),
+                          env_dir=tmp_path)  # fmt: skip
+        assert result.returncode == 0, result.stderr
+    assert _tinted_pixels(shots["glyphs"]) > 3_000 > 100 > _tinted_pixels(shots["none"])
