@@ -61,6 +61,10 @@ class TextPane(QWidget):
         self._selected: list[tuple[int, int]] = []
         # mark name → (character runs, colour) pairs, drawn beneath the selection
         self._marks: dict[str, list[tuple[list[tuple[int, int]], QColor]]] = {}
+        # Each mark set's groups as given and its extra selections, made once: a dense page's
+        # search hits are thousands of runs, too many to remake at every selection change.
+        self._mark_groups: dict[str, list] = {}
+        self._mark_selections: dict[str, list] = {}
         self._quiet = False
         self.editor.selectionChanged.connect(self._on_selection_changed)
         self.editor.viewport().installEventFilter(self)
@@ -85,6 +89,8 @@ class TextPane(QWidget):
             # Marks and the selection name glyphs of the page shown before.
             self._selected = []
             self._marks.clear()
+            self._mark_groups.clear()
+            self._mark_selections.clear()
             self.editor.setExtraSelections([])
             note = pane.note if pane is not None else ""
             self.note.setText(note)
@@ -116,40 +122,46 @@ class TextPane(QWidget):
         characters are tinted beneath the selection's highlight."""
         if self._pane is None:
             return
+        groups = [(tuple(glyphs), colour) for glyphs, colour in groups]
+        if groups == self._mark_groups.get(name, []):
+            return  # the same marks again (every analysis marks the panes anew)
         marks = [(_runs(self._pane.chars_of(glyphs)), QColor(colour)) for glyphs, colour in groups]
+        self._forget_marks(name)
         if marks:
             self._marks[name] = marks
-        else:
-            self._marks.pop(name, None)
+            self._mark_groups[name] = groups
+            selections = []
+            for runs, colour in marks:
+                tint = _mark_format(colour, name)
+                selections += [self._extra(start, end, tint) for start, end in runs]
+            self._mark_selections[name] = selections
         self._show_highlights()
 
     def clear_marks(self, name: str) -> None:
-        if self._marks.pop(name, None) is not None:
+        if self._forget_marks(name):
             self._show_highlights()
+
+    def _forget_marks(self, name: str) -> bool:
+        self._mark_groups.pop(name, None)
+        self._mark_selections.pop(name, None)
+        return self._marks.pop(name, None) is not None
 
     def marked(self, name: str) -> list[tuple[int, int]]:
         """The Python character runs of mark set `name`, in the order set."""
         return [run for runs, _colour in self._marks.get(name, ()) for run in runs]
 
     def _show_highlights(self) -> None:
-        selections = []
-        for name, marks in self._marks.items():
-            for runs, colour in marks:
-                tint = QColor(colour)
-                tint.setAlpha(MARK_ALPHA)
-                selections += [self._extra(start, end, tint, name) for start, end in runs]
+        selections = [s for marks in self._mark_selections.values() for s in marks]
         # Last, so the selection paints over any mark.
-        selections += [self._extra(start, end, HIGHLIGHT, None) for start, end in self._selected]
+        highlight = QTextCharFormat()
+        highlight.setBackground(HIGHLIGHT)
+        selections += [self._extra(start, end, highlight) for start, end in self._selected]
         self.editor.setExtraSelections(selections)
 
-    def _extra(self, start: int, end: int, colour: QColor, mark: str | None):
+    def _extra(self, start: int, end: int, fmt: QTextCharFormat):
         cursor = QTextCursor(self.editor.document())
         cursor.setPosition(int(self._offsets[start]))
         cursor.setPosition(int(self._offsets[end]), QTextCursor.MoveMode.KeepAnchor)
-        fmt = QTextCharFormat()
-        fmt.setBackground(colour)
-        if mark is not None:
-            fmt.setProperty(MARK_PROPERTY, mark)
         selection = QTextEdit.ExtraSelection()
         selection.cursor = cursor
         selection.format = fmt
@@ -187,6 +199,16 @@ class TextPane(QWidget):
         glyphs = self._pane.glyphs_in(start, end)
         if glyphs:
             self.glyphsSelected.emit(glyphs)
+
+
+def _mark_format(colour: QColor, mark: str) -> QTextCharFormat:
+    """The tint of mark set `mark` in `colour`, named so a test can tell marks apart."""
+    tint = QColor(colour)
+    tint.setAlpha(MARK_ALPHA)
+    fmt = QTextCharFormat()
+    fmt.setBackground(tint)
+    fmt.setProperty(MARK_PROPERTY, mark)
+    return fmt
 
 
 def _runs(positions: np.ndarray) -> list[tuple[int, int]]:
