@@ -240,3 +240,18 @@ def test_a_screenshot_waits_for_the_layers_painted_in_the_background(tmp_path):
                           env_dir=tmp_path)  # fmt: skip
         assert result.returncode == 0, result.stderr
     assert _tinted_pixels(shots["glyphs"]) > 3_000 > 100 > _tinted_pixels(shots["none"])
+
+
+def test_a_few_glyphs_thousands_of_points_tall_are_painted_in_the_background(tmp_path):
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    for size in (10, 2000):  # 60 glyphs of 10 points, then the same 2,000 points tall
+        builder.add_page(
+            b"BT /F1 %d Tf 20 100 Td (%s) Tj ET" % (size, b"x" * 60), fonts={"F1": helv}
+        )
+    builder.save(tmp_path / "tall.pdf")
+    document = glyphscope.open(str(tmp_path / "tall.pdf"))
+    small, tall = (build_page_model(i, document.pages[i].analysis()) for i in (0, 1))
+    assert small.count == tall.count == 60 < SYNC_GLYPHS
+    assert GlyphQuadsLayer().builds_quickly(small)
+    assert not GlyphQuadsLayer().builds_quickly(tall)

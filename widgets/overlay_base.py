@@ -46,6 +46,10 @@ STACKED_LABELS = 16
 # quads (100,000 path elements) take 30 ms to build and 100 ms to paint, so 500 glyphs cost
 # the GUI thread a few milliseconds per layer, and a page has a dozen layers.
 SYNC_GLYPHS = 500
+# ... and whose glyph outlines add up to at most this many times the page's perimeter: 500
+# glyphs of 10-point text are about 6; a few hundred glyphs each thousands of points wide (a
+# corpus file's slug lines) cost seconds to stroke.
+SYNC_OUTLINE_PAGES = 100
 # The painter thread's image of a layer covers what the viewport shows and a quarter of it
 # around (scrolling within that needs no new image), at most this many pixels (16 MB).
 MAX_IMAGE_PIXELS = 4_000_000
@@ -173,8 +177,14 @@ class OverlayLayer(QGraphicsItem):
         return []
 
     def builds_quickly(self, model: PageModel) -> bool:
-        """Whether `strokes(model)` is cheap enough to run on the GUI thread."""
-        return model.count <= SYNC_GLYPHS
+        """Whether `strokes(model)` is cheap enough to build and paint on the GUI thread: few
+        glyphs, and not glyphs thousands of points wide (their strokes' pixels are the cost)."""
+        if model.count > SYNC_GLYPHS:
+            return False
+        x0, y0, x1, y1 = model.grid.bounds.reshape(-1, 4).T
+        outlines = 2.0 * float(np.nansum((x1 - x0) + (y1 - y0)))
+        bx0, by0, bx1, by1 = model.media_box
+        return outlines <= SYNC_OUTLINE_PAGES * 2.0 * (abs(bx1 - bx0) + abs(by1 - by0))
 
     def drawn_count(self) -> int:
         """How many primitives this layer draws for the current model (0 when empty)."""
