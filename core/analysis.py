@@ -53,8 +53,10 @@ class PageAnalysis:
     glyphs: Sequence[Glyph]
     visible: tuple[int, ...]
     dropped: tuple[DroppedGlyph, ...]
-    gaps: tuple[GapDecision, ...]
-    line_breaks: tuple[LineBreakDecision, ...]
+    # core.text.decisions' GapColumns and LineBreakColumns (Sequences of the records, made
+    # on demand; the log is written from their arrays).
+    gaps: Sequence[GapDecision]
+    line_breaks: Sequence[LineBreakDecision]
     vertical_columns: tuple[VerticalColumn, ...]
     reading: TextResult
     layout: TextResult

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
-from typing import NamedTuple
 
 import numpy as np
 
@@ -30,7 +28,13 @@ from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.bidi import BidiRun, logical_order
 from glyphscope.core.text.chars import glyph_output_text, is_cjk_char, is_whitespace_text
-from glyphscope.core.text.pairs import REASONS, GapReason, ReadingPairs, reading_pairs
+from glyphscope.core.text.decisions import (
+    GapColumns,
+    GapDecision,
+    LineBreakColumns,
+    LineBreakDecision,
+)
+from glyphscope.core.text.pairs import GapReason, ReadingPairs, reading_pairs
 from glyphscope.core.text.visible import writing_direction
 
 __all__ = [
@@ -46,30 +50,6 @@ __all__ = [
     "vertical_columns",
     "word_gap",
 ]
-
-
-class GapDecision(NamedTuple):
-    """Word-space decision between two glyphs on one line. `gap` is the distance along the
-    previous glyph's writing direction from its glyph end to the current origin; `threshold`
-    is space_gap_ratio × the current glyph's box height."""
-
-    previous: int
-    current: int
-    gap: float
-    threshold: float
-    space: bool
-    reason: GapReason
-
-
-class LineBreakDecision(NamedTuple):
-    """`projection` is the origin-to-origin move projected on the normal of the previous
-    writing direction; `threshold` is line_break_ratio × the larger of the two box heights."""
-
-    previous: int
-    current: int
-    projection: float
-    threshold: float
-    broke: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +90,10 @@ class TextResult:
 @dataclass(frozen=True, slots=True)
 class ReadingResult:
     text: TextResult
-    gaps: tuple[GapDecision, ...]
-    line_breaks: tuple[LineBreakDecision, ...]
+    # With decisions, GapColumns and LineBreakColumns: the records as arrays (a Sequence of
+    # records, made when asked for); without, empty tuples.
+    gaps: Sequence[GapDecision]
+    line_breaks: Sequence[LineBreakDecision]
     vertical_columns: tuple[VerticalColumn, ...]
     # Lines holding right-to-left text, their level runs and whether they were reordered.
     bidi_runs: tuple[BidiRun, ...] = ()
@@ -218,8 +200,10 @@ def reading_order(
     line-break records): what text mode and the text-only callers need."""
     pairs = reading_pairs(glyphs, order, rules)
     builder = TextBuilder()
-    gaps: list[GapDecision] = []
-    breaks: list[LineBreakDecision] = []
+    # The decisions of each run in turn: rows of the pairs' columns, or the records of a
+    # vertical run's columns.
+    gaps: list[GapColumns | list[GapDecision]] = []
+    breaks: list[LineBreakColumns] = []
     columns: list[VerticalColumn] = []
     count = len(pairs.glyphs)
     separators = np.where(pairs.broke, NEWLINE, np.where(pairs.space, SPACE, NOTHING)).tolist()
@@ -228,8 +212,9 @@ def reading_order(
         if vertical:
             builder.newline()
             run = pairs.glyphs[start:stop]
-            kept = gaps if log is not None else []
+            kept: list[GapDecision] = []
             columns.extend(_read_vertical(glyphs, run, rules, builder, kept))
+            gaps.append(kept)
             if stop < count:
                 builder.newline()
             continue
@@ -241,14 +226,14 @@ def reading_order(
         )
         if log is not None:
             # Pairs start .. stop-2 join the run's glyphs; a broken line has no gap decision.
-            breaks.extend(log[0][start : stop - 1])
-            gaps.extend(log[1][log[2][start] : log[2][stop - 1]])
+            breaks.append(log[0].rows(start, stop - 1))
+            gaps.append(log[1].rows(log[2][start], log[2][stop - 1]))
     visual = builder.result()
     text, owners, bidi_runs = logical_order(visual.text, visual.char_glyphs, glyphs, rules)
     return ReadingResult(
         text=visual if text is visual.text else TextResult(text, owners),
-        gaps=tuple(gaps),
-        line_breaks=tuple(breaks),
+        gaps=_joined_gaps(gaps) if log is not None else (),
+        line_breaks=LineBreakColumns.joined(breaks) if log is not None else (),
         vertical_columns=tuple(columns),
         bidi_runs=bidi_runs,
     )
@@ -261,34 +246,36 @@ def _runs(vertical: np.ndarray) -> list[tuple[int, int, bool]]:
     return [(a, b, bool(vertical[a])) for a, b in zip(starts, stops, strict=True) if b > a]
 
 
-def _decisions(
-    pairs: ReadingPairs,
-) -> tuple[list[LineBreakDecision], list[GapDecision], list[int]]:
-    """Every pair's LineBreakDecision; the GapDecisions of the pairs that did not break the
-    line; and for each pair k, how many of those come before it (slice bounds per run)."""
-    glyphs = np.asarray(pairs.glyphs, dtype=np.intp)
+def _decisions(pairs: ReadingPairs) -> tuple[LineBreakColumns, GapColumns, list[int]]:
+    """Every pair's line-break decision; the gap decisions of the pairs that did not break
+    the line; and for each pair k, how many of those come before it (slice bounds per run)."""
+    glyphs = np.asarray(pairs.glyphs, dtype=np.int64)
     previous, current = glyphs[:-1], glyphs[1:]
-    break_fields = (
-        previous.tolist(),
-        current.tolist(),
-        pairs.projection.tolist(),
-        pairs.break_threshold.tolist(),
-        pairs.broke.tolist(),
+    breaks = LineBreakColumns(
+        previous, current, pairs.projection, pairs.break_threshold, pairs.broke
     )
-    # tuple.__new__ makes the NamedTuples without a Python-level call per record.
-    breaks = list(map(tuple.__new__, repeat(LineBreakDecision), zip(*break_fields, strict=True)))
     kept = np.flatnonzero(~pairs.broke)
-    gap_fields = (
-        previous[kept].tolist(),
-        current[kept].tolist(),
-        pairs.gap[kept].tolist(),
-        pairs.gap_threshold[kept].tolist(),
-        pairs.space[kept].tolist(),
-        list(map(REASONS.__getitem__, pairs.reason[kept].tolist())),
+    gaps = GapColumns(
+        previous[kept],
+        current[kept],
+        pairs.gap[kept],
+        pairs.gap_threshold[kept],
+        pairs.space[kept],
+        pairs.reason[kept].astype(np.uint8),
     )
-    gaps = list(map(tuple.__new__, repeat(GapDecision), zip(*gap_fields, strict=True)))
     before = np.concatenate(([0], np.cumsum(~pairs.broke))).tolist()
     return breaks, gaps, before
+
+
+def _joined_gaps(parts: list[GapColumns | list[GapDecision]]) -> Sequence[GapDecision]:
+    """The gap decisions of every run in turn as columns; as a tuple of records when a
+    vertical run's would not come back exactly from columns."""
+    columns = [
+        part if isinstance(part, GapColumns) else GapColumns.from_records(part) for part in parts
+    ]
+    if any(part is None for part in columns):
+        return tuple(gap for part in parts for gap in part)
+    return GapColumns.joined(columns)  # type: ignore[arg-type]  # no None left
 
 
 def line_break(
