@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 from glyphscope.core.geometry import Rect
 from glyphscope.core.interpret.annotations import AnnotationSpan
 from glyphscope.core.interpret.interpreter import PageExtraction, extract_page
-from glyphscope.core.records import Glyph, LazyJsonList, finite_json
+from glyphscope.core.jsontext import JsonWriter
+from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
-from glyphscope.core.serialize import analysis_json
+from glyphscope.core.serialize import analysis_json, json_rows
 from glyphscope.core.structure.order import NoStructure, StructureResult, structure_outcome
 from glyphscope.core.text.accents import AccentMerge
 from glyphscope.core.text.bidi import BidiRun
@@ -105,11 +106,13 @@ class PageAnalysis:
         """The decision log of the page (shape: core.serialize.analysis_json)."""
         return analysis_json(self)
 
-    def streamed_json(self) -> dict:
-        """The same record for a streaming writer: every list that grows with the glyph count
-        is a LazyJsonList, converted item by item as it is written, and non-finite numbers
-        are null (finite_json), so `json` can write it with allow_nan=False."""
-        return finite_json(analysis_json(self, LazyJsonList))  # type: ignore[return-value]
+    def to_json_text(
+        self, indent: int | None = None, ensure_ascii: bool = True, finite: bool = False
+    ) -> str:
+        """`json.dumps(self.to_json(), indent=indent, ensure_ascii=ensure_ascii)`, the same
+        characters, written from the glyph and decision columns without their dictionaries;
+        with `finite`, nan and ±inf are written as null (core.jsontext)."""
+        return JsonWriter(indent, ensure_ascii, finite).text(analysis_json(self, json_rows))
 
 
 _FIELD_NAMES = tuple(field.name for field in fields(PageAnalysis))

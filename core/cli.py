@@ -26,10 +26,10 @@ from typing import BinaryIO, NoReturn
 from glyphscope.core.document import Document
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.interpret.interpreter import page_rows
+from glyphscope.core.jsontext import Converted, JsonWriter
 from glyphscope.core.output import parse_page_range, write_document_text
-from glyphscope.core.records import LazyJsonList
 from glyphscope.core.rules import Rules
-from glyphscope.core.serialize import GlyphJson, explain_report
+from glyphscope.core.serialize import GlyphJson, analysis_json, explain_report, json_rows
 from glyphscope.core.text.hidden import INCLUDE, SELECTIONS, hidden_runs
 from glyphscope.core.text.visible import visible_glyphs
 
@@ -148,17 +148,19 @@ def _write_hidden(document: Document, pages: list[int], rules: Rules, out: Binar
 
 def _write_explain(document: Document, pages: list[int], rules: Rules, out: BinaryIO) -> None:
     """The decision log of every page as one JSON document, streamed: one page is analysed at
-    a time and its records are written as they are made (LazyJsonList), in chunks."""
+    a time and written from its columns a chunk of glyphs at a time (core.jsontext), the
+    characters `json.dump(..., ensure_ascii=False, indent=1)` writes with every non-finite
+    number as null."""
     from glyphscope.core.analysis import analyse_page
 
     def page_record(index: int) -> object:
-        return analyse_page(document.page(index), rules).streamed_json()
+        return analysis_json(analyse_page(document.page(index), rules), json_rows)
 
-    report = explain_report(document.source, rules, LazyJsonList(pages, page_record))
-    encoder = json.JSONEncoder(ensure_ascii=False, indent=1, allow_nan=False)
+    report = explain_report(document.source, rules, Converted(pages, page_record))
+    writer = JsonWriter(indent=1, ensure_ascii=False, finite=True)
     buffer: list[str] = []
     size = 0
-    for chunk in encoder.iterencode(report):
+    for chunk in writer.chunks(report):
         buffer.append(chunk)
         size += len(chunk)
         if size >= _WRITE_CHUNK:

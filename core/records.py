@@ -7,9 +7,8 @@ create, immutable, picklable for the inspector's worker threads).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
@@ -94,35 +93,9 @@ def has_finite_geometry(glyph: Glyph) -> bool:
     return all(map(math.isfinite, (*numbers, x0, y0, x1, y1, x2, y2, x3, y3)))
 
 
-class LazyJsonList(list):
-    """A JSON array written item by item: `json`'s indenting encoder iterates a list and asks
-    only whether it is empty, so a page's million glyph records never exist at once. Items
-    are converted (and made finite, finite_json) as they are written; `len` is known ahead.
-    """
-
-    def __init__(self, items: Sequence, convert: Callable[[Any], object] | None = None) -> None:
-        super().__init__()
-        self._items = items
-        self._convert = convert
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __bool__(self) -> bool:
-        return len(self._items) > 0
-
-    def __iter__(self) -> Iterator[object]:
-        convert = self._convert
-        for item in self._items:
-            yield finite_json(item if convert is None else convert(item))
-
-
 def finite_json(value: object) -> object:
     """A JSON value with every non-finite float (nan, ±inf) written as null: JSON has no
-    such numbers, and `json.dumps(allow_nan=False)` refuses them. A LazyJsonList is left to
-    make its own items finite as they are written."""
-    if isinstance(value, LazyJsonList):
-        return value
+    such numbers, and `json.dumps(allow_nan=False)` refuses them."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, dict):

@@ -7,6 +7,10 @@
   grids, columns and bands, structure order);
 - the `--mode explain` report around the pages: `explain_report`.
 
+The same shapes are written as JSON text by core.jsontext.JsonWriter (`--mode explain`,
+`PageAnalysis.to_json_text`) without their dictionaries: GlyphJson and DecisionJson write
+their rows from the columns.
+
 Shapes are plain dicts and lists of JSON scalars, keys in the order written. Enum members
 (DecodeSource, GapReason, DropReason) are str subclasses, so json writes their values.
 """
@@ -16,13 +20,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from glyphscope.core.columns import NO_MCID, GlyphColumns
+from glyphscope.core.jsontext import SLOT, Converted, JsonWriter
 from glyphscope.core.records import DecodeSource, Glyph, finite_json, has_finite_geometry
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.decisions import DecisionColumns
+from glyphscope.core.text.pairs import REASONS
 
 if TYPE_CHECKING:
     # Types only: the CLI's glyph and explain output import this module, and text mode must
@@ -35,8 +43,6 @@ if TYPE_CHECKING:
     from glyphscope.core.text.ink import InkTest
     from glyphscope.core.text.layout import LayoutResult
     from glyphscope.core.text.reading import (
-        GapDecision,
-        LineBreakDecision,
         TextResult,
         VerticalColumn,
     )
@@ -81,17 +87,34 @@ def _glyph_json(glyph: Glyph, page_number: int) -> dict:
     }
 
 
-def _glyph_json_keys() -> tuple[str, ...]:
-    """The keys glyph_to_json writes, read off it rather than kept as a second list."""
+def _blank_glyph() -> Glyph:
     point = (0.0, 0.0)
-    blank = Glyph(
+    return Glyph(
         "", 0, 0, "", "", 0.0, point, point, point, (point, point, point, point), 0, 0,
         None, 0, 0, DecodeSource.UNRESOLVED.value, 0, 0, 0, "",
     )  # fmt: skip
-    return tuple(glyph_to_json(blank, 1))
 
 
-GLYPH_JSON_KEYS = _glyph_json_keys()
+# The keys glyph_to_json writes, read off it rather than kept as a second list.
+GLYPH_JSON_KEYS = tuple(glyph_to_json(_blank_glyph(), 1))
+
+
+def slots(value: object) -> object:
+    """`value` with every scalar replaced by jsontext.SLOT: the example a template is made of."""
+    if isinstance(value, dict):
+        return {key: slots(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [slots(item) for item in value]
+    return SLOT
+
+
+def _glyph_example(indexed: bool) -> object:
+    record = _glyph_json(_blank_glyph(), 1)
+    return slots({"index": 0, **record} if indexed else record)
+
+
+# The glyph record's shape with SLOT for its fields, with and without "index".
+_GLYPH_EXAMPLES = {indexed: _glyph_example(indexed) for indexed in (False, True)}
 
 
 # Rows of GlyphColumns converted to JSON at a time: a million-glyph page is written without
@@ -129,102 +152,200 @@ class GlyphJson(Sequence[dict]):
             for position in range(len(self._rows)):
                 yield self[position]
             return
+        for rows in self._chunks():
+            yield from self._dicts(glyphs, rows)
+
+    def json_items(self, writer: JsonWriter, level: int) -> Iterator[list[str]]:
+        """The JSON texts of the records (jsontext's row source), a chunk at a time: over
+        GlyphColumns from the arrays by one template, a glyph with non-finite geometry
+        written from its dictionary."""
+        glyphs = self._glyphs
+        if not isinstance(glyphs, GlyphColumns):
+            for position in range(len(self._rows)):
+                yield [writer.text(self[position], level)]
+            return
+        template = writer.template(_GLYPH_EXAMPLES[self._indexed], level)
+        for rows in self._chunks():
+            fields = self._fields(glyphs, rows, writer)
+            texts = list(map(template.__mod__, zip(*fields, strict=True)))
+            for position in np.flatnonzero(~_finite_rows(glyphs, rows)).tolist():
+                (record,) = self._dicts(glyphs, rows[position : position + 1])
+                texts[position] = writer.text(record, level)
+            yield texts
+
+    def _chunks(self) -> Iterator[np.ndarray]:
         rows = np.asarray(self._rows, dtype=np.int64)
         for start in range(0, len(rows), _JSON_CHUNK):
-            yield from self._chunk(glyphs, rows[start : start + _JSON_CHUNK])
+            yield rows[start : start + _JSON_CHUNK]
 
-    def _chunk(self, glyphs: GlyphColumns, rows: np.ndarray) -> Iterator[dict]:
-        page, indexed = self._page_number, self._indexed
-        size, origin = glyphs.font_size[rows], glyphs.origin[rows]
-        end, baseline_end, quad = (
-            glyphs.glyph_end[rows],
-            glyphs.baseline_end[rows],
-            glyphs.quad[rows],
+    def _fields(self, glyphs: GlyphColumns, rows: np.ndarray, writer: JsonWriter) -> list:
+        """The texts of every field of the template, a column each, in the record's order."""
+        count, listed = len(rows), rows.tolist()
+        numbers = np.concatenate(
+            [
+                glyphs.font_size[rows, None],
+                glyphs.origin[rows],
+                glyphs.glyph_end[rows],
+                glyphs.baseline_end[rows],
+                glyphs.quad[rows].reshape(count, 8),
+            ],
+            axis=1,
         )
-        finite = (
-            np.isfinite(size)
-            & np.isfinite(origin).all(axis=1)
-            & np.isfinite(end).all(axis=1)
-            & np.isfinite(baseline_end).all(axis=1)
-            & np.isfinite(quad).all(axis=(1, 2))
-        ).tolist()
-        mcids = [None if m == NO_MCID else m for m in glyphs.mcid[rows].tolist()]
-        text, font_key, font_name = glyphs.text, glyphs.font_key, glyphs.font_name
-        source, form_path = glyphs.decode_source, glyphs.form_path
-        columns = zip(
-            rows.tolist(),
+        floats = writer.floats(numbers)
+        size, points = floats[0::15], [floats[k::15] for k in range(1, 15)]
+        mcid = glyphs.mcid[rows]
+        mcids = writer.ints(mcid)
+        for position in np.flatnonzero(mcid == NO_MCID).tolist():
+            mcids[position] = "null"
+
+        def strings(column: list[str]) -> list[str]:
+            return writer.strings(map(column.__getitem__, listed))
+
+        indexes = writer.ints(rows)
+        return [
+            *([indexes] if self._indexed else []),
+            repeat(int.__repr__(self._page_number), count),
+            strings(glyphs.text),
+            writer.ints(glyphs.code[rows]),
+            writer.ints(glyphs.code_length[rows]),
+            strings(glyphs.font_key),
+            strings(glyphs.font_name),
+            size,
+            *points,
+            writer.ints(glyphs.writing_mode[rows]),
+            writer.ints(glyphs.render_mode[rows]),
+            mcids,
+            writer.ints(glyphs.token_index[rows]),
+            writer.ints(glyphs.form_depth[rows]),
+            strings(glyphs.decode_source),
+            indexes,
+            writer.ints(glyphs.operator_index[rows]),
+            writer.ints(glyphs.element_index[rows]),
+            strings(glyphs.form_path),
+        ]
+
+    def _dicts(self, glyphs: GlyphColumns, rows: np.ndarray) -> list[dict]:
+        """The records of `rows` as dictionaries, made from the arrays."""
+        mcids = glyphs.mcid[rows].tolist()
+        if NO_MCID in mcids:
+            mcids = [None if m == NO_MCID else m for m in mcids]
+        listed = rows.tolist()
+
+        def strings(column: list[str]) -> list[str]:
+            return list(map(column.__getitem__, listed))
+
+        columns = [
+            *([listed] if self._indexed else []),
+            repeat(self._page_number, len(listed)),
+            strings(glyphs.text),
             glyphs.code[rows].tolist(),
             glyphs.code_length[rows].tolist(),
-            size.tolist(),
-            origin.tolist(),
-            end.tolist(),
-            baseline_end.tolist(),
-            quad.tolist(),
+            strings(glyphs.font_key),
+            strings(glyphs.font_name),
+            glyphs.font_size[rows].tolist(),
+            glyphs.origin[rows].tolist(),
+            glyphs.glyph_end[rows].tolist(),
+            glyphs.baseline_end[rows].tolist(),
+            glyphs.quad[rows].tolist(),
             glyphs.writing_mode[rows].tolist(),
             glyphs.render_mode[rows].tolist(),
             mcids,
             glyphs.token_index[rows].tolist(),
             glyphs.form_depth[rows].tolist(),
+            strings(glyphs.decode_source),
+            listed,
             glyphs.operator_index[rows].tolist(),
             glyphs.element_index[rows].tolist(),
-            finite,
-            strict=True,
+            strings(glyphs.form_path),
+        ]
+        keys = repeat(_INDEXED_KEYS if self._indexed else GLYPH_JSON_KEYS)
+        # dict(zip(keys, row)) mapped over the zipped columns: the dictionaries made in C.
+        records = list(map(dict, map(zip, keys, zip(*columns, strict=True))))
+        for position in np.flatnonzero(~_finite_rows(glyphs, rows)).tolist():
+            made_finite = finite_json(records[position])
+            assert isinstance(made_finite, dict)  # a dict stays a dict, its numbers finite
+            made_finite["non_finite"] = True
+            records[position] = made_finite
+        return records
+
+
+_INDEXED_KEYS = ("index", *GLYPH_JSON_KEYS)
+
+
+def _finite_rows(glyphs: GlyphColumns, rows: np.ndarray) -> np.ndarray:
+    """Per row, whether its size, origin, ends and quad are all finite (has_finite_geometry)."""
+    with np.errstate(invalid="ignore"):
+        return (
+            np.isfinite(glyphs.font_size[rows])
+            & np.isfinite(glyphs.origin[rows]).all(axis=1)
+            & np.isfinite(glyphs.glyph_end[rows]).all(axis=1)
+            & np.isfinite(glyphs.baseline_end[rows]).all(axis=1)
+            & np.isfinite(glyphs.quad[rows]).all(axis=(1, 2))
         )
-        for (
-            row,
-            code,
-            length,
-            size_,
-            origin_,
-            end_,
-            base,
-            quad_,
-            wmode,
-            rmode,
-            mcid,
-            token,
-            depth,
-            op,
-            element,
-            ok,
-        ) in columns:  # noqa: E501
-            record = {
-                "page": page,
-                "unicode": text[row],
-                "code": code,
-                "code_length": length,
-                "font": font_key[row],
-                "font_name": font_name[row],
-                "font_size": size_,
-                "origin": origin_,
-                "glyph_end": end_,
-                "baseline_end": base,
-                "quad": quad_,
-                "writing_mode": wmode,
-                "render_mode": rmode,
-                "mcid": mcid,
-                "token_index": token,
-                "form_depth": depth,
-                "decode_source": source[row],
-                "draw_order": row,
-                "operator_index": op,
-                "element_index": element,
-                "form_path": form_path[row],
-            }
-            if not ok:
-                made_finite = finite_json(record)
-                assert isinstance(made_finite, dict)
-                record = made_finite
-                record["non_finite"] = True
-            yield {"index": row, **record} if indexed else record
 
 
-# list(items) or LazyJsonList(items): (items, convert=None) → a JSON array of them.
-Listing = Callable[..., list]
+class DecisionJson(Sequence[dict]):
+    """`record._asdict()` of each decision record (gap, line break) in turn; over
+    DecisionColumns made from the arrays a chunk at a time, and written as JSON text from
+    them (jsontext's row source)."""
+
+    def __init__(self, decisions: Sequence[tuple]) -> None:
+        self._decisions = decisions
+
+    def __len__(self) -> int:
+        return len(self._decisions)
+
+    def __getitem__(self, position: int) -> dict:  # type: ignore[override]
+        return self._decisions[position]._asdict()  # type: ignore[attr-defined]
+
+    def __iter__(self) -> Iterator[dict]:
+        decisions = self._decisions
+        if not isinstance(decisions, DecisionColumns):
+            yield from (decision._asdict() for decision in decisions)  # type: ignore[attr-defined]
+            return
+        for start in range(0, len(decisions), _JSON_CHUNK):
+            yield from decisions.dicts(start, min(start + _JSON_CHUNK, len(decisions)))
+
+    def json_items(self, writer: JsonWriter, level: int) -> Iterator[list[str]]:
+        decisions = self._decisions
+        if not isinstance(decisions, DecisionColumns):
+            yield [writer.text(record, level) for record in self]
+            return
+        example = dict.fromkeys(decisions.record._fields, SLOT)
+        template = writer.template(example, level)
+        for start in range(0, len(decisions), _JSON_CHUNK):
+            stop = min(start + _JSON_CHUNK, len(decisions))
+            fields = [_texts(column[start:stop], writer) for column in decisions.arrays()]
+            yield list(map(template.__mod__, zip(*fields, strict=True)))
+
+
+_BOOLEANS = ("false", "true")
+_REASON_TEXTS = tuple(json.dumps(reason.value) for reason in REASONS)
+
+
+def _texts(column: np.ndarray, writer: JsonWriter) -> list[str]:
+    """The JSON texts of a decision column's values (GapDecision.reason: REASONS positions)."""
+    if column.dtype == np.float64:
+        return writer.floats(column)
+    if column.dtype == np.bool_:
+        return list(map(_BOOLEANS.__getitem__, column.tolist()))
+    if column.dtype == np.uint8:
+        return list(map(_REASON_TEXTS.__getitem__, column.tolist()))
+    return writer.ints(column)
+
+
+# listed or json_rows: (items, convert=None) → a JSON array of them.
+Listing = Callable[..., object]
 
 
 def listed(items: Sequence, convert: Callable | None = None) -> list:
     return list(items) if convert is None else [convert(item) for item in items]
+
+
+def json_rows(items: Sequence, convert: Callable | None = None) -> object:
+    """The Listing of a JsonWriter: the items themselves (a row source writes its own text),
+    or converted as they are written."""
+    return items if convert is None else Converted(items, convert)
 
 
 def text_json(text: TextResult, sequence: Listing = listed) -> dict:
@@ -235,14 +356,6 @@ def dropped_json(dropped: DroppedGlyph) -> dict:
     record = asdict(dropped)
     record["box"] = None if dropped.box is None else list(dropped.box)
     return record
-
-
-def gap_json(gap: GapDecision) -> dict:
-    return gap._asdict()
-
-
-def line_break_json(line_break: LineBreakDecision) -> dict:
-    return line_break._asdict()
 
 
 def vertical_column_json(column: VerticalColumn) -> dict:
@@ -310,7 +423,8 @@ def structure_json(result: StructureResult, sequence: Listing = listed) -> dict:
 
 def analysis_json(analysis: PageAnalysis, sequence: Listing = listed) -> dict:
     """One page's decision log: every stage, every decision with its numbers. `sequence`
-    makes the lists that grow with the glyph count (LazyJsonList for a streaming writer)."""
+    makes the lists that grow with the glyph count (json_rows for a JsonWriter, which writes
+    the glyphs and decisions from their columns)."""
     number = analysis.page_number
     glyphs = analysis.glyphs
     structure = analysis.structure
@@ -326,8 +440,8 @@ def analysis_json(analysis: PageAnalysis, sequence: Listing = listed) -> dict:
         "glyphs": sequence(GlyphJson(glyphs, number, indexed=True)),
         "visible": sequence(analysis.visible),
         "dropped": sequence(analysis.dropped, dropped_json),
-        "gaps": sequence(analysis.gaps, gap_json),
-        "line_breaks": sequence(analysis.line_breaks, line_break_json),
+        "gaps": sequence(DecisionJson(analysis.gaps)),
+        "line_breaks": sequence(DecisionJson(analysis.line_breaks)),
         "vertical_columns": [vertical_column_json(c) for c in analysis.vertical_columns],
         "reading": text_json(analysis.reading, sequence),
         "layout": layout_json(analysis.layout, analysis.layout_grid, sequence),
@@ -365,7 +479,7 @@ def bidi_json(run: BidiRun) -> dict:
     return {**run._asdict(), "glyphs": list(run.glyphs)}
 
 
-def explain_report(source: str, rules: Rules, pages: list) -> dict:
+def explain_report(source: str, rules: Rules, pages: object) -> dict:
     """`glyphscope-extract --mode explain`: the file, the rules in the `--rules FILE` format
-    (Rules.to_json) and the decision log of each page."""
+    (Rules.to_json) and the decision log of each page (a list, or a row source)."""
     return {"file": source, "rules": json.loads(rules.to_json()), "pages": pages}

@@ -61,7 +61,7 @@ class DecisionColumns(Sequence):
     dtypes: ClassVar[tuple[type, ...]]
 
     def __len__(self) -> int:
-        return len(self._arrays()[0])
+        return len(self.arrays()[0])
 
     @overload
     def __getitem__(self, index: int) -> tuple: ...
@@ -99,7 +99,7 @@ class DecisionColumns(Sequence):
 
     def values(self, start: int, stop: int) -> list[list]:
         """The fields of records [start, stop) as lists of Python values, field by field."""
-        return [column[start:stop].tolist() for column in self._arrays()]
+        return [column[start:stop].tolist() for column in self.arrays()]
 
     def dicts(self, start: int, stop: int) -> list[dict]:
         """`record._asdict()` of records [start, stop), made from the arrays."""
@@ -108,7 +108,7 @@ class DecisionColumns(Sequence):
 
     def rows(self: _Columns, start: int, stop: int) -> _Columns:
         """Records [start, stop) as columns of their own (views of these arrays)."""
-        return type(self)(*(column[start:stop] for column in self._arrays()))
+        return type(self)(*(column[start:stop] for column in self.arrays()))
 
     @classmethod
     def joined(cls: type[_Columns], parts: Sequence[_Columns]) -> _Columns:
@@ -117,7 +117,7 @@ class DecisionColumns(Sequence):
             return parts[0]
         if not parts:
             return cls(*(np.empty(0, dtype=dtype) for dtype in cls.dtypes))
-        columns = zip(*(part._arrays() for part in parts), strict=True)
+        columns = zip(*(part.arrays() for part in parts), strict=True)
         return cls(*(np.concatenate(column) for column in columns))
 
     @classmethod
@@ -136,7 +136,8 @@ class DecisionColumns(Sequence):
             arrays.append(np.asarray(values, dtype=dtype))
         return cls(*arrays)
 
-    def _arrays(self) -> list[np.ndarray]:
+    def arrays(self) -> list[np.ndarray]:
+        """The columns, in the record's field order."""
         return [getattr(self, field.name) for field in fields(self)]
 
     def _records(self, start: int, stop: int) -> Iterator:
