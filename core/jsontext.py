@@ -10,9 +10,9 @@ its string), as json takes them; Converted items; and row sources: objects with 
 `json_items(writer, level)` method yielding the texts of their items chunk by chunk
 (serialize.GlyphJson, DecisionJson).
 
-A row source writes a chunk of rows with one `%` template per shape (`template`, made by this
-writer from an example record, so its punctuation is the writer's own) and one column of
-texts per field: numbers through `floats` and `ints`, strings through `strings`, each distinct
+A row source writes a chunk of rows (`rows`) from an example record of their shape, written by
+this writer itself (so its punctuation is the writer's own), and one column of texts per
+field: numbers through `floats` and `ints`, strings through `strings`, each distinct
 value converted once (a page repeats its baselines, sizes and fonts on every glyph).
 """
 
@@ -22,6 +22,7 @@ import json.encoder
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -41,7 +42,7 @@ class JsonWriter:
             json.encoder.encode_basestring_ascii if ensure_ascii else json.encoder.encode_basestring
         )
         self._separator = ", " if indent is None else ","
-        self._templates: dict[tuple[str, int], str] = {}
+        self._templates: dict[tuple[str, int], tuple[str, ...]] = {}
 
     def text(self, value: object, level: int = 0) -> str:
         """The JSON text of `value` written at indent `level` (its nesting depth)."""
@@ -64,8 +65,8 @@ class JsonWriter:
         elif hasattr(value, "json_items"):
             yield from self._rows(value.json_items(self, level + 1), level)
         elif isinstance(value, (list, tuple)):
-            if value and all(type(item) is int for item in value):
-                yield from self._rows([list(map(int.__repr__, value))], level)
+            if value and set(map(type, value)) == {int}:  # glyph indexes: written at once
+                yield from self._rows([self._int_texts(value)], level)
             else:
                 yield from self._items(value, level)
         elif isinstance(value, Converted):
@@ -87,25 +88,49 @@ class JsonWriter:
         (by bits, not by value: 0.0 and -0.0 are written differently)."""
         bits = np.ascontiguousarray(values, dtype=np.float64).view(np.int64).reshape(-1)
         distinct, positions = np.unique(bits, return_inverse=True)
-        texts = np.array(list(map(self.float_text, distinct.view(np.float64).tolist())), object)
+        numbers = distinct.view(np.float64)
+        texts = np.array(list(map(float.__repr__, numbers.tolist())), dtype=object)
+        for position in np.flatnonzero(~np.isfinite(numbers)).tolist():
+            texts[position] = self.float_text(float(numbers[position]))
         return texts[positions.reshape(-1)].tolist()
 
     def ints(self, values: np.ndarray) -> list[str]:
-        return list(map(int.__repr__, values.tolist()))
+        """The texts of an integer array's values; through a table of every text between the
+        least and the greatest when that span is no longer than the array (codes, modes,
+        depths, and the indexes of a page's rows)."""
+        if not len(values):
+            return []
+        low, high = int(values.min()), int(values.max())
+        if high - low > max(len(values), 256):
+            return list(map(int.__repr__, values.tolist()))
+        table = np.array(list(map(int.__repr__, range(low, high + 1))), dtype=object)
+        return table[values - low].tolist()
+
+    def _int_texts(self, values: Sequence[int]) -> list[str]:
+        try:
+            return self.ints(np.asarray(values, dtype=np.int64))
+        except OverflowError:  # beyond int64: one at a time
+            return list(map(int.__repr__, values))
 
     def strings(self, values: Iterable[str]) -> list[str]:
         values = list(values)
         quoted = {value: self._quote(value) for value in set(values)}
         return list(map(quoted.__getitem__, values))
 
-    def template(self, example: object, level: int) -> str:
-        """A `%` template of `example` written at `level`: each SLOT string of it becomes a
-        %s field, in the order the writer meets them."""
+    def rows(
+        self, example: object, level: int, count: int, fields: Sequence[Iterable[str]]
+    ) -> list[str]:
+        """The texts of `count` records shaped as `example` (whose every SLOT string stands
+        for a field) written at `level`, the ith field's texts taken from fields[i]: the
+        example's own text between the fields, joined in C."""
         key = (repr(example), level)
         if key not in self._templates:
-            text = self.text(example, level).replace("%", "%%")
-            self._templates[key] = text.replace(_SLOT_TEXT, "%s")
-        return self._templates[key]
+            self._templates[key] = tuple(self.text(example, level).split(_SLOT_TEXT))
+        between = self._templates[key]
+        pieces: list[Iterable[str]] = [repeat(between[0], count)]
+        for field, text in zip(fields, between[1:], strict=True):
+            pieces.extend((field, repeat(text, count)))
+        return list(map("".join, zip(*pieces, strict=True)))
 
     def _rows(self, chunks: Iterable[Sequence[str]], level: int) -> Iterator[str]:
         """An array of the item texts of `chunks`, a chunk at a time."""

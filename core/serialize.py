@@ -164,10 +164,9 @@ class GlyphJson(Sequence[dict]):
             for position in range(len(self._rows)):
                 yield [writer.text(self[position], level)]
             return
-        template = writer.template(_GLYPH_EXAMPLES[self._indexed], level)
+        example = _GLYPH_EXAMPLES[self._indexed]
         for rows in self._chunks():
-            fields = self._fields(glyphs, rows, writer)
-            texts = list(map(template.__mod__, zip(*fields, strict=True)))
+            texts = writer.rows(example, level, len(rows), self._fields(glyphs, rows, writer))
             for position in np.flatnonzero(~_finite_rows(glyphs, rows)).tolist():
                 (record,) = self._dicts(glyphs, rows[position : position + 1])
                 texts[position] = writer.text(record, level)
@@ -312,11 +311,10 @@ class DecisionJson(Sequence[dict]):
             yield [writer.text(record, level) for record in self]
             return
         example = dict.fromkeys(decisions.record._fields, SLOT)
-        template = writer.template(example, level)
         for start in range(0, len(decisions), _JSON_CHUNK):
             stop = min(start + _JSON_CHUNK, len(decisions))
             fields = [_texts(column[start:stop], writer) for column in decisions.arrays()]
-            yield list(map(template.__mod__, zip(*fields, strict=True)))
+            yield writer.rows(example, level, stop - start, fields)
 
 
 _BOOLEANS = ("false", "true")

@@ -21,16 +21,18 @@ replaced.
 
 Tools: `text` (Glyphscope `page_text(mode="text")`, the CLI's default), `full` (Glyphscope
 `Page.analysis().to_json()`: visible, reading, layout, columns, structure and the decision
-log), `pdfminer` (`extract_text`), `pdfplumber` (`page.chars`), `pymupdf` (`get_text`),
+log, `json.dumps` of it), `fulltext` (the same analysis and the same JSON characters by
+`to_json_text()`, written from the columns; an engine without it uses `json.dumps(to_json())`),
+`pdfminer` (`extract_text`), `pdfplumber` (`page.chars`), `pymupdf` (`get_text`),
 `pdfium` (pypdfium2 `get_text_range`), `pdftotext` (poppler, a subprocess per file, start-up
 included) and `qpdf` (`pikepdf.parse_content_stream` alone over every page stream and every
 form stream the pages reach, each once, operands touched).
 
 `--engine NAME=PYTHON` (repeatable) measures the Glyphscope tools of another venv's engine, e.g.
 `--engine before=/work/baseline/.venv/bin/python --engine after=.venv/bin/python` for a
-before/after pair under the same load: each engine's `text` and `full` run in worker processes
-of that python, listed as `text@NAME` and `full@NAME` and interleaved with the peers, whose
-workers run this python.
+before/after pair under the same load: each engine's `text`, `full` and `fulltext` run in
+worker processes of that python, listed as `text@NAME`, `full@NAME` and `fulltext@NAME` and
+interleaved with the peers, whose workers run this python.
 
 `--whole-process` adds one process per file (how a shell user runs it) for
 `glyphscope-extract --mode text` (each engine's, with --engine), pdfminer.six's `pdf2txt.py`
@@ -88,6 +90,19 @@ def _full(path: Path, data: bytes, password: str | None) -> None:
     rules = Rules()
     for page in glyphscope.open(data, password=password).pages:
         json.dumps(page.analysis(rules).to_json())
+
+
+def _full_text(path: Path, data: bytes, password: str | None) -> None:
+    import glyphscope
+    from glyphscope.core.rules import Rules
+
+    rules = Rules()
+    for page in glyphscope.open(data, password=password).pages:
+        analysis = page.analysis(rules)
+        if hasattr(analysis, "to_json_text"):  # the log's text written from the columns
+            analysis.to_json_text()
+        else:  # an engine before it: the same characters by json
+            json.dumps(analysis.to_json())
 
 
 def _pdfminer(path: Path, data: bytes, password: str | None) -> None:
@@ -166,6 +181,7 @@ def _qpdf(path: Path, data: bytes, password: str | None) -> None:
 TOOLS: dict[str, Callable[[Path, bytes, str | None], None]] = {
     "text": _text,
     "full": _full,
+    "fulltext": _full_text,
     "pdfminer": _pdfminer,
     "pdfplumber": _pdfplumber,
     "pymupdf": _pymupdf,
@@ -176,6 +192,7 @@ TOOLS: dict[str, Callable[[Path, bytes, str | None], None]] = {
 LABELS = {
     "text": "Glyphscope text mode",
     "full": "Glyphscope full analysis (all modes + log)",
+    "fulltext": "Glyphscope full analysis, the log's text from the columns",
     "pdfminer": "pdfminer.six extract_text",
     "pdfplumber": "pdfplumber page.chars",
     "pymupdf": "PyMuPDF get_text",
@@ -185,7 +202,7 @@ LABELS = {
 }
 
 
-GLYPHSCOPE_TOOLS = ("text", "full")
+GLYPHSCOPE_TOOLS = ("text", "full", "fulltext")
 # Bytecode of every engine's modules, written here rather than beside their sources: a venv
 # whose checkout must stay untouched (or a shell with PYTHONDONTWRITEBYTECODE) would otherwise
 # compile every module in every process it starts, and start-up would measure the compiler.
@@ -217,6 +234,7 @@ def _on_alarm(signum: int, frame: object) -> None:
 IMPORTS = {
     "text": ("glyphscope", "glyphscope.core.output", "glyphscope.core.rules"),
     "full": ("glyphscope", "glyphscope.core.rules"),
+    "fulltext": ("glyphscope", "glyphscope.core.rules"),
     "pdfminer": ("pdfminer.high_level",),
     "pdfplumber": ("pdfplumber",),
     "pymupdf": ("pymupdf",),

@@ -1,0 +1,142 @@
+"""The decision log written as JSON text from the columns (core.jsontext) is, character for
+character, what `json` writes of the dictionaries; the decisions held as columns
+(core.text.decisions) are the records the pair-by-pair reading order makes."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from glyphscope.core import cli
+from glyphscope.core.analysis import analyse_page
+from glyphscope.core.columns import GlyphColumns
+from glyphscope.core.document import Document
+from glyphscope.core.jsontext import JsonWriter
+from glyphscope.core.records import finite_json
+from glyphscope.core.rules import Rules
+from glyphscope.core.serialize import DecisionJson, GlyphJson, explain_report
+from glyphscope.core.text.decisions import GapColumns, GapDecision, LineBreakColumns
+from glyphscope.core.text.pairs import GapReason
+from glyphscope.core.text.reading import reading_order
+from tests import hostile, text_reference
+from tests.test_analysis import analyse
+from tests.test_text_arrays import _pages, _rules
+
+_scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+_values = st.recursive(
+    _scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+_LAYOUTS = [(None, True), (None, False), (1, False), (0, True), (2, True)]
+
+
+def _dumps(value: object, indent: int | None, ensure_ascii: bool, finite: bool) -> str:
+    if finite:
+        value = finite_json(value)
+    return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii, allow_nan=not finite)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_values, st.sampled_from(_LAYOUTS), st.booleans())
+def test_the_writer_writes_what_json_writes(value, layout, finite):
+    indent, ensure_ascii = layout
+    writer = JsonWriter(indent, ensure_ascii, finite)
+    assert writer.text(value) == _dumps(value, indent, ensure_ascii, finite)
+
+
+def test_floats_are_written_by_their_bits():
+    values = np.array([0.0, -0.0, 1e-320, 0.1 + 0.2, math.inf, -math.inf, math.nan, 0.0])
+    assert JsonWriter().floats(values) == list(map(json.dumps, values.tolist()))
+    assert JsonWriter(finite=True).floats(values)[4:7] == ["null"] * 3
+
+
+def test_integer_columns_wide_and_narrow():
+    narrow, wide = np.array([3, -2, 3, 0]), np.array([0, 10**15, -(10**12)])
+    assert JsonWriter().ints(narrow) == ["3", "-2", "3", "0"]
+    assert JsonWriter().ints(wide) == ["0", "1000000000000000", "-1000000000000"]
+
+
+def test_gap_columns_are_the_records_they_hold():
+    gaps = (
+        GapDecision(0, 1, 0.5, 1.5, False, GapReason.BELOW_THRESHOLD),
+        GapDecision(1, 2, -0.0, math.inf, False, GapReason.NEGATIVE_GAP),
+    )
+    columns = GapColumns.from_records(gaps)
+    assert columns == gaps and repr(columns) == repr(gaps) and columns[1:] == gaps[1:]
+    assert math.copysign(1.0, columns[1].gap) == -1.0
+    assert [type(field) for field in columns[0]] == [type(field) for field in gaps[0]]
+    assert GapColumns.joined([columns.rows(1, 2), columns.rows(0, 1)]) == gaps[::-1]
+    # A field that columns would not give back as it is: no columns.
+    assert GapColumns.from_records([gaps[0]._replace(gap=1)]) is None
+    assert LineBreakColumns.joined([]) == ()
+
+
+@settings(max_examples=200, deadline=None)
+@given(_pages(), _rules)
+def test_decision_columns_write_the_records_json(page, rules):
+    glyphs, order = page
+    reference = text_reference.reading_order(glyphs, order, rules)
+    result = reading_order(GlyphColumns.from_glyphs(glyphs), order, rules)
+    for decisions, records in (
+        (result.gaps, reference.gaps),
+        (result.line_breaks, reference.line_breaks),
+    ):
+        expected = [record._asdict() for record in records]
+        assert repr(list(DecisionJson(decisions))) == repr(expected)
+        for indent, ensure_ascii in _LAYOUTS[:3]:
+            for finite in (False, True):
+                written = JsonWriter(indent, ensure_ascii, finite).text(DecisionJson(decisions))
+                assert written == _dumps(expected, indent, ensure_ascii, finite)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_pages(max_size=30), st.booleans(), st.sampled_from(_LAYOUTS))
+def test_glyph_rows_write_the_glyph_dictionaries(page, indexed, layout):
+    glyphs, order = page
+    indent, ensure_ascii = layout
+    columns = GlyphColumns.from_glyphs(glyphs)
+    rows = sorted(set(order))
+    expected = list(GlyphJson(glyphs, 7, rows, indexed))  # glyph_to_json of each record
+    assert json.dumps(list(GlyphJson(columns, 7, rows, indexed))) == json.dumps(expected)
+    written = JsonWriter(indent, ensure_ascii, True).text(GlyphJson(columns, 7, rows, indexed))
+    assert written == _dumps(expected, indent, ensure_ascii, True)
+
+
+@pytest.mark.parametrize(
+    ("content", "fonts"),
+    [
+        (b"BT /F1 12 Tf 72 700 Td [(ab)-400(cd)] TJ 0 -14 Td (\xe9t\xe9) Tj ET", "helvetica"),
+        (b"BT /F1 12 Tf 72 700 Td (dup) Tj ET BT /F1 12 Tf 72.2 700 Td (dup) Tj ET", "helvetica"),
+        (b"BT /F1 10 Tf 180 700 Td <000A000B> Tj ET BT /F1 10 Tf 200 700 Td <0004> Tj ET", "v"),
+        (b"BT /F1 10 Tf 3 Tc 72 700 Td <000400050006000700080009> Tj ET", "cjk"),
+    ],
+    ids=["lines", "duplicates", "vertical", "cjk"],
+)
+def test_the_log_text_is_json_of_to_json(content, fonts):
+    analysis = analyse(content, "cjk-vertical" if fonts == "v" else fonts)
+    assert analysis.to_json_text() == json.dumps(analysis.to_json())
+    assert analysis.to_json_text(1, False, True) == _dumps(analysis.to_json(), 1, False, True)
+
+
+def test_explain_writes_json_of_the_report_with_non_finite_numbers_as_null():
+    with Document.open(hostile.huge_text_matrix()) as document:
+        document.source = "huge.pdf"
+        analysis = analyse_page(document.page(0), Rules())
+        out = io.BytesIO()
+        cli._write_explain(document, [0, 0], Rules(), out)
+    assert any(glyph.get("non_finite") for glyph in analysis.to_json()["glyphs"])
+    report = explain_report("huge.pdf", Rules(), [analysis.to_json()] * 2)
+    expected = json.dumps(finite_json(report), indent=1, ensure_ascii=False, allow_nan=False)
+    assert out.getvalue().decode("utf-8") == expected + "\n"
+    assert analysis.to_json_text() == json.dumps(analysis.to_json())
