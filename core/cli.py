@@ -115,6 +115,10 @@ def _rules(args: argparse.Namespace) -> Rules:
     return rules.with_values(**values)
 
 
+# One glyph record a line; its non-finite numbers are null (glyph_to_json marks them).
+_GLYPH_LINES = JsonWriter(ensure_ascii=False, finite=True)
+
+
 def _write_json_lines(
     document: Document, pages: list[int], rules: Rules, out: BinaryIO, visible_only: bool
 ) -> None:
@@ -127,10 +131,11 @@ def _write_json_lines(
             rows: Sequence[int] = visible_glyphs(painted, page.visible_box, rules).visible
         else:
             rows = page_rows(painted)  # the page's own glyphs (spec §3 "all glyphs")
-        # Written from the columns a chunk at a time: a page's records never exist at once.
-        for record in GlyphJson(painted, page.number, rows):
-            line = json.dumps(record, ensure_ascii=False, allow_nan=False)
-            out.write(line.encode("utf-8") + b"\n")
+        # Written from the columns a chunk at a time (core.jsontext, the characters of
+        # json.dumps(record, ensure_ascii=False)): a page's records never exist at once.
+        for lines in GlyphJson(painted, page.number, rows).json_items(_GLYPH_LINES, 0):
+            if lines:
+                out.write(("\n".join(lines) + "\n").encode("utf-8"))
 
 
 def _write_hidden(document: Document, pages: list[int], rules: Rules, out: BinaryIO) -> None:

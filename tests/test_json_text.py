@@ -20,10 +20,11 @@ from glyphscope.core.document import Document
 from glyphscope.core.jsontext import JsonWriter
 from glyphscope.core.records import finite_json
 from glyphscope.core.rules import Rules
-from glyphscope.core.serialize import DecisionJson, GlyphJson, explain_report
+from glyphscope.core.serialize import DecisionJson, GlyphJson, explain_report, glyph_to_json
 from glyphscope.core.text.decisions import GapColumns, GapDecision, LineBreakColumns
 from glyphscope.core.text.pairs import GapReason
 from glyphscope.core.text.reading import reading_order
+from glyphscope.core.text.visible import visible_glyphs
 from tests import hostile, text_reference
 from tests.test_analysis import analyse
 from tests.test_text_arrays import _pages, _rules
@@ -140,3 +141,19 @@ def test_explain_writes_json_of_the_report_with_non_finite_numbers_as_null():
     expected = json.dumps(finite_json(report), indent=1, ensure_ascii=False, allow_nan=False)
     assert out.getvalue().decode("utf-8") == expected + "\n"
     assert analysis.to_json_text() == json.dumps(analysis.to_json())
+
+
+@pytest.mark.parametrize("mode", ["glyphs", "visible"])
+def test_glyph_lines_are_json_of_each_glyph_record(tmp_path, mode):
+    path = tmp_path / "huge.pdf"
+    path.write_bytes(hostile.huge_text_matrix())
+    out = io.BytesIO()
+    cli.run(cli.build_parser().parse_args(["--mode", mode, str(path)]), out)
+    with Document.open(path) as document:
+        page = document.page(0)
+        glyphs = page.extract(Rules()).glyphs
+        rows = range(len(glyphs))
+        if mode == "visible":
+            rows = visible_glyphs(glyphs, page.visible_box, Rules()).visible
+    expected = [json.dumps(glyph_to_json(glyphs[row], 1), ensure_ascii=False) for row in rows]
+    assert out.getvalue().decode("utf-8").splitlines() == expected
