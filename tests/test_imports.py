@@ -1,9 +1,10 @@
 """The package layering (issue 8): no import cycle, no import-order dependence, no Qt in core.
 
 core's layers, lowest first: the shared vocabulary (errors, records, rules, geometry,
-version), then pdf < fonts < interpret < text < structure < analysis/output/serialize <
-document < cli/qa/view (the Qt-free page model the widgets draw). A module
-imports only from its own layer or below; widgets/ never imports the inspector application.
+version, the JSON text writer), then pdf < fonts < interpret < text < structure <
+analysis/output/serialize < document < cli/qa/view (the Qt-free page model the widgets
+draw). A module imports only from its own layer or below; widgets/ never imports the
+inspector application.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 CORE = "glyphscope.core"
 CORE_LAYERS = (
-    ("errors", "records", "columns", "rules", "geometry", "version", "lazy"),
+    ("errors", "records", "columns", "rules", "geometry", "version", "lazy", "jsontext"),
     ("pdf",),
     ("fonts",),
     ("interpret",),
