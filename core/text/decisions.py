@@ -56,7 +56,7 @@ class DecisionColumns(Sequence):
     GapDecision.reason as positions in pairs.REASONS). It compares, iterates, slices and
     reprs as that tuple of records would."""
 
-    record: ClassVar[type]
+    record: ClassVar[type[GapDecision] | type[LineBreakDecision]]
     # numpy dtype per field, and which fields hold Python floats, ints and bools in a record.
     dtypes: ClassVar[tuple[type, ...]]
 
@@ -125,13 +125,14 @@ class DecisionColumns(Sequence):
         """Columns of these records, or None when a field's values would not come back as
         themselves (an int where the record has a float)."""
         by_field = list(zip(*records, strict=True)) or [()] * len(cls.dtypes)
-        arrays = []
+        arrays: list[np.ndarray] = []
         for values, dtype in zip(by_field, cls.dtypes, strict=True):
             if dtype is np.uint8:  # GapDecision.reason: members of REASONS
                 if not all(type(value) is GapReason for value in values):
                     return None
-                values = [REASONS.index(value) for value in values]
-            elif not all(type(value) is _PYTHON_TYPES[dtype] for value in values):
+                arrays.append(np.asarray([REASONS.index(v) for v in values], dtype=dtype))
+                continue
+            if not all(type(value) is _PYTHON_TYPES[dtype] for value in values):
                 return None
             arrays.append(np.asarray(values, dtype=dtype))
         return cls(*arrays)
@@ -152,7 +153,7 @@ _PYTHON_TYPES: dict[type, type] = {np.int64: int, np.float64: float, np.bool_: b
 class GapColumns(DecisionColumns):
     """GapDecision records as columns; `reason` holds positions in pairs.REASONS."""
 
-    record: ClassVar[type] = GapDecision
+    record: ClassVar[type[GapDecision] | type[LineBreakDecision]] = GapDecision
     dtypes: ClassVar[tuple[type, ...]] = (
         np.int64, np.int64, np.float64, np.float64, np.bool_, np.uint8,
     )  # fmt: skip
@@ -174,7 +175,7 @@ class GapColumns(DecisionColumns):
 class LineBreakColumns(DecisionColumns):
     """LineBreakDecision records as columns."""
 
-    record: ClassVar[type] = LineBreakDecision
+    record: ClassVar[type[GapDecision] | type[LineBreakDecision]] = LineBreakDecision
     dtypes: ClassVar[tuple[type, ...]] = (np.int64, np.int64, np.float64, np.float64, np.bool_)
 
     previous: np.ndarray
