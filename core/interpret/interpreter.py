@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from types import ModuleType
 
 import numpy as np
 import pikepdf
@@ -52,6 +53,13 @@ from glyphscope.core.pdf.objects import get_entry, name_key
 from glyphscope.core.pdf.qpdf_log import collect_qpdf_messages
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+
+_showing: ModuleType | None
+try:
+    # The compiled element loop of show_elements (_showing.pyx), when it was built.
+    import glyphscope.core.interpret._showing as _showing
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _showing = None
 
 EXTRACTIONS_KEPT = 8
 
@@ -414,6 +422,18 @@ class _Interpreter:
         space_spacing = char_spacing + state.word_spacing
         pen = 0.0
         try:
+            if _showing is not None:
+                return _showing.show_elements(
+                    runs,
+                    font,
+                    elements,
+                    size,
+                    char_spacing,
+                    space_spacing,
+                    scaling,
+                    vertical,
+                    pikepdf.String,
+                )
             for element_index, element in enumerate(elements):
                 # Strings are bytes from the scanner, pikepdf.String from qpdf.
                 if isinstance(element, (bytes, pikepdf.String)):
