@@ -1,5 +1,5 @@
 """Build hooks that pyproject.toml cannot express: asset generator scripts stay out of the wheel,
-and the compiled content-stream scanner and text-showing loop are built when Cython and a C
+and the compiled content-stream scanner and interpreter loop are built when Cython and a C
 compiler are present."""
 
 import sys
@@ -22,7 +22,7 @@ class BuildPy(build_py):
 class OptionalBuildExt(build_ext):
     """The extensions are optimisations: without a C compiler the package installs without them,
     glyphscope.core.interpret.content tokenises every stream with qpdf and the interpreter
-    shows text in Python."""
+    runs its loop in Python."""
 
     def run(self) -> None:
         try:
@@ -45,12 +45,10 @@ def _extensions() -> list[Extension]:
     scanner = Extension("glyphscope.core.interpret._scanner", ["core/interpret/_scanner.pyx"])
     # Pens are summed as Python sums them: no fused multiply-add may change a last bit.
     exact = [] if sys.platform == "win32" else ["-ffp-contract=off"]
-    showing = Extension(
-        "glyphscope.core.interpret._showing",
-        ["core/interpret/_showing.pyx"],
-        extra_compile_args=exact,
+    loop = Extension(
+        "glyphscope.core.interpret._loop", ["core/interpret/_loop.pyx"], extra_compile_args=exact
     )
-    return cythonize([scanner, showing], language_level=3, quiet=True)
+    return cythonize([scanner, loop], language_level=3, quiet=True)
 
 
 setup(cmdclass={"build_py": BuildPy, "build_ext": OptionalBuildExt}, ext_modules=_extensions())

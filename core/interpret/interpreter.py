@@ -54,12 +54,12 @@ from glyphscope.core.pdf.qpdf_log import collect_qpdf_messages
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 
-_showing: ModuleType | None
+_loop: ModuleType | None
 try:
-    # The compiled element loop of show_elements (_showing.pyx), when it was built.
-    import glyphscope.core.interpret._showing as _showing
+    # run, show and show_elements compiled (_loop.pyx), when the extension was built.
+    import glyphscope.core.interpret._loop as _loop
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _showing = None
+    _loop = None
 
 EXTRACTIONS_KEPT = 8
 
@@ -112,7 +112,7 @@ class _Interpreter:
         self.mcid_stack: list[int | None] = []
         self.marked = MarkedContentTracker()
         self.annotations: list[AnnotationSpan] = []
-        self.path = PathBox()
+        self.path = PathBox() if _loop is None else _loop.PathBox()
         # (first glyph index, clipping box) each time a showing operator meets a new clip.
         self.clips: list[tuple[int, tuple[float, float, float, float] | None]] = []
         self.clip_in_force: tuple[float, float, float, float] | None = None
@@ -141,6 +141,9 @@ class _Interpreter:
         form_depth: int,
         form_path: str,
     ) -> None:
+        if _loop is not None:
+            _loop.run(self, parsed, resources, state, form_depth, form_path)
+            return
         text_matrix: Matrix = IDENTITY
         line_matrix: Matrix = IDENTITY
         stack: list[GraphicsState] = []
@@ -422,18 +425,6 @@ class _Interpreter:
         space_spacing = char_spacing + state.word_spacing
         pen = 0.0
         try:
-            if _showing is not None:
-                return _showing.show_elements(
-                    runs,
-                    font,
-                    elements,
-                    size,
-                    char_spacing,
-                    space_spacing,
-                    scaling,
-                    vertical,
-                    pikepdf.String,
-                )
             for element_index, element in enumerate(elements):
                 # Strings are bytes from the scanner, pikepdf.String from qpdf.
                 if isinstance(element, (bytes, pikepdf.String)):

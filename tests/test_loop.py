@@ -1,7 +1,9 @@
-"""The compiled element loop of text showing (`core/interpret/_showing.pyx`) against the Python
-loop it replaces (`GlyphRuns.show_string` and `show_elements`' loop): the same glyph records
-bit for bit, on the reference pages of test_interpreter_columns and on random showing
-operators (sizes, spacings, scalings, kerning numbers, vertical fonts, glyph limits)."""
+"""The interpreter's compiled loop (`core/interpret/_loop.pyx`) against its Python methods
+(`_Interpreter.run`, `show`, `show_elements`, `GlyphRuns.show_string`, `clipping.PathBox`):
+the same glyph records bit for bit, warnings, clips and marked-content spans, on the
+reference pages of test_interpreter_columns, on corpus pages and on random operators (sizes,
+spacings, scalings, kerning numbers, vertical fonts, paths and clips, q/Q, marked content,
+glyph and operator limits)."""
 
 from __future__ import annotations
 
@@ -17,12 +19,12 @@ from tests.corpus import CORPUS
 from tests.pdfbuilder import PdfBuilder
 from tests.test_interpreter_columns import BUILT, ISSUE_9_FILES, _reference, page_digests
 
-compiled = pytest.importorskip("glyphscope.core.interpret._showing")
+compiled = pytest.importorskip("glyphscope.core.interpret._loop")
 
 
 @pytest.fixture
 def python_loop(monkeypatch):
-    monkeypatch.setattr(interpreter, "_showing", None)
+    monkeypatch.setattr(interpreter, "_loop", None)
 
 
 @pytest.mark.parametrize("name", sorted(BUILT))
@@ -40,15 +42,37 @@ def test_the_python_loop_gives_the_reference_records_of_corpus_files(python_loop
         assert page_digests(document) == _reference()["corpus"][name]
 
 
-def _records(data: bytes, rules: Rules, loop: object) -> tuple[list[str], tuple[str, ...]]:
-    saved = interpreter._showing
-    interpreter._showing = loop
+def _pages(data: bytes, rules: Rules, loop: object) -> list[tuple]:
+    """Every page's extraction: glyph records, warnings, limits, clips, spans."""
+    saved = interpreter._loop
+    interpreter._loop = loop
     try:
         with Document.open(data) as document:
-            extraction = interpret_page(document.page(0), rules)
-            return [repr(glyph) for glyph in extraction.glyphs], extraction.warnings
+            pages = []
+            for page in document.pages:
+                extraction = interpret_page(page, rules)
+                pages.append(
+                    (
+                        [repr(glyph) for glyph in extraction.glyphs],
+                        extraction.warnings,
+                        extraction.truncated,
+                        repr(extraction.clips),
+                        repr(extraction.replacements),
+                        repr(extraction.annotations),
+                    )
+                )
+            return pages
     finally:
-        interpreter._showing = saved
+        interpreter._loop = saved
+
+
+@pytest.mark.parametrize("name", ISSUE_9_FILES[3:])
+def test_the_compiled_loop_agrees_with_the_python_loop_on_corpus_files(name):
+    paths = sorted(CORPUS.glob(f"{name}*.pdf"))
+    if not paths:
+        pytest.skip("corpus not present")
+    data = paths[0].read_bytes()
+    assert _pages(data, Rules(), compiled) == _pages(data, Rules(), None)
 
 
 _numbers = st.one_of(
@@ -71,6 +95,10 @@ def _operators(draw) -> bytes:
         parts.append(b" ".join([*values, state]))
         font = draw(st.sampled_from([b"/F1", b"/F2"]))
         parts.append(font + b" " + draw(_numbers).encode() + b" Tf")
+        paths = [b"10 20 30 40 re W n", b"1 2 m 3 nan l 5 -0 l h W* n", b"5 5 100 100 re f"]
+        parts.append(draw(st.sampled_from([b"", b"q", b"Q", b"2 0 0 2 1 1 cm", *paths])))
+        parts.append(draw(st.sampled_from([b"", b"/P <</MCID 4>> BDC", b"/X BMC", b"EMC"])))
+        parts.append(draw(st.sampled_from([b"", b"(x) 3 l", b"1 2 3 re", b"q 1 2 cm"])))
         showing = draw(st.sampled_from(["Tj", "TJ", "'", '"']))
         if showing == "TJ":
             parts.append(b"[" + b" ".join(draw(_elements)) + b"] TJ")
@@ -82,12 +110,19 @@ def _operators(draw) -> bytes:
 
 
 @settings(max_examples=150, deadline=None)
-@given(content=_operators(), limit=st.one_of(st.none(), st.integers(0, 60)))
-def test_the_compiled_loop_agrees_with_the_python_loop(content, limit):
+@given(
+    content=_operators(),
+    limit=st.one_of(st.none(), st.integers(0, 60)),
+    operators=st.one_of(st.none(), st.integers(1, 40)),
+)
+def test_the_compiled_loop_agrees_with_the_python_loop(content, limit, operators):
     builder = PdfBuilder()
     helv = builder.standard_font("Helvetica")
     vertical = builder.type0_font(encoding="Identity-V", w=[1, [1000], 3, [500, 600]])
     builder.add_page(content, fonts={"F1": helv, "F2": vertical})
     data = builder.to_bytes()
-    rules = Rules() if limit is None else Rules(max_page_glyphs=limit)
-    assert _records(data, rules, compiled) == _records(data, rules, None)
+    rules = Rules(
+        max_page_glyphs=Rules().max_page_glyphs if limit is None else limit,
+        max_page_operators=Rules().max_page_operators if operators is None else operators,
+    )
+    assert _pages(data, rules, compiled) == _pages(data, rules, None)
