@@ -48,7 +48,8 @@ def _extensions() -> list[Extension]:
     loop = Extension(
         "glyphscope.core.interpret._loop", ["core/interpret/_loop.pyx"], extra_compile_args=exact
     )
-    return cythonize([scanner, loop], language_level=3, quiet=True)
+    duplicates = Extension("glyphscope.core.text._duplicates", ["core/text/_duplicates.pyx"])
+    return cythonize([scanner, loop, duplicates], language_level=3, quiet=True)
 
 
 setup(cmdclass={"build_py": BuildPy, "build_ext": OptionalBuildExt}, ext_modules=_extensions())
