@@ -204,10 +204,15 @@ def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) ->
     drops A and stops, so the earlier glyph carries on the comparisons and the first-drawn of a
     triple strike survives."""
     texts = GlyphRows(glyphs, candidates).texts()
-    skipped = {text: text == "" or is_blank_text(text) for text in set(texts)}
-    scan = [index for index, text in zip(candidates, texts, strict=True) if not skipped[text]]
+    # Text ids in Python's string order (as _array_duplicates numbers them).
+    distinct = sorted(set(texts))
+    ids = {text: n for n, text in enumerate(distinct)}
+    text_ids = np.fromiter(map(ids.__getitem__, texts), np.int64, len(texts))
+    read = ~np.array([text == "" or is_blank_text(text) for text in distinct], dtype=bool)
+    scanned = read[text_ids]
+    scan = np.array(candidates, dtype=np.intp)[scanned].tolist()
     if len(scan) >= _ARRAY_SCAN_FROM:
-        copies = _array_duplicates(glyphs, scan, rules)
+        copies = _array_duplicates(glyphs, scan, rules, (text_ids[scanned], len(distinct)))
         if copies is not None:
             return copies
     rows = GlyphRows(glyphs, scan)
@@ -259,7 +264,10 @@ _PAIRS_AT_ONCE = 1 << 20
 
 
 def _array_duplicates(
-    glyphs: Sequence[Glyph], candidates: list[int], rules: Rules
+    glyphs: Sequence[Glyph],
+    candidates: list[int],
+    rules: Rules,
+    numbered: tuple[np.ndarray, int] | None = None,
 ) -> _Copies | None:
     """_scan_duplicates' decisions over candidates (sorted here, as _duplicates sorts them),
     with its candidate pairs found over arrays; None when the geometry is not finite (arrays
@@ -272,7 +280,8 @@ def _array_duplicates(
     division can shift a neighbour by one more), so glyphs sharing text and x on many lines
     are never compared (issue 10's aligned grid). The pairs are then decided in the scan's
     order: a dropped glyph neither scans nor is compared, a scan stops when it drops its own
-    glyph."""
+    glyph. `numbered`, when the caller has them: the candidates' text ids (numbered in
+    Python's string order) and how many ids there are."""
     count = len(candidates)
     copies = _Copies([], [], [], [], [])
     if not count:
@@ -284,9 +293,11 @@ def _array_duplicates(
         return None
     # Text ids in Python's string order, so that (text id, x, drawing order) sorts as
     # _duplicates' stable sort by (text, x) does.
-    texts_in_order = rows.texts()
-    ids = {text: n for n, text in enumerate(sorted(set(texts_in_order)))}
-    text_ids = np.fromiter(map(ids.__getitem__, texts_in_order), np.int64, count)
+    if numbered is None:
+        texts_in_order = rows.texts()
+        ids = {text: n for n, text in enumerate(sorted(set(texts_in_order)))}
+        numbered = np.fromiter(map(ids.__getitem__, texts_in_order), np.int64, count), len(ids)
+    text_ids, id_count = numbered
     order = np.lexsort((np.arange(count), origins[:, 0], text_ids))
     xs, ys, sizes, texts = origins[order, 0], origins[order, 1], sizes[order], text_ids[order]
     drawn = rows.index[order]
@@ -298,7 +309,7 @@ def _array_duplicates(
     bands = np.floor(ys / band)
     x_values, x_ranks = np.unique(xs, return_inverse=True)
     span = float(bands.max() - bands.min()) + 5.0
-    if not span * len(ids) * len(x_values) < 2.0**62:
+    if not span * id_count * len(x_values) < 2.0**62:
         return None
     # One integer key orders a glyph by (text, band, x): neighbouring bands' keys differ by
     # one, and x ranks make the reach a key range.
