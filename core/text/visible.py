@@ -132,7 +132,7 @@ def visible_glyphs(glyphs: Sequence[Glyph], visible_box: Rect, rules: Rules) -> 
     box = normalize_rect(visible_box)
     inside, outside = _box_filter(glyphs, box)
     copies = _duplicates(glyphs, inside, rules)
-    visible = _without(glyphs, inside, copies.index)
+    visible = _without(glyphs, inside, copies.dropped)
     dropped = sorted(outside + copies.records(), key=attrgetter("index"))
     return VisibleResult(visible=visible, dropped=tuple(dropped))
 
@@ -140,7 +140,7 @@ def visible_glyphs(glyphs: Sequence[Glyph], visible_box: Rect, rules: Rules) -> 
 def visible_rows(glyphs: Sequence[Glyph], visible_box: Rect, rules: Rules) -> tuple[int, ...]:
     """visible_glyphs(…).visible, without a record of each dropped glyph (text needs none)."""
     inside, _ = _box_filter(glyphs, normalize_rect(visible_box))
-    return _without(glyphs, inside, _duplicates(glyphs, inside, rules).index)
+    return _without(glyphs, inside, _duplicates(glyphs, inside, rules).dropped)
 
 
 def _without(glyphs: Sequence[Glyph], inside: list[int], dropped: list[int]) -> tuple[int, ...]:
@@ -152,10 +152,10 @@ def _without(glyphs: Sequence[Glyph], inside: list[int], dropped: list[int]) -> 
 
 
 class _Copies(NamedTuple):
-    """The duplicates found, as columns: glyph `index[k]` repeats glyph `kept[k]`, with the
+    """The duplicates found, as columns: glyph `dropped[k]` repeats glyph `kept[k]`, with the
     offsets and size ratio of DroppedGlyph; records made only when asked."""
 
-    index: list[int]
+    dropped: list[int]
     kept: list[int]
     along: list[float]
     across: list[float]
@@ -168,7 +168,7 @@ class _Copies(NamedTuple):
 
     def records(self) -> list[DroppedGlyph]:
         """A DroppedGlyph per duplicate, in the order they were found."""
-        columns = (self.index, repeat(DropReason.DUPLICATE), self.kept, self.along, self.across)
+        columns = (self.dropped, repeat(DropReason.DUPLICATE), self.kept, self.along, self.across)
         return list(map(DroppedGlyph, *columns, self.size_ratio))
 
 
@@ -361,17 +361,18 @@ def _array_duplicates(
         offsets = _pair_offsets(kept, copy, xs, ys, sizes, modes, ux[kept_at], uy[kept_at], rules)
         matching = np.flatnonzero(offsets[0])
         accepted = matching[_decide(a[matching], b[matching], copy[matching], flags)]
-        copies.index.extend(drawn[copy[accepted]].tolist())
+        copies.dropped.extend(drawn[copy[accepted]].tolist())
         copies.kept.extend(drawn[kept[accepted]].tolist())
-        for column, values in zip(copies[2:], offsets[1:], strict=True):
-            column.extend(values[accepted].tolist())
+        copies.along.extend(offsets[1][accepted].tolist())
+        copies.across.extend(offsets[2][accepted].tolist())
+        copies.size_ratio.extend(offsets[3][accepted].tolist())
         start = stop
     return copies
 
 
 def _decide_in_python(
     first: np.ndarray, second: np.ndarray, copy: np.ndarray, flags: bytearray
-) -> list[int]:
+) -> np.ndarray:
     """The scan's order over matching pairs (positions in the sorted order, pair by pair):
     a pair one of whose glyphs is already dropped is passed over, any other drops its copy.
     The indices of the pairs that dropped one; `flags` marks the dropped positions."""
@@ -382,7 +383,7 @@ def _decide_in_python(
             continue
         accepted.append(k)
         flags[copy_pos] = 1
-    return accepted
+    return np.array(accepted, dtype=np.int64)
 
 
 try:
