@@ -1,5 +1,8 @@
 """Build hooks that pyproject.toml cannot express: asset generator scripts stay out of the wheel,
-and the compiled content-stream scanner is built when Cython and a C compiler are present."""
+and the compiled content-stream scanner and interpreter loop are built when Cython and a C
+compiler are present."""
+
+import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -17,20 +20,21 @@ class BuildPy(build_py):
 
 
 class OptionalBuildExt(build_ext):
-    """The scanner is an optimisation: without a C compiler the package installs without it and
-    glyphscope.core.interpret.content tokenises every stream with qpdf."""
+    """The extensions are optimisations: without a C compiler the package installs without them,
+    glyphscope.core.interpret.content tokenises every stream with qpdf and the interpreter
+    runs its loop in Python."""
 
     def run(self) -> None:
         try:
             super().run()
         except Exception as exc:  # noqa: BLE001 - any compiler or platform failure
-            self.warn(f"compiled content scanner not built ({exc}); qpdf's tokenizer is used")
+            self.warn(f"compiled extensions not built ({exc}); their Python paths are used")
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
         except Exception as exc:  # noqa: BLE001
-            self.warn(f"{ext.name} not built ({exc}); qpdf's tokenizer is used")
+            self.warn(f"{ext.name} not built ({exc}); its Python path is used")
 
 
 def _extensions() -> list[Extension]:
@@ -39,7 +43,13 @@ def _extensions() -> list[Extension]:
     except ImportError:
         return []
     scanner = Extension("glyphscope.core.interpret._scanner", ["core/interpret/_scanner.pyx"])
-    return cythonize([scanner], language_level=3, quiet=True)
+    # Pens are summed as Python sums them: no fused multiply-add may change a last bit.
+    exact = [] if sys.platform == "win32" else ["-ffp-contract=off"]
+    loop = Extension(
+        "glyphscope.core.interpret._loop", ["core/interpret/_loop.pyx"], extra_compile_args=exact
+    )
+    duplicates = Extension("glyphscope.core.text._duplicates", ["core/text/_duplicates.pyx"])
+    return cythonize([scanner, loop, duplicates], language_level=3, quiet=True)
 
 
 setup(cmdclass={"build_py": BuildPy, "build_ext": OptionalBuildExt}, ext_modules=_extensions())

@@ -31,7 +31,7 @@ from glyphscope.core.output import parse_page_range, write_document_text
 from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import GlyphJson, analysis_json, explain_report, json_rows
 from glyphscope.core.text.hidden import INCLUDE, SELECTIONS, hidden_runs
-from glyphscope.core.text.visible import visible_glyphs
+from glyphscope.core.text.visible import visible_rows
 
 MODES = ("glyphs", "text", "layout", "columns", "structure", "visible", "explain", "hidden")
 EXIT_ERROR = 2
@@ -128,7 +128,7 @@ def _write_json_lines(
         painted = extraction.glyphs
         if visible_only:
             # Only the §4/§5 visible set is written: no reading order, layout or structure.
-            rows: Sequence[int] = visible_glyphs(painted, page.visible_box, rules).visible
+            rows: Sequence[int] = visible_rows(painted, page.visible_box, rules)
         else:
             rows = page_rows(painted)  # the page's own glyphs (spec §3 "all glyphs")
         # Written from the columns a chunk at a time (core.jsontext, the characters of

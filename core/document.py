@@ -26,7 +26,7 @@ from glyphscope.core.interpret.interpreter import PageExtraction, extract_page, 
 from glyphscope.core.pdf.document import PdfDocument, PdfPage
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
-from glyphscope.core.text.visible import visible_glyphs
+from glyphscope.core.text.visible import visible_rows
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
@@ -102,7 +102,7 @@ class Page(PdfPage):
         extraction = extract_page(self, rules)
         if not extraction.readable:
             return []
-        visible = visible_glyphs(extraction.glyphs, self.visible_box, rules).visible
+        visible = visible_rows(extraction.glyphs, self.visible_box, rules)
         return [extraction.glyphs[i] for i in visible]
 
     def text(self, mode: str = "reading", rules: Rules | None = None) -> str:

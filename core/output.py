@@ -17,7 +17,7 @@ from glyphscope.core.rules import Rules
 from glyphscope.core.text.hidden import INCLUDE, select_hidden
 from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
-from glyphscope.core.text.visible import visible_glyphs
+from glyphscope.core.text.visible import visible_glyphs, visible_rows
 
 if TYPE_CHECKING:
     from glyphscope.core.pdf.document import PdfDocument, PdfPage
@@ -84,13 +84,15 @@ def page_text(page: PdfPage, mode: str, rules: Rules, hidden: str = INCLUDE) -> 
         note = f"page {page.number}: no readable content stream" if mode == "structure" else ""
         return PageText("", False, note)
     painted = extraction.glyphs
-    visible_result = visible_glyphs(painted, page.visible_box, rules)
-    visible_order: Sequence[int] = visible_result.visible
-    if hidden != INCLUDE:
+    visible_order: Sequence[int]
+    if hidden == INCLUDE:
+        visible_order = visible_rows(painted, page.visible_box, rules)
+    else:
         from glyphscope.core.text.ink import page_hidden  # pypdfium2 and numpy
 
+        visible_result = visible_glyphs(painted, page.visible_box, rules)
         found, _ = page_hidden(page, painted, extraction.clips, visible_result, rules, ink=True)
-        visible_order = select_hidden(visible_order, found, hidden)
+        visible_order = select_hidden(visible_result.visible, found, hidden)
     prepared = prepare_glyphs(painted, visible_order, extraction.replacements, rules)
     glyphs, visible = prepared.glyphs, prepared.order
     # Each mode imports its own stage, so that text mode loads no layout, columns or structure.

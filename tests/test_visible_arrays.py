@@ -37,10 +37,31 @@ def _glyphs(specs):
     return glyphs
 
 
+# The sequential step of the array path: compiled (_duplicates.pyx) when built, and Python.
+_DECIDERS = [visible._decide_in_python]
+if visible._decide is not visible._decide_in_python:
+    _DECIDERS.append(visible._decide)
+
+
+def _arrays(glyphs, candidates, rules):
+    """_array_duplicates' records, the same with every decider (None: left to the scan)."""
+    outcomes = []
+    saved = visible._decide
+    try:
+        for decide in _DECIDERS:
+            visible._decide = decide
+            copies = visible._array_duplicates(glyphs, candidates, rules)
+            outcomes.append(None if copies is None else copies.records())
+    finally:
+        visible._decide = saved
+    assert all(outcome == outcomes[0] for outcome in outcomes)
+    return outcomes[0]
+
+
 def _both(glyphs, rules):
     candidates = [i for i, g in enumerate(glyphs) if g.text]
     scan = sorted(candidates, key=lambda i: (glyphs[i].text, glyphs[i].origin[0]))
-    arrays = visible._array_duplicates(glyphs, candidates, rules)
+    arrays = _arrays(glyphs, candidates, rules)
     return arrays, visible._scan_duplicates(glyphs, scan, rules)
 
 
@@ -88,3 +109,12 @@ def test_a_stack_of_copies_keeps_the_first_drawn():
     result = visible.visible_glyphs(glyphs, (0, 0, 100, 100), Rules())
     assert result.visible == (0,)
     assert {d.kept for d in result.dropped} == {0}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_glyph, max_size=120), st.sampled_from([(0, 0, 1e4, 1e4), (100, 500, 104, 530)]))
+def test_visible_rows_are_the_visible_glyphs_without_the_records(specs, box):
+    glyphs = _glyphs(specs)
+    assert visible.visible_rows(glyphs, box, Rules()) == (
+        visible.visible_glyphs(glyphs, box, Rules()).visible
+    )

@@ -44,8 +44,7 @@ class PathBox:
             return clip
         values = [float(v) for v in operands]
         if operator == "re":
-            x, y, width, height = values
-            values = [x, y, x + width, y + height]
+            values = rectangle_corners(values)
         for index in range(0, len(values) - 1, 2):
             x, y = values[index], values[index + 1]
             self.left, self.right = min(self.left, x), max(self.right, x)
@@ -54,6 +53,12 @@ class PathBox:
 
     def box(self) -> Rect:
         return (self.left, self.bottom, self.right, self.top)
+
+
+def rectangle_corners(values: list[float]) -> list[float]:
+    """`x y width height re` (§8.5.2.1) as the corner points x0 y0 x1 y1."""
+    x, y, width, height = values
+    return [x, y, x + width, y + height]
 
 
 def form_bbox(form: pikepdf.Stream) -> Rect | None:

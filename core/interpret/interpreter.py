@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from types import ModuleType
 
 import numpy as np
 import pikepdf
@@ -52,6 +53,13 @@ from glyphscope.core.pdf.objects import get_entry, name_key
 from glyphscope.core.pdf.qpdf_log import collect_qpdf_messages
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+
+_loop: ModuleType | None
+try:
+    # run, show and show_elements compiled (_loop.pyx), when the extension was built.
+    import glyphscope.core.interpret._loop as _loop
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _loop = None
 
 EXTRACTIONS_KEPT = 8
 
@@ -104,7 +112,7 @@ class _Interpreter:
         self.mcid_stack: list[int | None] = []
         self.marked = MarkedContentTracker()
         self.annotations: list[AnnotationSpan] = []
-        self.path = PathBox()
+        self.path = PathBox() if _loop is None else _loop.PathBox()
         # (first glyph index, clipping box) each time a showing operator meets a new clip.
         self.clips: list[tuple[int, tuple[float, float, float, float] | None]] = []
         self.clip_in_force: tuple[float, float, float, float] | None = None
@@ -133,6 +141,9 @@ class _Interpreter:
         form_depth: int,
         form_path: str,
     ) -> None:
+        if _loop is not None:
+            _loop.run(self, parsed, resources, state, form_depth, form_path)
+            return
         text_matrix: Matrix = IDENTITY
         line_matrix: Matrix = IDENTITY
         stack: list[GraphicsState] = []

@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import attrgetter
+from typing import NamedTuple
 
 import numpy as np
 
@@ -128,11 +131,45 @@ def visible_glyphs(glyphs: Sequence[Glyph], visible_box: Rect, rules: Rules) -> 
     """Indices of the visible glyphs in drawing order, and a record for every dropped one."""
     box = normalize_rect(visible_box)
     inside, outside = _box_filter(glyphs, box)
-    duplicates = _duplicates(glyphs, inside, rules)
-    dropped_at = {d.index for d in duplicates}
-    visible = tuple(i for i in inside if i not in dropped_at)
-    dropped = sorted(outside + duplicates, key=lambda d: d.index)
+    copies = _duplicates(glyphs, inside, rules)
+    visible = _without(glyphs, inside, copies.dropped)
+    dropped = sorted(outside + copies.records(), key=attrgetter("index"))
     return VisibleResult(visible=visible, dropped=tuple(dropped))
+
+
+def visible_rows(glyphs: Sequence[Glyph], visible_box: Rect, rules: Rules) -> tuple[int, ...]:
+    """visible_glyphs(…).visible, without a record of each dropped glyph (text needs none)."""
+    inside, _ = _box_filter(glyphs, normalize_rect(visible_box))
+    return _without(glyphs, inside, _duplicates(glyphs, inside, rules).dropped)
+
+
+def _without(glyphs: Sequence[Glyph], inside: list[int], dropped: list[int]) -> tuple[int, ...]:
+    """The glyphs `inside` (in drawing order) but the `dropped` ones."""
+    kept = np.ones(len(glyphs), dtype=bool)
+    kept[dropped] = False
+    rows = np.array(inside, dtype=np.intp)
+    return tuple(rows[kept[rows]].tolist())
+
+
+class _Copies(NamedTuple):
+    """The duplicates found, as columns: glyph `dropped[k]` repeats glyph `kept[k]`, with the
+    offsets and size ratio of DroppedGlyph; records made only when asked."""
+
+    dropped: list[int]
+    kept: list[int]
+    along: list[float]
+    across: list[float]
+    size_ratio: list[float]
+
+    @classmethod
+    def of(cls, records: list[DroppedGlyph]) -> _Copies:
+        fields = ("index", "kept", "along", "across", "size_ratio")
+        return cls(*([getattr(record, name) for record in records] for name in fields))
+
+    def records(self) -> list[DroppedGlyph]:
+        """A DroppedGlyph per duplicate, in the order they were found."""
+        columns = (self.dropped, repeat(DropReason.DUPLICATE), self.kept, self.along, self.across)
+        return list(map(DroppedGlyph, *columns, self.size_ratio))
 
 
 def _box_filter(glyphs: Sequence[Glyph], box: Rect) -> tuple[list[int], list[DroppedGlyph]]:
@@ -160,23 +197,28 @@ def _box_filter(glyphs: Sequence[Glyph], box: Rect) -> tuple[list[int], list[Dro
 _ARRAY_SCAN_FROM = 64
 
 
-def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) -> list[DroppedGlyph]:
+def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) -> _Copies:
     """Spec §5 in n log n: stable-sort the non-blank, resolved glyphs by (Unicode, origin x,
     draw order) and compare each only with the glyphs after it that share its Unicode and lie
     within duplicate_scan_window × size in x. A scan from A that meets a match drawn before A
     drops A and stops, so the earlier glyph carries on the comparisons and the first-drawn of a
     triple strike survives."""
     texts = GlyphRows(glyphs, candidates).texts()
-    skipped = {text: text == "" or is_blank_text(text) for text in set(texts)}
-    scan = [index for index, text in zip(candidates, texts, strict=True) if not skipped[text]]
+    # Text ids in Python's string order (as _array_duplicates numbers them).
+    distinct = sorted(set(texts))
+    ids = {text: n for n, text in enumerate(distinct)}
+    text_ids = np.fromiter(map(ids.__getitem__, texts), np.int64, len(texts))
+    read = ~np.array([text == "" or is_blank_text(text) for text in distinct], dtype=bool)
+    scanned = read[text_ids]
+    scan = np.array(candidates, dtype=np.intp)[scanned].tolist()
     if len(scan) >= _ARRAY_SCAN_FROM:
-        dropped = _array_duplicates(glyphs, scan, rules)
-        if dropped is not None:
-            return dropped
+        copies = _array_duplicates(glyphs, scan, rules, (text_ids[scanned], len(distinct)))
+        if copies is not None:
+            return copies
     rows = GlyphRows(glyphs, scan)
     keys = zip(rows.texts(), rows.points("origin")[:, 0].tolist(), strict=True)
     scan.sort(key=dict(zip(scan, keys, strict=True)).__getitem__)
-    return _scan_duplicates(glyphs, scan, rules)
+    return _Copies.of(_scan_duplicates(glyphs, scan, rules))
 
 
 def _scan_duplicates(glyphs: Sequence[Glyph], scan: list[int], rules: Rules) -> list[DroppedGlyph]:
@@ -222,8 +264,11 @@ _PAIRS_AT_ONCE = 1 << 20
 
 
 def _array_duplicates(
-    glyphs: Sequence[Glyph], candidates: list[int], rules: Rules
-) -> list[DroppedGlyph] | None:
+    glyphs: Sequence[Glyph],
+    candidates: list[int],
+    rules: Rules,
+    numbered: tuple[np.ndarray, int] | None = None,
+) -> _Copies | None:
     """_scan_duplicates' decisions over candidates (sorted here, as _duplicates sorts them),
     with its candidate pairs found over arrays; None when the geometry is not finite (arrays
     can neither sort nor compare it as Python does).
@@ -235,11 +280,12 @@ def _array_duplicates(
     division can shift a neighbour by one more), so glyphs sharing text and x on many lines
     are never compared (issue 10's aligned grid). The pairs are then decided in the scan's
     order: a dropped glyph neither scans nor is compared, a scan stops when it drops its own
-    glyph."""
+    glyph. `numbered`, when the caller has them: the candidates' text ids (numbered in
+    Python's string order) and how many ids there are."""
     count = len(candidates)
+    copies = _Copies([], [], [], [], [])
     if not count:
-        return []
-    records = few_records(glyphs)  # for the pairs that come near
+        return copies
     rows = GlyphRows(glyphs, candidates)
     origins = rows.points("origin")
     sizes = drawn_sizes(rows)
@@ -247,20 +293,23 @@ def _array_duplicates(
         return None
     # Text ids in Python's string order, so that (text id, x, drawing order) sorts as
     # _duplicates' stable sort by (text, x) does.
-    texts_in_order = rows.texts()
-    ids = {text: n for n, text in enumerate(sorted(set(texts_in_order)))}
-    text_ids = np.fromiter(map(ids.__getitem__, texts_in_order), np.int64, count)
+    if numbered is None:
+        texts_in_order = rows.texts()
+        ids = {text: n for n, text in enumerate(sorted(set(texts_in_order)))}
+        numbered = np.fromiter(map(ids.__getitem__, texts_in_order), np.int64, count), len(ids)
+    text_ids, id_count = numbered
     order = np.lexsort((np.arange(count), origins[:, 0], text_ids))
-    scan = rows.index[order].tolist()
     xs, ys, sizes, texts = origins[order, 0], origins[order, 1], sizes[order], text_ids[order]
+    drawn = rows.index[order]
+    modes = rows.numbers("writing_mode")[order]
     radius = math.hypot(rules.duplicate_along, rules.duplicate_across)
     band = radius * float(sizes.max())
     if not band > 0.0:
-        return []  # no y offset is under a zero radius
+        return copies  # no y offset is under a zero radius
     bands = np.floor(ys / band)
     x_values, x_ranks = np.unique(xs, return_inverse=True)
     span = float(bands.max() - bands.min()) + 5.0
-    if not span * len(ids) * len(x_values) < 2.0**62:
+    if not span * id_count * len(x_values) < 2.0**62:
         return None
     # One integer key orders a glyph by (text, band, x): neighbouring bands' keys differ by
     # one, and x ranks make the reach a key range.
@@ -286,7 +335,6 @@ def _array_duplicates(
     lengths = np.maximum(hi - lo, 0)
     flags = bytearray(count)
     dropped_now = np.frombuffer(flags, dtype=bool)
-    dropped: list[DroppedGlyph] = []
     owner_ends = np.cumsum(lengths.sum(axis=1))
     start = 0
     while start < count:
@@ -303,17 +351,78 @@ def _array_duplicates(
         near = np.abs(ys[b] - ys[a]) < radius * np.where(size_a > size_b, size_a, size_b)
         a, b = a[near], b[near]
         in_order = np.lexsort((b, a))
-        for first_pos, second_pos in zip(a[in_order].tolist(), b[in_order].tolist(), strict=True):
-            if flags[first_pos] or flags[second_pos]:
-                continue
-            glyph_a, glyph_b = scan[first_pos], scan[second_pos]
-            first, later = (glyph_a, glyph_b) if glyph_a < glyph_b else (glyph_b, glyph_a)
-            record = _match(records, first, later, rules)
-            if record is not None:
-                dropped.append(record)
-                flags[first_pos if later == glyph_a else second_pos] = 1
+        a, b = a[in_order], b[in_order]
+        # _match over the pairs at once; a pair that does not match changes nothing in the
+        # scan, so only the matching ones are walked in order.
+        kept, copy = (np.where(drawn[a] < drawn[b], a, b), np.where(drawn[a] < drawn[b], b, a))
+        # The baseline direction of each glyph kept in a pair (its quad edge, math.hypot).
+        kept_rows, kept_at = np.unique(kept, return_inverse=True)
+        ux, uy = writing_directions(GlyphRows(glyphs, drawn[kept_rows].tolist()))
+        offsets = _pair_offsets(kept, copy, xs, ys, sizes, modes, ux[kept_at], uy[kept_at], rules)
+        matching = np.flatnonzero(offsets[0])
+        accepted = matching[_decide(a[matching], b[matching], copy[matching], flags)]
+        copies.dropped.extend(drawn[copy[accepted]].tolist())
+        copies.kept.extend(drawn[kept[accepted]].tolist())
+        copies.along.extend(offsets[1][accepted].tolist())
+        copies.across.extend(offsets[2][accepted].tolist())
+        copies.size_ratio.extend(offsets[3][accepted].tolist())
         start = stop
-    return dropped
+    return copies
+
+
+def _decide_in_python(
+    first: np.ndarray, second: np.ndarray, copy: np.ndarray, flags: bytearray
+) -> np.ndarray:
+    """The scan's order over matching pairs (positions in the sorted order, pair by pair):
+    a pair one of whose glyphs is already dropped is passed over, any other drops its copy.
+    The indices of the pairs that dropped one; `flags` marks the dropped positions."""
+    accepted = []
+    pairs = zip(first.tolist(), second.tolist(), copy.tolist(), strict=True)
+    for k, (first_pos, second_pos, copy_pos) in enumerate(pairs):
+        if flags[first_pos] or flags[second_pos]:
+            continue
+        accepted.append(k)
+        flags[copy_pos] = 1
+    return np.array(accepted, dtype=np.int64)
+
+
+try:
+    # _decide_in_python compiled (_duplicates.pyx), when the extension was built.
+    from glyphscope.core.text._duplicates import decide as _decide
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _decide = _decide_in_python
+
+
+def _pair_offsets(
+    kept: np.ndarray,
+    copy: np.ndarray,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    sizes: np.ndarray,
+    modes: np.ndarray,
+    ux: np.ndarray,
+    uy: np.ndarray,
+    rules: Rules,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """_match of each pair (positions of the first-drawn and the later glyph, and the first
+    one's writing direction) over finite arrays, with its operations in its order: whether
+    the later one is a copy, its offsets along and across the kept glyph's baseline and its
+    size ratio."""
+    size = sizes[kept]
+    with np.errstate(all="ignore"):  # a zero size divides, and is no match anyway
+        ratio = sizes[copy] / size
+        dx, dy = xs[copy] - xs[kept], ys[copy] - ys[kept]
+        direction_x, direction_y = ux, uy
+        offset_along = dx * direction_x + dy * direction_y
+        offset_across = dy * direction_x - dx * direction_y
+        match = (
+            (modes[kept] == modes[copy])
+            & (size > 0.0)
+            & ~(np.abs(ratio - 1.0) > rules.duplicate_size_tolerance)
+            & ~(np.abs(offset_along) >= rules.duplicate_along * size)
+            & ~(np.abs(offset_across) >= rules.duplicate_across * size)
+        )
+    return match, offset_along, offset_across, ratio
 
 
 def _match(glyphs: Sequence[Glyph], first: int, later: int, rules: Rules) -> DroppedGlyph | None:

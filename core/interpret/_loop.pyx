@@ -1,0 +1,399 @@
+# cython: language_level=3
+"""The interpreter's loop compiled (§7.8.2, §9.4): operator dispatch and text showing.
+
+`run` is `_Interpreter.run` and `_show` its `show` and `show_elements`, step for step, with the
+same calls for everything else (text positioning, state operators, fonts, forms, marked
+content, clipping), so they make the same records and warnings; the Python methods stay as
+the path taken when this extension is not built, and tests/test_loop.py holds the two
+against each other. Only the element loop of a showing operator is C: a shown string's
+glyphs are decoded once per page as `GlyphRuns._piece` decodes them (the font's `glyphs`,
+rows in the page table) and kept as C arrays, and each pen is summed glyph by glyph as
+`pen += (advance * size + spacing) * scaling` (without scaling in writing mode 1), a TJ
+number moving it back by `number / 1000 * size` (times scaling in writing mode 0), in IEEE
+double arithmetic as Python's floats (the extension is compiled without floating-point
+contraction, so no fused multiply-add changes a last bit).
+"""
+
+import math
+
+from cpython cimport array
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+
+import array as _array_module  # noqa: F401 - cpython.array needs the module loaded
+
+import pikepdf
+
+from glyphscope.core.columns import NO_MCID
+from glyphscope.core.geometry import IDENTITY, multiply, translate
+from glyphscope.core.interpret.clipping import (
+    CLIPPING,
+    PAINTING,
+    PATH_OPERATORS,
+    intersect,
+    rectangle_corners,
+    transformed_box,
+)
+from glyphscope.core.interpret.runs import GlyphBudget
+from glyphscope.core.interpret.state import matrix_operand, position_text, set_text_state
+
+# Distinct (font, string) pieces kept per page (GlyphRuns' own limit).
+from glyphscope.core.interpret.runs import _PIECES_KEPT
+
+
+cdef class _Piece:
+    """A string's glyphs: page-table rows, advances (w0 or w1) and single-byte-space flags."""
+
+    cdef long long *rows
+    cdef double *advances
+    cdef char *spaces
+    cdef Py_ssize_t size
+
+    def __cinit__(self, Py_ssize_t size):
+        self.size = size
+        self.rows = <long long *> PyMem_Malloc((size + 1) * sizeof(long long))
+        self.advances = <double *> PyMem_Malloc((size + 1) * sizeof(double))
+        self.spaces = <char *> PyMem_Malloc(size + 1)
+        if not self.rows or not self.advances or not self.spaces:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        PyMem_Free(self.rows)
+        PyMem_Free(self.advances)
+        PyMem_Free(self.spaces)
+
+
+cdef _Piece _piece_of(object runs, dict pieces, object font, bytes data, bint vertical):
+    """GlyphRuns._piece's rows and metrics of a string, kept as C arrays."""
+    key = (font, data)
+    piece = pieces.get(key)
+    if piece is not None:
+        return <_Piece> piece
+    cdef list table = runs.table
+    cdef dict table_rows = runs._table_rows
+    glyphs = font.glyphs(data)
+    cdef _Piece made = _Piece(len(glyphs))
+    cdef Py_ssize_t k = 0
+    for glyph in glyphs:
+        # The table holds every FontGlyph, so the ids it is keyed by stay unique.
+        identity = id(glyph)
+        row = table_rows.get(identity)
+        if row is None:
+            row = table_rows[identity] = len(table)
+            table.append(glyph)
+        made.rows[k] = row
+        made.advances[k] = glyph.vertical_displacement if vertical else glyph.width
+        made.spaces[k] = 1 if glyph.is_single_byte_space else 0
+        k += 1
+    if len(pieces) >= _PIECES_KEPT:
+        pieces.clear()
+    pieces[key] = made
+    return made
+
+
+cdef double _show_strings(
+    object runs,
+    object font,
+    list elements,
+    double size,
+    double spacing,
+    double space_spacing,
+    double scaling,
+    bint vertical,
+) except? -1.0:
+    """Append the glyphs of `elements` (strings as bytes or pikepdf.String, numbers) to
+    `runs` from pen 0 and return the pen after them; GlyphBudget when the page's glyph limit
+    is reached (the glyphs up to it are kept, as GlyphRuns.show_string keeps them)."""
+    cdef array.array rows = runs.rows
+    cdef array.array pens = runs.pens
+    cdef array.array element_indices = runs.elements
+    cdef array.array element_counts = runs.element_counts
+    cdef dict pieces = runs._pieces
+    cdef long long limit = runs.limit
+    cdef long long count = runs.count
+    cdef long long room, taken, element_index = 0
+    cdef long long taken_value
+    cdef double pen = 0.0, adjustment
+    cdef double *pen_out
+    cdef Py_ssize_t k, first
+    cdef _Piece piece
+    cdef bytes data
+    try:
+        for element in elements:
+            if isinstance(element, bytes) or isinstance(element, pikepdf.String):
+                data = element if type(element) is bytes else bytes(element)
+                piece = _piece_of(runs, pieces, font, data, vertical)
+                room = limit - count
+                taken = piece.size if piece.size <= room else room
+                array.extend_buffer(rows, <char *> piece.rows, taken)
+                element_indices.append(element_index)
+                taken_value = taken
+                element_counts.append(taken_value)
+                count += taken
+                first = len(pens)
+                array.resize_smart(pens, first + taken)
+                pen_out = pens.data.as_doubles + first
+                if vertical:
+                    # §9.7.4.3: the pen advances by w1 (downward), without Th.
+                    for k in range(taken):
+                        pen_out[k] = pen
+                        pen += piece.advances[k] * size + (
+                            space_spacing if piece.spaces[k] else spacing
+                        )
+                else:
+                    for k in range(taken):
+                        pen_out[k] = pen
+                        pen += (
+                            piece.advances[k] * size
+                            + (space_spacing if piece.spaces[k] else spacing)
+                        ) * scaling
+                if taken < piece.size:
+                    raise GlyphBudget(f"more than {limit} glyphs")
+            elif isinstance(element, (int, float)) or hasattr(element, "as_integer_ratio"):
+                # §9.4.3: a TJ number moves the pen back by number/1000 text-space units.
+                adjustment = float(element) / 1000.0 * size
+                pen -= adjustment if vertical else adjustment * scaling
+            element_index += 1
+    finally:
+        runs.count = count
+    return pen
+
+
+cdef tuple _show(
+    object interpreter,
+    object operator,
+    object operands,
+    object state,
+    tuple text_matrix,
+    tuple line_matrix,
+    object index,
+    object form_depth,
+    str form_path,
+):
+    """_Interpreter.show and show_elements: one run of glyphs (§9.4.4); the text and line
+    matrices after it."""
+    if operator == "TJ":
+        elements = list(operands[0])
+    else:
+        if operator == "'" or operator == '"':
+            if operator == '"':
+                state.word_spacing = float(operands[0])
+                state.character_spacing = float(operands[1])
+            # §9.4.3 Table 109: ' is T* then Tj.
+            text_matrix, line_matrix = position_text("T*", [], state, line_matrix)
+        elements = [operands[-1]]
+    font = state.font
+    if font is None:
+        font = state.font = interpreter.fallback_font()
+    runs = interpreter.runs
+    clip = state.clip
+    if clip is not interpreter.clip_in_force:
+        interpreter.clip_in_force = clip
+        interpreter.clips.append((runs.count, clip))
+    size = state.font_size
+    scaling = state.horizontal_scaling
+    char_spacing = state.character_spacing
+    rise = state.text_rise
+    a, b, c, d, e, f = multiply(text_matrix, state.ctm)
+    vertical = font.writing_mode == 1
+    start = runs.count
+    # §9.4.3: Tw applies to the single-byte code 32 only.
+    space_spacing = char_spacing + state.word_spacing
+    try:
+        pen = _show_strings(
+            runs, font, elements, size, char_spacing, space_spacing, scaling, vertical
+        )
+    finally:
+        mcid_stack = interpreter.mcid_stack
+        mcid = mcid_stack[-1] if mcid_stack else None
+        runs.end_run(
+            start,
+            (
+                a, b, c, d, e, f,
+                size, scaling, char_spacing, space_spacing, rise,
+                font.descent * size,
+                font.ascent * size,
+                abs(size) * math.hypot(c, d),
+            ),
+            (
+                1 if vertical else 0,
+                state.render_mode,
+                NO_MCID if mcid is None else mcid,
+                index if form_depth == 0 else -1,
+                form_depth,
+                index,
+            ),
+            (state.font_key, font.name, form_path),
+        )
+    # §9.4.4: after showing, Tm is translated by the total displacement.
+    if font.writing_mode:
+        return multiply(translate(0.0, pen), text_matrix), line_matrix
+    return multiply(translate(pen, 0.0), text_matrix), line_matrix
+
+
+cdef class PathBox:
+    """clipping.PathBox compiled: the bounding box of the path under construction, its
+    corners kept with the comparisons of Python's min and max (the first argument unless the
+    second is smaller or larger), so nan and -0.0 come out as there."""
+
+    cdef public double left, bottom, right, top
+    cdef public bint clip_pending
+
+    def __init__(self):
+        self.reset()
+
+    cpdef reset(self):
+        self.left = self.bottom = float("inf")
+        self.right = self.top = float("-inf")
+        self.clip_pending = False
+
+    cpdef object handle(self, object operator, object operands, object ctm, object clip):
+        """Follow one path operator; return the clipping box in force after it."""
+        cdef double x, y
+        cdef Py_ssize_t k
+        if operator in CLIPPING:
+            self.clip_pending = True
+            return clip
+        if operator in PAINTING:
+            if self.clip_pending and self.left <= self.right:
+                clip = intersect(clip, transformed_box(ctm, self.box()))
+            self.reset()
+            return clip
+        values = [float(v) for v in operands]
+        if operator == "re":
+            values = rectangle_corners(values)
+        for k in range(0, len(values) - 1, 2):
+            x, y = values[k], values[k + 1]
+            if x < self.left:
+                self.left = x
+            if x > self.right:
+                self.right = x
+            if y < self.bottom:
+                self.bottom = y
+            if y > self.top:
+                self.top = y
+        return clip
+
+    cpdef tuple box(self):
+        return (self.left, self.bottom, self.right, self.top)
+
+
+cdef enum:
+    SHOWING = 1
+    POSITIONING = 2
+    TEXT_STATE = 3
+    FONT = 4
+    BEGIN_TEXT = 5
+    SAVE = 6
+    RESTORE = 7
+    CONCATENATE = 8
+    DRAW = 9
+    BEGIN_PROPERTIES = 10
+    BEGIN_MARKED = 11
+    END_MARKED = 12
+    PATH = 13
+
+cdef dict _KINDS = {
+    **dict.fromkeys(("Tj", "TJ", "'", '"'), SHOWING),
+    **dict.fromkeys(("Td", "TD", "Tm", "T*"), POSITIONING),
+    **dict.fromkeys(("Tc", "Tw", "Tz", "TL", "Ts", "Tr"), TEXT_STATE),
+    "Tf": FONT,
+    "BT": BEGIN_TEXT,
+    "q": SAVE,
+    "Q": RESTORE,
+    "cm": CONCATENATE,
+    "Do": DRAW,
+    "BDC": BEGIN_PROPERTIES,
+    "BMC": BEGIN_MARKED,
+    "EMC": END_MARKED,
+    **dict.fromkeys(PATH_OPERATORS, PATH),
+}
+
+
+def run(
+    object interpreter,
+    object parsed,
+    object resources,
+    object state,
+    object form_depth,
+    str form_path,
+):
+    """_Interpreter.run: the operators of one parsed stream, through the same steps."""
+    from glyphscope.core.interpret.interpreter import _OPERATOR_ERRORS, _Budget
+
+    cdef tuple text_matrix = IDENTITY
+    cdef tuple line_matrix = IDENTITY
+    cdef list stack = []
+    cdef list mcid_stack = interpreter.mcid_stack
+    cdef Py_ssize_t mcid_floor = len(mcid_stack)
+    cdef int kind
+    marked = interpreter.marked
+    marked_floor = marked.depth
+    budget = interpreter.rules.max_page_operators
+    max_q_depth = interpreter.rules.max_q_depth
+    runs = interpreter.runs
+    cdef PathBox path = interpreter.path
+    skipped = interpreter.skipped
+    warnings = interpreter.warnings
+    # Only the interpreted operators are listed; the others count against the budget
+    # all the same, by their index (forms drawn in between add their own).
+    previous = -1
+    for index, operator, operands in parsed.operators or ():
+        interpreter.operators_run += index - previous
+        previous = index
+        if interpreter.operators_run > budget:
+            raise _Budget(f"more than {budget} operators")
+        kind = _KINDS.get(operator, 0)
+        try:
+            if kind == SHOWING:
+                text_matrix, line_matrix = _show(
+                    interpreter,
+                    operator,
+                    operands,
+                    state,
+                    text_matrix,
+                    line_matrix,
+                    index,
+                    form_depth,
+                    form_path,
+                )
+            elif kind == POSITIONING:
+                text_matrix, line_matrix = position_text(operator, operands, state, line_matrix)
+            elif kind == TEXT_STATE:
+                set_text_state(operator, operands, state)
+            elif kind == FONT:
+                interpreter.set_font(operands, state, resources, form_path)
+            elif kind == BEGIN_TEXT:
+                text_matrix = line_matrix = IDENTITY
+            elif kind == SAVE:
+                if len(stack) >= max_q_depth:
+                    raise _Budget(f"q nesting deeper than {max_q_depth}")
+                stack.append(state.copy())
+            elif kind == RESTORE:
+                if stack:
+                    state = stack.pop()
+            elif kind == CONCATENATE:
+                state.ctm = multiply(matrix_operand(operands), state.ctm)
+            elif kind == DRAW:
+                interpreter.draw_xobject(operands[0], resources, state, form_depth, form_path)
+            elif kind == BEGIN_PROPERTIES:
+                interpreter.begin_marked_content(operands, resources)
+            elif kind == BEGIN_MARKED:
+                mcid_stack.append(mcid_stack[-1] if mcid_stack else None)
+                marked.begin(None, runs.count)
+            elif kind == END_MARKED:
+                if len(mcid_stack) > mcid_floor:
+                    mcid_stack.pop()
+                if marked.depth > marked_floor:
+                    marked.end(runs.count)
+            elif kind == PATH:
+                state.clip = path.handle(operator, operands, state.ctm, state.clip)
+        except _OPERATOR_ERRORS as exc:
+            skipped[operator] = skipped.get(operator, 0) + 1
+            if skipped[operator] == 1:
+                where = form_path or "page"
+                warnings.append(f"{where}: skipped malformed {operator} #{index}: {exc}")
+    interpreter.operators_run += parsed.count - 1 - previous
+    if interpreter.operators_run > budget:
+        raise _Budget(f"more than {budget} operators")
+    del mcid_stack[mcid_floor:]
+    marked.close_to(marked_floor, runs.count)

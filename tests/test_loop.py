@@ -1,0 +1,128 @@
+"""The interpreter's compiled loop (`core/interpret/_loop.pyx`) against its Python methods
+(`_Interpreter.run`, `show`, `show_elements`, `GlyphRuns.show_string`, `clipping.PathBox`):
+the same glyph records bit for bit, warnings, clips and marked-content spans, on the
+reference pages of test_interpreter_columns, on corpus pages and on random operators (sizes,
+spacings, scalings, kerning numbers, vertical fonts, paths and clips, q/Q, marked content,
+glyph and operator limits)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from glyphscope.core.document import Document
+from glyphscope.core.interpret import interpreter
+from glyphscope.core.interpret.interpreter import interpret_page
+from glyphscope.core.rules import Rules
+from tests.corpus import CORPUS
+from tests.pdfbuilder import PdfBuilder
+from tests.test_interpreter_columns import BUILT, ISSUE_9_FILES, _reference, page_digests
+
+compiled = pytest.importorskip("glyphscope.core.interpret._loop")
+
+
+@pytest.fixture
+def python_loop(monkeypatch):
+    monkeypatch.setattr(interpreter, "_loop", None)
+
+
+@pytest.mark.parametrize("name", sorted(BUILT))
+def test_the_python_loop_gives_the_reference_records_of_built_pages(python_loop, name):
+    with Document.open(BUILT[name]()) as document:
+        assert page_digests(document) == _reference()["built"][name]
+
+
+@pytest.mark.parametrize("name", ISSUE_9_FILES[:3])
+def test_the_python_loop_gives_the_reference_records_of_corpus_files(python_loop, name):
+    paths = sorted(CORPUS.glob(f"{name}*.pdf"))
+    if not paths:
+        pytest.skip("corpus not present")
+    with Document.open(paths[0]) as document:
+        assert page_digests(document) == _reference()["corpus"][name]
+
+
+def _pages(data: bytes, rules: Rules, loop: object) -> list[tuple]:
+    """Every page's extraction: glyph records, warnings, limits, clips, spans."""
+    saved = interpreter._loop
+    interpreter._loop = loop
+    try:
+        with Document.open(data) as document:
+            pages = []
+            for page in document.pages:
+                extraction = interpret_page(page, rules)
+                pages.append(
+                    (
+                        [repr(glyph) for glyph in extraction.glyphs],
+                        extraction.warnings,
+                        extraction.truncated,
+                        repr(extraction.clips),
+                        repr(extraction.replacements),
+                        repr(extraction.annotations),
+                    )
+                )
+            return pages
+    finally:
+        interpreter._loop = saved
+
+
+@pytest.mark.parametrize("name", ISSUE_9_FILES[3:])
+def test_the_compiled_loop_agrees_with_the_python_loop_on_corpus_files(name):
+    paths = sorted(CORPUS.glob(f"{name}*.pdf"))
+    if not paths:
+        pytest.skip("corpus not present")
+    data = paths[0].read_bytes()
+    assert _pages(data, Rules(), compiled) == _pages(data, Rules(), None)
+
+
+_numbers = st.one_of(
+    st.integers(-3000, 3000).map(str),
+    st.floats(-500, 500, allow_nan=False).map(lambda v: f"{v:.5f}"),
+    st.sampled_from(["0", "-0", "1e3", "99999999999", ".5", "-.25"]),
+)
+_strings = st.binary(max_size=70).map(
+    lambda b: b"(" + b.replace(b"\\", b"").replace(b"(", b"").replace(b")", b"") + b")"
+)
+_elements = st.lists(st.one_of(_strings, _numbers.map(str.encode)), max_size=12)
+
+
+@st.composite
+def _operators(draw) -> bytes:
+    parts = []
+    for _ in range(draw(st.integers(1, 6))):
+        state = draw(st.sampled_from([b"Tc", b"Tw", b"Tz", b"Ts", b"Td"]))
+        values = [draw(_numbers).encode() for _ in range(2 if state == b"Td" else 1)]
+        parts.append(b" ".join([*values, state]))
+        font = draw(st.sampled_from([b"/F1", b"/F2"]))
+        parts.append(font + b" " + draw(_numbers).encode() + b" Tf")
+        paths = [b"10 20 30 40 re W n", b"1 2 m 3 nan l 5 -0 l h W* n", b"5 5 100 100 re f"]
+        parts.append(draw(st.sampled_from([b"", b"q", b"Q", b"2 0 0 2 1 1 cm", *paths])))
+        parts.append(draw(st.sampled_from([b"", b"/P <</MCID 4>> BDC", b"/X BMC", b"EMC"])))
+        parts.append(draw(st.sampled_from([b"", b"(x) 3 l", b"1 2 3 re", b"q 1 2 cm"])))
+        showing = draw(st.sampled_from(["Tj", "TJ", "'", '"']))
+        if showing == "TJ":
+            parts.append(b"[" + b" ".join(draw(_elements)) + b"] TJ")
+        elif showing == '"':
+            parts.append(draw(_numbers).encode() + b" 1 " + draw(_strings) + b' "')
+        else:
+            parts.append(draw(_strings) + b" " + showing.encode())
+    return b"BT 10 TL 72 700 Td " + b" ".join(parts) + b" ET"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    content=_operators(),
+    limit=st.one_of(st.none(), st.integers(0, 60)),
+    operators=st.one_of(st.none(), st.integers(1, 40)),
+)
+def test_the_compiled_loop_agrees_with_the_python_loop(content, limit, operators):
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    vertical = builder.type0_font(encoding="Identity-V", w=[1, [1000], 3, [500, 600]])
+    builder.add_page(content, fonts={"F1": helv, "F2": vertical})
+    data = builder.to_bytes()
+    rules = Rules(
+        max_page_glyphs=Rules().max_page_glyphs if limit is None else limit,
+        max_page_operators=Rules().max_page_operators if operators is None else operators,
+    )
+    assert _pages(data, rules, compiled) == _pages(data, rules, None)
