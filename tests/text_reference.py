@@ -4,14 +4,36 @@ pair, through the record functions (has_finite_geometry, line_break, word_gap)."
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections.abc import Sequence
 
-from glyphscope.core.geometry import quad_centre, quad_height
+from glyphscope.core.geometry import (
+    Matrix,
+    along,
+    apply_vector,
+    distance,
+    quad_centre,
+    quad_height,
+)
 from glyphscope.core.records import Glyph, has_finite_geometry
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import reading
 from glyphscope.core.text.bidi import logical_order
-from glyphscope.core.text.visible import DroppedGlyph, DropReason, writing_direction
+from glyphscope.core.text.chars import glyph_output_text, is_whitespace_text
+from glyphscope.core.text.layout import (
+    BLOCK_GAP_CELLS,
+    FIT_BLOCK_GLYPHS,
+    GRID_DIRECTION_TOLERANCE,
+    LayoutResult,
+)
+from glyphscope.core.text.reading import TextResult, word_gap
+from glyphscope.core.text.visible import (
+    DroppedGlyph,
+    DropReason,
+    drawn_size,
+    writing_direction,
+)
 
 
 def box_filter(glyphs: Sequence[Glyph], box) -> tuple[list[int], list[DroppedGlyph]]:
@@ -81,3 +103,240 @@ def reading_order(
         vertical_columns=tuple(columns),
         bidi_runs=bidi_runs,
     )
+
+
+# Layout (§7), baseline lines and columns (§8) record by record, as before issue 9 put them
+# over arrays. One change: a direction that is not a number (a quad whose edge overflows)
+# does not vote for the page's rotation (round(nan) raised ValueError).
+
+_COS_SIN = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}
+Placed = tuple[float, float, int]
+Line = tuple[float, list[Placed]]
+
+
+class _Padding:
+    """The padding budget of one page's grid (the layout_max_* rules) and the caps reached."""
+
+    __slots__ = ("columns", "blank_lines", "budget", "left", "capped")
+
+    def __init__(self, rules: Rules) -> None:
+        self.columns = rules.layout_max_columns
+        self.blank_lines = rules.layout_max_blank_lines
+        self.budget = self.left = rules.layout_max_padding
+        self.capped: dict[str, None] = {}
+
+    def column(self, cells: float) -> int:
+        """The grid column cells from the left edge rounds to, at most the column cap; a
+        coordinate too far to be a number of cells (1e300, inf, nan) gets the cap too."""
+        if cells + 0.5 < self.columns:
+            return math.floor(cells + 0.5)
+        self.capped[f"layout: a glyph past column {self.columns} placed at it"] = None
+        return self.columns
+
+    def blank(self, lines: float) -> int:
+        """Blank lines for a baseline gap of `lines` cell heights: floor(lines) − 1, capped."""
+        if lines + 1e-9 < self.blank_lines + 1:
+            return max(0, math.floor(lines + 1e-9) - 1)
+        self.capped[f"layout: more than {self.blank_lines} blank lines between two lines"] = None
+        return self.blank_lines
+
+    def take(self, count: int) -> int:
+        """`count` padding characters, or 1 once the page's padding budget is spent."""
+        if count <= self.left:
+            self.left -= count
+            return count
+        self.capped[f"layout: more than {self.budget} characters of padding on the page"] = None
+        self.left = 0
+        return 1
+
+
+def dominant_rotation(glyphs: Sequence[Glyph], order: Sequence[int]) -> int:
+    """The multiple of 90° most horizontal-mode glyphs are written in (0 when none)."""
+    counts = [0, 0, 0, 0]
+    for index in order:
+        glyph = glyphs[index]
+        ux, uy = writing_direction(glyph)
+        if glyph.writing_mode == 0 and not (math.isnan(ux) or math.isnan(uy)):
+            counts[round(math.degrees(math.atan2(uy, ux)) / 90.0) % 4] += 1
+    return 90 * counts.index(max(counts))
+
+
+def frame_matrix(rotation: int) -> Matrix:
+    """User space → the frame of a writing direction at `rotation` degrees (a multiple of 90):
+    the turn by -rotation (§8.3.4), so that direction becomes +x and its lines' up +y. A turn
+    about the origin has no translation: `apply_vector` maps points as well as directions."""
+    cos_r, sin_r = _COS_SIN[rotation]
+    return (cos_r, -sin_r, sin_r, cos_r, 0.0, 0.0)
+
+
+def baseline_lines(glyphs: Sequence[Glyph], placed: Sequence[Placed], rules: Rules) -> list[Line]:
+    """Lines top to bottom as (frame y of the line's first baseline, its glyphs): a glyph whose
+    baseline lies within line_break_ratio × the larger box height below the line's first
+    (highest) baseline joins it (the §6 line-break rule, so a superscript and a wobbly
+    baseline stay on their line); each line sorted by frame x, glyph index on ties."""
+    ordered = sorted(placed, key=lambda item: (-item[1], item[0], item[2]))
+    lines: list[Line] = []
+    line_y = line_height = 0.0
+    for item in ordered:
+        height = quad_height(glyphs[item[2]].quad)
+        if lines and line_y - item[1] <= rules.line_break_ratio * max(line_height, height):
+            lines[-1][1].append(item)
+            line_height = max(line_height, height)
+        else:
+            lines.append((item[1], [item]))
+            line_y, line_height = item[1], height
+    for _, line in lines:
+        line.sort(key=lambda item: (item[0], item[2]))
+    return lines
+
+
+def line_order(
+    glyphs: Sequence[Glyph], indices: Sequence[int], rotation: int, rules: Rules
+) -> list[int]:
+    """`indices` line by line in the frame of `rotation`: top to bottom, each left to right."""
+    frame = frame_matrix(rotation)
+    placed = [(*apply_vector(frame, *glyphs[index].origin), index) for index in indices]
+    return [item[2] for _, line in baseline_lines(glyphs, placed, rules) for item in line]
+
+
+def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> LayoutResult:
+    rotation = dominant_rotation(glyphs, order)
+    frame = frame_matrix(rotation)
+    on_grid: list[Placed] = []
+    off_grid: list[int] = []
+    for index in order:
+        glyph = glyphs[index]
+        frame_ux, frame_uy = apply_vector(frame, *writing_direction(glyph))
+        if glyph.writing_mode == 1 or frame_ux <= 0 or abs(frame_uy) > GRID_DIRECTION_TOLERANCE:
+            off_grid.append(index)
+            continue
+        on_grid.append((*apply_vector(frame, *glyph.origin), index))
+    cell_width, cell_height = grid_cells(glyphs, [item[2] for item in on_grid])
+    left = min((item[0] for item in on_grid), default=0.0)
+    lines = baseline_lines(glyphs, on_grid, rules)
+    cell_width = fitted_cell_width(glyphs, lines, cell_width)
+    chars: list[str] = []
+    owners: list[int] = []
+    padding = _Padding(rules)
+    previous_y = None
+    for line_y, line in lines:
+        if previous_y is not None:
+            breaks = padding.take(padding.blank((previous_y - line_y) / cell_height) + 1)
+            chars.extend("\n" * breaks)
+            owners.extend([-1] * breaks)
+        _place_line(glyphs, line, left, cell_width, rules, chars, owners, padding)
+        previous_y = line_y
+    grid_text, grid_owners, bidi_runs = logical_order(
+        "".join(chars), owners, glyphs, rules, layout=True
+    )
+    if bidi_runs:
+        chars, owners = list(grid_text), list(grid_owners)
+    if off_grid:
+        tail = reading.reading_order(glyphs, off_grid, rules, decisions=False).text
+        if chars:
+            chars.extend("\n\n")
+            owners.extend((-1, -1))
+        chars.extend(tail.text)
+        owners.extend(tail.char_glyphs)
+    return LayoutResult(
+        text=TextResult(text="".join(chars), char_glyphs=tuple(owners)),
+        rotation=rotation,
+        cell_width=cell_width,
+        cell_height=cell_height,
+        left=left,
+        lines=tuple(tuple(item[2] for item in line) for _, line in lines),
+        off_grid=tuple(off_grid),
+        bidi_runs=bidi_runs,
+        capped=tuple(padding.capped),
+    )
+
+
+def grid_cells(glyphs: Sequence[Glyph], indices: Sequence[int]) -> tuple[float, float]:
+    """(cell width, cell height). The cell height is the median size as drawn (the body text
+    size: a few large headings must not stretch the grid); the cell width is the mean advance
+    per unit of size (the font's average em fraction) times that size. A raw mean advance would
+    let the headings widen every cell, and body lines would overrun the column beside them.
+    Half the size when no glyph advances; 1 × 1 when nothing has a size."""
+    ratios = []
+    sizes = []
+    for index in indices:
+        glyph = glyphs[index]
+        size = drawn_size(glyph)
+        if size <= 0.0:
+            continue
+        sizes.append(size)
+        if not is_whitespace_text(glyph.text):
+            advance = distance(glyph.origin, glyph.glyph_end)
+            if advance > 0.0:
+                ratios.append(advance / len(glyph.text) / size)
+    cell_height = statistics.median(sizes) if sizes else 1.0
+    cell_width = (sum(ratios) / len(ratios) if ratios else 0.5) * cell_height
+    return cell_width, cell_height
+
+
+def fitted_cell_width(glyphs: Sequence[Glyph], lines: list[Line], cell_width: float) -> float:
+    """Narrow the cell so that blocks of text fit the room they have on the page.
+
+    A block written on the grid takes one cell per glyph; when its glyphs are narrower than
+    the cell (a column set a point smaller than the body, a condensed face) it overruns the
+    next block, and the columns no longer line up. The cell becomes the smaller of the mean
+    cell and the width per glyph of the tightest tenth of the blocks of FIT_BLOCK_GLYPHS
+    glyphs or more, never below half the mean cell."""
+    per_glyph = []
+    for _, line in lines:
+        start = 0
+        for position in range(1, len(line) + 1):
+            if position < len(line):
+                before = glyphs[line[position - 1][2]]
+                current = glyphs[line[position][2]].origin
+                gap = along(before.glyph_end, current, writing_direction(before))
+                if gap <= BLOCK_GAP_CELLS * cell_width:
+                    continue
+            if position - start >= FIT_BLOCK_GLYPHS:
+                last = glyphs[line[position - 1][2]]
+                extent = distance(glyphs[line[start][2]].origin, last.glyph_end)
+                per_glyph.append(extent / (position - start))
+            start = position
+    if not per_glyph:
+        return cell_width
+    per_glyph.sort()
+    tight = per_glyph[len(per_glyph) // 10]
+    return max(0.5 * cell_width, min(cell_width, tight))
+
+
+def _place_line(
+    glyphs: Sequence[Glyph],
+    line: list[Placed],
+    left: float,
+    cell_width: float,
+    rules: Rules,
+    chars: list[str],
+    owners: list[int],
+    padding: _Padding,
+) -> None:
+    line_start = len(chars)
+    previous = -1
+    for x, _, index in line:
+        glyph = glyphs[index]
+        if glyph.text != "" and is_whitespace_text(glyph.text):
+            continue
+        cursor = len(chars) - line_start
+        target = padding.column((x - left) / cell_width)
+        if previous < 0:
+            column = target
+        else:
+            before = glyphs[previous]
+            direction = writing_direction(before)
+            gap = word_gap(glyphs, previous, index, direction, quad_height(glyph.quad), rules)
+            if gap.gap > BLOCK_GAP_CELLS * cell_width:
+                column = max(target, cursor + 1)
+            else:
+                column = cursor + 1 if gap.space else cursor
+        if column > cursor:
+            spaces = padding.take(column - cursor)
+            chars.extend(" " * spaces)
+            owners.extend([-1] * spaces)
+        text = glyph_output_text(glyph, rules)
+        chars.extend(text)
+        owners.extend([index] * len(text))
+        previous = index

@@ -28,15 +28,15 @@ __getattr__, __dir__, __all__ = lazy_exports(
         ),
         "glyphscope.core.text.layout": (
             "LayoutResult",
-            "fitted_cell_width",
             "grid_cells",
             "layout",
             "layout_text",
         ),
         "glyphscope.core.text.lines": (
-            "baseline_lines",
+            "baseline_rows",
             "dominant_rotation",
             "frame_matrix",
+            "in_frame",
             "line_order",
         ),
         "glyphscope.core.text.reading": (

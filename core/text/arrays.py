@@ -11,6 +11,7 @@ the very float a decision made glyph by glyph would.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter
@@ -135,3 +136,16 @@ def finite_rows(rows: GlyphRows) -> np.ndarray:
         finite &= np.isfinite(rows.points(name)).all(axis=1)
     finite &= np.isfinite(rows.quads()).all(axis=(1, 2))
     return finite
+
+
+def median(values: np.ndarray) -> float:
+    """statistics.median of the values, bit for bit: numpy's sort when none is nan (it orders
+    numbers as sorted() does, and the middle ones are then the same numbers), statistics
+    itself otherwise (nan compares false: only Python's sort gives Python's order)."""
+    if np.isnan(values).any():
+        return statistics.median(values.tolist())
+    ordered = np.sort(values)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return float(ordered[middle])
+    return (float(ordered[middle - 1]) + float(ordered[middle])) / 2

@@ -1,0 +1,49 @@
+"""Layout (spec §7), its baseline lines and columns (§8) over arrays (issue 9) lay out and
+split exactly as they did record by record (tests/text_reference.py): the same LayoutResult
+and ColumnsResult, compared by repr (so -0.0, nan and a numpy scalar in place of a float all
+show), on random pages of horizontal, rotated and vertical glyphs, blanks, CJK, right-to-left
+letters and damaged geometry, with the layout caps small enough to be reached, held as
+records or as GlyphColumns."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from glyphscope.core.columns import GlyphColumns
+from glyphscope.core.rules import Rules
+from glyphscope.core.text import lines
+from glyphscope.core.text.layout import layout
+from tests import text_reference
+from tests.test_text_arrays import _pages
+
+_rules = st.builds(
+    Rules,
+    line_break_ratio=st.sampled_from([0.5, 0.5, 0.0, 0.25, 2.0]),
+    space_gap_ratio=st.sampled_from([0.15, 0.15, 0.0, 0.3]),
+    bidi_reorder=st.booleans(),
+    layout_max_columns=st.sampled_from([2000, 2000, 30, 3]),
+    layout_max_blank_lines=st.sampled_from([200, 200, 2, 0]),
+    layout_max_padding=st.sampled_from([1_000_000, 1_000_000, 40, 2]),
+    columns_gap_multiple=st.sampled_from([3.0, 3.0, 1.0, 0.5]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_pages(), _rules)
+def test_layout_over_arrays_is_the_layout_of_records(page, rules):
+    glyphs, order = page
+    expected = repr(text_reference.layout(glyphs, order, rules))
+    assert repr(layout(glyphs, order, rules)) == expected
+    assert repr(layout(GlyphColumns.from_glyphs(glyphs), order, rules)) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(_pages(), st.sampled_from([0, 90, 180, 270]), _rules)
+def test_line_order_and_rotation_over_arrays_are_those_of_records(page, rotation, rules):
+    glyphs, order = page
+    expected = text_reference.line_order(glyphs, order, rotation, rules)
+    assert lines.line_order(glyphs, order, rotation, rules) == expected
+    assert lines.dominant_rotation(glyphs, order) == text_reference.dominant_rotation(
+        glyphs, order
+    )
