@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import lines
+from glyphscope.core.text.columns import columns_text
 from glyphscope.core.text.layout import layout
 from tests import text_reference
 from tests.test_text_arrays import _pages
@@ -44,6 +45,15 @@ def test_line_order_and_rotation_over_arrays_are_those_of_records(page, rotation
     glyphs, order = page
     expected = text_reference.line_order(glyphs, order, rotation, rules)
     assert lines.line_order(glyphs, order, rotation, rules) == expected
-    assert lines.dominant_rotation(glyphs, order) == text_reference.dominant_rotation(
-        glyphs, order
-    )
+    assert lines.dominant_rotation(glyphs, order) == text_reference.dominant_rotation(glyphs, order)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_pages(), _rules, st.booleans())
+def test_columns_over_arrays_split_as_the_records_did(page, rules, given_grid):
+    glyphs, order = page
+    grid = text_reference.layout(glyphs, order, rules) if given_grid else None
+    expected = repr(text_reference.columns_text(glyphs, order, rules, grid=grid))
+    assert repr(columns_text(glyphs, order, rules, grid=grid)) == expected
+    columns = GlyphColumns.from_glyphs(glyphs)
+    assert repr(columns_text(columns, order, rules, grid=grid)) == expected

@@ -4,6 +4,7 @@ pair, through the record functions (has_finite_geometry, line_break, word_gap)."
 
 from __future__ import annotations
 
+import bisect
 import math
 import statistics
 from collections.abc import Sequence
@@ -16,11 +17,18 @@ from glyphscope.core.geometry import (
     quad_centre,
     quad_height,
 )
-from glyphscope.core.records import Glyph, has_finite_geometry
+from glyphscope.core.records import Glyph, Quad, has_finite_geometry
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import reading
 from glyphscope.core.text.bidi import logical_order
 from glyphscope.core.text.chars import glyph_output_text, is_whitespace_text
+from glyphscope.core.text.columns import (
+    ColumnBand,
+    ColumnsResult,
+    Interval,
+    band_lines,
+    merge_ink,
+)
 from glyphscope.core.text.layout import (
     BLOCK_GAP_CELLS,
     FIT_BLOCK_GLYPHS,
@@ -106,8 +114,10 @@ def reading_order(
 
 
 # Layout (§7), baseline lines and columns (§8) record by record, as before issue 9 put them
-# over arrays. One change: a direction that is not a number (a quad whose edge overflows)
-# does not vote for the page's rotation (round(nan) raised ValueError).
+# over arrays. Two changes, where the old code raised: a direction that is not a number (a
+# quad whose edge overflows) does not vote for the page's rotation (round(nan) raised
+# ValueError); a cell whose width comes out 0 (every measured size infinite) takes half the
+# cell height (the division by it raised ZeroDivisionError).
 
 _COS_SIN = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}
 Placed = tuple[float, float, int]
@@ -271,7 +281,7 @@ def grid_cells(glyphs: Sequence[Glyph], indices: Sequence[int]) -> tuple[float, 
                 ratios.append(advance / len(glyph.text) / size)
     cell_height = statistics.median(sizes) if sizes else 1.0
     cell_width = (sum(ratios) / len(ratios) if ratios else 0.5) * cell_height
-    return cell_width, cell_height
+    return cell_width or 0.5 * cell_height or 1.0, cell_height
 
 
 def fitted_cell_width(glyphs: Sequence[Glyph], lines: list[Line], cell_width: float) -> float:
@@ -340,3 +350,145 @@ def _place_line(
         chars.extend(text)
         owners.extend([index] * len(text))
         previous = index
+
+
+# Columns (§8) record by record.
+
+
+def _reading_text(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> TextResult:
+    return reading.reading_order(glyphs, order, rules, decisions=False).text
+
+
+def columns_text(
+    glyphs: Sequence[Glyph],
+    order: Sequence[int],
+    rules: Rules,
+    *,
+    grid: LayoutResult | None = None,
+    reading: TextResult | None = None,
+) -> ColumnsResult:
+    """Columns text of `order`. `grid` and `reading` are layout() and reading_order() of the
+    same glyphs, order and rules when the caller already has them (core.analysis does)."""
+    if not order:
+        return ColumnsResult(text=TextResult(text="", char_glyphs=()), columns=())
+    median = median_advance(glyphs, order)
+    threshold = rules.columns_gap_multiple * median
+    if grid is None:
+        grid = layout(glyphs, order, rules)
+    frame = frame_matrix(grid.rotation)
+    boxes = {
+        index: _frame_bounds(glyphs[index].quad, frame) for line in grid.lines for index in line
+    }
+    inks = [line_ink(glyphs, line, boxes, median) for line in grid.lines]
+    spans = band_lines(inks, threshold) if median > 0.0 else [(0, len(inks), [])]
+    bands: list[ColumnBand] = []
+    owner: dict[int, tuple[int, int]] = {}
+    for band_number, (first, end, gutters) in enumerate(spans):
+        bands.append(_band(grid.lines[first:end], gutters, boxes, band_number, owner))
+    if not any(band.gutters for band in bands):
+        text = reading if reading is not None else _reading_text(glyphs, order, rules)
+    else:
+        text = _read_bands(glyphs, order, rules, bands, owner, grid.off_grid)
+    return ColumnsResult(
+        text=text,
+        columns=tuple(column for band in bands for column in band.columns),
+        median_advance=median,
+        threshold=threshold,
+        gaps=tuple(gutter for band in bands for gutter in band.gutters),
+        bands=tuple(bands),
+        rotation=grid.rotation,
+        off_grid=grid.off_grid,
+    )
+
+
+def median_advance(glyphs: Sequence[Glyph], order: Sequence[int]) -> float:
+    """Median own advance (origin to glyph end) of the non-blank glyphs that have one."""
+    advances = []
+    for index in order:
+        glyph = glyphs[index]
+        if is_whitespace_text(glyph.text):
+            continue
+        advance = distance(glyph.origin, glyph.glyph_end)
+        if advance > 0.0:
+            advances.append(advance)
+    return statistics.median(advances) if advances else 0.0
+
+
+def line_ink(
+    glyphs: Sequence[Glyph],
+    line: Sequence[int],
+    boxes: dict[int, tuple[float, float, float, float]],
+    distance: float,
+) -> list[Interval]:
+    """The x-intervals a line inks: its non-blank glyph boxes, merged where at most `distance`
+    apart (blank glyphs write no ink, so a trailing space never reaches into a gutter)."""
+    extents = sorted(
+        (boxes[index][0], boxes[index][2])
+        for index in line
+        if not is_whitespace_text(glyphs[index].text)
+    )
+    return merge_ink(extents, distance)
+
+
+def _frame_bounds(quad: Quad, frame: Matrix) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a quad in the layout grid frame (core.text.lines.frame_matrix)."""
+    xs, ys = zip(*(apply_vector(frame, x, y) for x, y in quad), strict=True)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _band(
+    lines: Sequence[Sequence[int]],
+    gutters: Sequence[Interval],
+    boxes: dict[int, tuple[float, float, float, float]],
+    band_number: int,
+    owner: dict[int, tuple[int, int]],
+) -> ColumnBand:
+    """Assign the band's glyphs to columns by quad centre; record its extents."""
+    middles = [(left + right) / 2.0 for left, right in gutters]
+    extents: dict[int, list[float]] = {}
+    top, bottom = -math.inf, math.inf
+    for line in lines:
+        for index in line:
+            x0, y0, x1, y1 = boxes[index]
+            column = bisect.bisect_right(middles, (x0 + x1) / 2.0)
+            owner[index] = (band_number, column)
+            extent = extents.setdefault(column, [x0, x1])
+            extent[0], extent[1] = min(extent[0], x0), max(extent[1], x1)
+            top, bottom = max(top, y1), min(bottom, y0)
+    return ColumnBand(
+        top=top,
+        bottom=bottom,
+        columns=tuple((extents[c][0], extents[c][1]) for c in sorted(extents)),
+        gutters=tuple(gutters),
+        lines=len(lines),
+    )
+
+
+def _read_bands(
+    glyphs: Sequence[Glyph],
+    order: Sequence[int],
+    rules: Rules,
+    bands: Sequence[ColumnBand],
+    owner: dict[int, tuple[int, int]],
+    off_grid: Sequence[int],
+) -> TextResult:
+    """Bands top to bottom, columns left to right, each column in drawing order; then the
+    off-grid glyphs."""
+    members: dict[tuple[int, int], list[int]] = {}
+    for index in order:
+        place = owner.get(index)
+        if place is not None:
+            members.setdefault(place, []).append(index)
+    groups = [members[place] for place in sorted(members)]
+    if off_grid:
+        groups.append(list(off_grid))
+    chars: list[str] = []
+    owners: list[int] = []
+    for group in groups:
+        text = _reading_text(glyphs, group, rules)
+        if chars and text.text:
+            chars.append("\n")
+            owners.append(-1)
+        chars.extend(text.text)
+        owners.extend(text.char_glyphs)
+    return TextResult(text="".join(chars), char_glyphs=tuple(owners))

@@ -21,7 +21,6 @@ __getattr__, __dir__, __all__ = lazy_exports(
             "Interval",
             "band_lines",
             "columns_text",
-            "line_ink",
             "median_advance",
             "merge_ink",
             "narrow_gutters",

@@ -225,7 +225,8 @@ def _grid_cells(grid: _Rows, sizes: np.ndarray, on: np.ndarray) -> tuple[float, 
     cell_height = median(sizes) if len(sizes) else 1.0
     # sum() of the Python floats, not numpy's pairwise sum: the very mean a loop takes.
     ratio = sum(ratios.tolist()) / len(ratios) if len(ratios) else 0.5
-    return ratio * cell_height, cell_height
+    # An infinite size makes a ratio of 0: when all are, the cell still needs a width.
+    return ratio * cell_height or 0.5 * cell_height or 1.0, cell_height
 
 
 def _fitted_cell_width(grid: _Rows, lines: list[np.ndarray], cell_width: float) -> float:
