@@ -15,7 +15,6 @@ import statistics
 from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter
-from typing import overload
 
 import numpy as np
 
@@ -84,38 +83,10 @@ class GlyphRows:
         return self._quads
 
 
-class FewRecords(Sequence[Glyph]):
-    """GlyphColumns for a stage that reads the records of a few rows only (duplicate pairs,
-    replaced glyphs, accents): each record is made from the arrays when asked. The columns'
-    own indexing first lists every column, which pays only when most rows are read."""
-
-    __slots__ = ("columns",)
-
-    def __init__(self, columns: GlyphColumns) -> None:
-        self.columns = columns
-
-    def __len__(self) -> int:
-        return len(self.columns)
-
-    @overload
-    def __getitem__(self, index: int) -> Glyph: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Glyph]: ...
-
-    def __getitem__(self, index: int | slice) -> Glyph | list[Glyph]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("glyph index out of range")
-        return self.columns.row(index)
-
-
 def few_records(glyphs: Sequence[Glyph]) -> Sequence[Glyph]:
-    """The glyphs for a stage that reads few of their records (FewRecords for columns)."""
-    return FewRecords(glyphs) if isinstance(glyphs, GlyphColumns) else glyphs
+    """The glyphs for a stage that reads few of their records (GlyphColumns.row_records for
+    columns)."""
+    return glyphs.row_records() if isinstance(glyphs, GlyphColumns) else glyphs
 
 
 def hypots(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
