@@ -1,9 +1,10 @@
-"""Layout (spec §7), its baseline lines and columns (§8) over arrays (issue 9) lay out and
-split exactly as they did record by record (tests/text_reference.py): the same LayoutResult
-and ColumnsResult, compared by repr (so -0.0, nan and a numpy scalar in place of a float all
-show), on random pages of horizontal, rotated and vertical glyphs, blanks, CJK, right-to-left
-letters and damaged geometry, with the layout caps small enough to be reached, held as
-records or as GlyphColumns."""
+"""Layout (spec §7), its baseline lines, columns (§8) and structure order's MCID buckets (§9)
+over arrays (issue 9) lay out, split and replay exactly as they did record by record
+(tests/text_reference.py): the same LayoutResult, ColumnsResult and StructureOrder, compared
+by repr (so -0.0, nan and a numpy scalar in place of a float all show), on random pages of
+horizontal, rotated and vertical glyphs, blanks, CJK, right-to-left letters and damaged
+geometry, with the layout caps small enough to be reached, held as records or as
+GlyphColumns."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.rules import Rules
+from glyphscope.core.structure.order import order_glyphs
 from glyphscope.core.text import lines
 from glyphscope.core.text.columns import columns_text
 from glyphscope.core.text.layout import layout
@@ -57,3 +59,38 @@ def test_columns_over_arrays_split_as_the_records_did(page, rules, given_grid):
     assert repr(columns_text(glyphs, order, rules, grid=grid)) == expected
     columns = GlyphColumns.from_glyphs(glyphs)
     assert repr(columns_text(columns, order, rules, grid=grid)) == expected
+
+
+_FORM = (12, 0)
+
+
+def _chain(form_path: str) -> tuple:
+    return (_FORM,) if form_path.startswith("/Fm1") else ()
+
+
+@st.composite
+def _tagged_pages(draw):
+    glyphs, order = draw(_pages())
+    marks = st.tuples(st.sampled_from([None, 0, 1, 2, 7]), st.sampled_from(["", "/Fm1", "/Fm2"]))
+    tags = draw(st.lists(marks, min_size=len(glyphs), max_size=len(glyphs)))
+    draw_orders = draw(st.permutations(range(len(glyphs))))
+    glyphs = [
+        glyph._replace(mcid=mcid, form_path=path, draw_order=drawn)
+        for glyph, (mcid, path), drawn in zip(glyphs, tags, draw_orders, strict=True)
+    ]
+    keys = st.tuples(st.sampled_from([None, None, _FORM]), st.sampled_from([0, 1, 2, 3]))
+    return glyphs, order, draw(st.lists(keys, max_size=6))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_tagged_pages(), st.booleans())
+def test_structure_buckets_over_the_mcid_column_replay_as_glyph_by_glyph(page, chained):
+    glyphs, order, keys = page
+    chain = _chain if chained else None
+    expected = repr(text_reference.order_glyphs(keys, glyphs, order, Rules(), chain))
+    assert repr(order_glyphs(keys, glyphs, order, Rules(), chain)) == expected
+    # Columns hold no draw order: a row is drawn as its index says.
+    renumbered = [glyph._replace(draw_order=i) for i, glyph in enumerate(glyphs)]
+    expected = repr(text_reference.order_glyphs(keys, renumbered, order, Rules(), chain))
+    columns = GlyphColumns.from_glyphs(renumbered)
+    assert repr(order_glyphs(keys, columns, order, Rules(), chain)) == expected

@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from glyphscope.core.geometry import (
     Matrix,
@@ -19,6 +19,8 @@ from glyphscope.core.geometry import (
 )
 from glyphscope.core.records import Glyph, Quad, has_finite_geometry
 from glyphscope.core.rules import Rules
+from glyphscope.core.structure import order
+from glyphscope.core.structure.tree import McidKey, ObjGen
 from glyphscope.core.text import reading
 from glyphscope.core.text.bidi import logical_order
 from glyphscope.core.text.chars import glyph_output_text, is_whitespace_text
@@ -492,3 +494,69 @@ def _read_bands(
         chars.extend(text.text)
         owners.extend(text.char_glyphs)
     return TextResult(text="".join(chars), char_glyphs=tuple(owners))
+
+
+# Structure order's buckets (§9) glyph by glyph, as before they were filled from the MCID
+# column.
+
+
+def order_glyphs(
+    mcid_keys: Sequence[McidKey],
+    glyphs: Sequence[Glyph],
+    visible: Sequence[int],
+    rules: Rules,
+    form_chain: Callable[[str], tuple[ObjGen, ...]] | None = None,
+) -> order.StructureOrder:
+    """Replay `visible` glyphs in the walk's MCID order, then the untagged geometric tail.
+
+    `form_chain(form_path)` gives the objgens of the forms on a glyph's form path, innermost
+    first; needed only when some key names a form (MCR /Stm).
+    """
+    stm_forms = {form for form, _ in mcid_keys if form is not None}
+    buckets: dict[McidKey, list[int]] = {key: [] for key in mcid_keys}
+    tail: list[int] = []
+    for index in visible:
+        glyph = glyphs[index]
+        key = _glyph_key(glyph, stm_forms, form_chain)
+        bucket = buckets.get(key) if key is not None else None
+        if bucket is None:
+            tail.append(index)
+        else:
+            bucket.append(index)
+    glyph_order: list[int] = []
+    spans: dict[int, tuple[int, int]] = {}
+    form_spans: dict[tuple[ObjGen, int], tuple[int, int]] = {}
+    for key in mcid_keys:
+        start = len(glyph_order)
+        glyph_order.extend(sorted(buckets[key], key=lambda i: glyphs[i].draw_order))
+        form, mcid = key
+        if form is None:
+            spans[mcid] = (start, len(glyph_order))
+        else:
+            form_spans[(form, mcid)] = (start, len(glyph_order))
+    # The tail is read in baseline lines, in the frame layout text uses for the whole page:
+    # on a page drawn turned it follows the page's lines rather than crossing them.
+    rotation = dominant_rotation(glyphs, visible) if tail else 0
+    untagged = line_order(glyphs, tail, rotation, rules)
+    return order.StructureOrder(
+        glyph_order=tuple(glyph_order + untagged),
+        mcid_order=tuple(mcid for form, mcid in mcid_keys if form is None),
+        spans=spans,
+        untagged=tuple(untagged),
+        total=len(visible),
+        form_spans=form_spans,
+    )
+
+
+def _glyph_key(
+    glyph: Glyph,
+    stm_forms: set[ObjGen],
+    form_chain: Callable[[str], tuple[ObjGen, ...]] | None,
+) -> McidKey | None:
+    if glyph.mcid is None:
+        return None
+    if glyph.form_path and stm_forms and form_chain is not None:
+        for form in form_chain(glyph.form_path):
+            if form in stm_forms:
+                return (form, glyph.mcid)
+    return (None, glyph.mcid)

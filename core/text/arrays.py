@@ -18,7 +18,7 @@ from operator import attrgetter
 
 import numpy as np
 
-from glyphscope.core.columns import GlyphColumns
+from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.records import Glyph
 
 
@@ -52,9 +52,26 @@ class GlyphRows:
         return few_records(self.glyphs)[int(self.index[k])]
 
     def texts(self) -> list[str]:
+        return self.strings("text")
+
+    def strings(self, name: str) -> list[str]:
+        """A string field (font_key, form_path…) as a list."""
         if self._columns is not None:
-            return list(map(self._columns.text.__getitem__, self.index.tolist()))
-        return [glyph.text for glyph in self._records]
+            return list(map(getattr(self._columns, name).__getitem__, self.index.tolist()))
+        return list(map(attrgetter(name), self._records))
+
+    def mcids(self) -> list[int | None]:
+        """Glyph.mcid of each row (None where there is none)."""
+        if self._columns is None:
+            return [glyph.mcid for glyph in self._records]
+        values = self._columns.mcid[self.index].tolist()
+        return [None if mcid == NO_MCID else mcid for mcid in values]
+
+    def draw_orders(self) -> np.ndarray:
+        """Glyph.draw_order of each row (in columns, the row itself)."""
+        if self._columns is not None:
+            return self.index.copy()
+        return np.fromiter(map(attrgetter("draw_order"), self._records), np.intp, len(self))
 
     def numbers(self, name: str) -> np.ndarray:
         """A scalar field (font_size, writing_mode…) as a float64 or int64 column."""
