@@ -275,7 +275,7 @@ def _place(
     blank = grid.whitespace & np.fromiter(map(bool, grid.texts), bool, len(grid.texts))
     placed = [line[~blank[line]] for line in lines]
     sequence = np.concatenate(placed) if placed else np.empty(0, dtype=np.intp)
-    pairs = reading_pairs(glyphs, grid.index[sequence], rules)
+    pairs = reading_pairs(glyphs, grid.index[sequence].tolist(), rules)
     padding = _Padding(rules)
     with np.errstate(all="ignore"):
         targets, first_capped = padding.targets((grid.x[sequence] - left) / cell_width)
