@@ -31,6 +31,10 @@ a band, not over the whole page:
 - a page with no gutter in any band is read exactly as reading order (§6).
 Coordinates in ColumnBand are in the grid frame (user space turned by -rotation); at rotation 0
 they are user space.
+
+The median advance, the glyph boxes in the grid frame and each band's columns and extents are
+computed over the glyphs' arrays (core.text.arrays; issue 9), the columns read by reading
+order's text path; the numbers are those the record functions computed, bit for bit.
 """
 
 from __future__ import annotations

@@ -25,6 +25,12 @@ Decisions made here (the seeds leave them open):
   than layout_max_blank_lines blank lines, and a page inserts at most layout_max_padding
   spaces and newlines in all (then one space or newline where padding was due). Each cap
   reached is named in `LayoutResult.capped`, and the decision log's warnings.
+
+Every step runs over the glyphs' arrays (core.text.arrays; issue 9): directions, frame
+positions, cells, lines and word gaps (core.text.pairs) for the whole page at once, then one
+pass placing the glyphs on the grid. Records are made only for the few glyphs a record
+function still reads (a degenerate writing direction, right-to-left runs). The numbers are
+those the record functions compute, bit for bit (tests/text_reference.py keeps them).
 """
 
 from __future__ import annotations
@@ -206,7 +212,8 @@ def grid_cells(glyphs: Sequence[Glyph], indices: Sequence[int]) -> tuple[float, 
     size: a few large headings must not stretch the grid); the cell width is the mean advance
     per unit of size (the font's average em fraction) times that size. A raw mean advance would
     let the headings widen every cell, and body lines would overrun the column beside them.
-    Half the size when no glyph advances; 1 × 1 when nothing has a size."""
+    Half the size when no glyph advances (or every advance per size comes out 0: infinite
+    sizes); 1 × 1 when nothing has a size."""
     rows = GlyphRows(glyphs, indices)
     grid = _Rows(rows, *writing_directions(rows), 0)
     return _grid_cells(grid, drawn_sizes(rows), np.arange(len(rows)))
