@@ -12,12 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glyphscope.core.columns import GlyphColumns
+from glyphscope.core.document import Document
 from glyphscope.core.rules import Rules
 from glyphscope.core.structure.order import order_glyphs
 from glyphscope.core.text import lines
 from glyphscope.core.text.columns import columns_text
 from glyphscope.core.text.layout import layout
+from glyphscope.core.text.prepared import prepare_glyphs
+from glyphscope.core.text.visible import visible_glyphs
 from tests import text_reference
+from tests.pdfbuilder import PdfBuilder, tounicode_cmap
 from tests.test_text_arrays import _pages
 
 _rules = st.builds(
@@ -94,3 +98,72 @@ def test_structure_buckets_over_the_mcid_column_replay_as_glyph_by_glyph(page, c
     expected = repr(text_reference.order_glyphs(keys, renumbered, order, Rules(), chain))
     columns = GlyphColumns.from_glyphs(renumbered)
     assert repr(order_glyphs(keys, columns, order, Rules(), chain)) == expected
+
+
+# Built PDFs: runs of Latin (Helvetica), Hebrew (right to left, through a ToUnicode CMap) and
+# CJK (a Type0 font, written horizontally with Identity-H or down the page with Identity-V),
+# each under its own text matrix (turned 0°, 90°, 180°, 270° or 30°), on pages turned by
+# /Rotate or not; the page's visible, prepared glyphs go to both paths as the analysis hands
+# them over (GlyphColumns) and as records.
+_CJK = {0x4E2D: "中", 0x6587: "文", 0x3042: "あ", 0x5B57: "字"}
+_HEBREW = {0x41: "\u05e9", 0x42: "\u05dc", 0x43: "\u05d5"}
+_TURNS = {0: (1, 0, 0, 1), 90: (0, 1, -1, 0), 180: (-1, 0, 0, -1), 270: (0, -1, 1, 0)}
+_TURNS[30] = (0.866, 0.5, -0.5, 0.866)
+
+_run = st.tuples(
+    st.sampled_from(["latin", "latin", "hebrew", "cjk", "cjk_vertical"]),
+    st.text(alphabet="abc XYZ", min_size=1, max_size=12),
+    st.sampled_from([0, 0, 0, 90, 180, 270, 30]),
+    st.integers(20, 560),
+    st.integers(20, 760),
+    st.sampled_from([6, 10, 10, 14, 30]),
+)
+
+
+def _built_page(runs, rotate: int):
+    builder = PdfBuilder()
+    fonts = {
+        "F1": builder.standard_font("Helvetica"),
+        "F2": builder.standard_font(
+            "Helvetica",
+            widths=dict.fromkeys(range(32, 127), 600),
+            to_unicode=tounicode_cmap(_HEBREW),
+        ),
+        "F3": builder.type0_font(dw=1000, to_unicode=tounicode_cmap(_CJK, code_bytes=2)),
+        "F4": builder.type0_font(
+            encoding="Identity-V", dw=1000, to_unicode=tounicode_cmap(_CJK, code_bytes=2)
+        ),
+    }
+    parts = []
+    for kind, text, turn, x, y, size in runs:
+        a, b, c, d = _TURNS[turn]
+        if kind.startswith("cjk"):
+            codes = list(_CJK)
+            shown = "<" + "".join(f"{codes[ord(ch) % 4]:04X}" for ch in text) + ">"
+            font = "F4" if kind == "cjk_vertical" else "F3"
+        else:
+            shown = "(" + (text.replace("a", "A").replace("b", "B") if kind == "hebrew" else text)
+            shown += ")"
+            font = "F2" if kind == "hebrew" else "F1"
+        parts.append(f"BT /{font} {size} Tf {a} {b} {c} {d} {x} {y} Tm {shown} Tj ET")
+    builder.add_page(" ".join(parts).encode(), fonts=fonts, rotate=rotate)
+    return Document.open(builder.to_bytes()).page(0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_run, max_size=8), st.sampled_from([0, 0, 90]))
+def test_layout_and_columns_of_built_pages_are_those_of_records(runs, rotate):
+    page = _built_page(runs, rotate)
+    rules = Rules()
+    extraction = page.extract()
+    shown = visible_glyphs(extraction.glyphs, page.visible_box, rules)
+    prepared = prepare_glyphs(extraction.glyphs, shown.visible, extraction.replacements, rules)
+    glyphs, order = prepared.glyphs, prepared.order
+    assert isinstance(glyphs, GlyphColumns)
+    records = list(glyphs)
+    grid = repr(text_reference.layout(records, order, rules))
+    assert repr(layout(glyphs, order, rules)) == grid
+    assert repr(layout(records, order, rules)) == grid
+    columns = repr(text_reference.columns_text(records, order, rules))
+    assert repr(columns_text(glyphs, order, rules)) == columns
+    assert repr(columns_text(records, order, rules)) == columns
