@@ -13,7 +13,7 @@ Memory per glyph is about 170 bytes of arrays and shared string references, agai
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -127,13 +127,14 @@ class GlyphColumns(Sequence[Glyph]):
     def __getitem__(self, index: slice) -> list[Glyph]: ...
 
     def __getitem__(self, index: int | slice) -> Glyph | list[Glyph]:
-        if isinstance(index, slice):
-            return [self.record(i) for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("glyph index out of range")
-        return self.record(index)
+        return _item(self, index, self.record)
+
+    def row_records(self) -> Sequence[Glyph]:
+        """The glyphs as a sequence each of whose records is made by row(), from the arrays:
+        for a stage that reads the records of a few rows only (duplicate pairs, replaced
+        glyphs, accents). Indexing the columns themselves first lists every column (record's
+        cache), which pays only when most rows are read."""
+        return _RowRecords(self)
 
     def __eq__(self, other: object) -> bool:
         """Equal to any sequence holding equal records in the same order (a tuple or list
@@ -234,6 +235,41 @@ def _column_equal(a: list | np.ndarray, b: list | np.ndarray) -> bool:
     if isinstance(a, np.ndarray):
         return isinstance(b, np.ndarray) and np.array_equal(a, b)
     return a == b
+
+
+class _RowRecords(Sequence[Glyph]):
+    """GlyphColumns.row_records: the columns' sequence, each record made by row()."""
+
+    __slots__ = ("columns",)
+
+    def __init__(self, columns: GlyphColumns) -> None:
+        self.columns = columns
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    @overload
+    def __getitem__(self, index: int) -> Glyph: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Glyph]: ...
+
+    def __getitem__(self, index: int | slice) -> Glyph | list[Glyph]:
+        return _item(self.columns, index, self.columns.row)
+
+
+def _item(
+    columns: GlyphColumns, index: int | slice, make: Callable[[int], Glyph]
+) -> Glyph | list[Glyph]:
+    """Sequence indexing over the rows of `columns` (negative indices, slices, IndexError),
+    each record made by `make`."""
+    if isinstance(index, slice):
+        return [make(i) for i in range(*index.indices(len(columns)))]
+    if index < 0:
+        index += len(columns)
+    if not 0 <= index < len(columns):
+        raise IndexError("glyph index out of range")
+    return make(index)
 
 
 def _make_glyph(

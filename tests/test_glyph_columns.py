@@ -49,6 +49,18 @@ def test_columns_give_back_every_record(monkeypatch, listed):
         columns[len(glyphs)]
 
 
+def test_row_records_read_the_arrays_without_the_list_cache():
+    glyphs = _page_glyphs()
+    columns = GlyphColumns.from_glyphs(glyphs)
+    records = columns.row_records()
+    assert len(records) == len(glyphs)
+    assert all(_same(records[i], glyphs[i]) for i in range(len(glyphs)))
+    assert _same(records[-1], glyphs[-1]) and [g.text for g in records[2:5]] == ["l", "l", "o"]
+    with pytest.raises(IndexError):
+        records[len(glyphs)]
+    assert columns._listed == []
+
+
 def test_columns_pickle_without_their_list_cache():
     columns = GlyphColumns.from_glyphs(_page_glyphs())
     columns[0]  # fills the list cache

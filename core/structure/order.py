@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pikepdf
 
 from glyphscope.core.errors import PageIndexError
@@ -39,6 +41,7 @@ from glyphscope.core.structure.tree import (
     StructureWalk,
     walk_structure,
 )
+from glyphscope.core.text.arrays import GlyphRows
 from glyphscope.core.text.lines import dominant_rotation, line_order
 
 if TYPE_CHECKING:
@@ -106,22 +109,32 @@ def order_glyphs(
     first; needed only when some key names a form (MCR /Stm).
     """
     stm_forms = {form for form, _ in mcid_keys if form is not None}
-    buckets: dict[McidKey, list[int]] = {key: [] for key in mcid_keys}
-    tail: list[int] = []
-    for index in visible:
-        glyph = glyphs[index]
-        key = _glyph_key(glyph, stm_forms, form_chain)
-        bucket = buckets.get(key) if key is not None else None
+    rows = GlyphRows(glyphs, visible)
+    numbers = {key: number for number, key in enumerate(dict.fromkeys(mcid_keys))}
+    paths = rows.strings("form_path") if stm_forms and form_chain is not None else None
+    # The bucket of each row (-1: the tail), worked out once per distinct (MCID, form path).
+    bucket_of: dict[tuple[int | None, str], int] = {}
+    buckets = np.empty(len(rows), dtype=np.intp)
+    for position, mcid in enumerate(rows.mcids()):
+        path = paths[position] if paths is not None else ""
+        bucket = bucket_of.get((mcid, path))
         if bucket is None:
-            tail.append(index)
-        else:
-            bucket.append(index)
+            key = _glyph_key(mcid, path, stm_forms, form_chain)
+            bucket = bucket_of[(mcid, path)] = numbers.get(key, -1) if key is not None else -1
+        buckets[position] = bucket
+    # Each bucket in drawing order (a stable sort: rows drawn alike keep their visible
+    # order), the tail (bucket -1) in visible order.
+    draw = np.where(buckets < 0, np.arange(len(rows)), rows.draw_orders())
+    replay = np.lexsort((draw, buckets))
+    bounds = np.searchsorted(buckets[replay], np.arange(-1, len(numbers) + 1))
+    members = [rows.index[replay[a:b]].tolist() for a, b in pairwise(bounds.tolist())]
+    tail = members[0]
     glyph_order: list[int] = []
     spans: dict[int, tuple[int, int]] = {}
     form_spans: dict[tuple[ObjGen, int], tuple[int, int]] = {}
     for key in mcid_keys:
         start = len(glyph_order)
-        glyph_order.extend(sorted(buckets[key], key=lambda i: glyphs[i].draw_order))
+        glyph_order.extend(members[numbers[key] + 1])
         form, mcid = key
         if form is None:
             spans[mcid] = (start, len(glyph_order))
@@ -142,17 +155,19 @@ def order_glyphs(
 
 
 def _glyph_key(
-    glyph: Glyph,
+    mcid: int | None,
+    form_path: str,
     stm_forms: set[ObjGen],
     form_chain: Callable[[str], tuple[ObjGen, ...]] | None,
 ) -> McidKey | None:
-    if glyph.mcid is None:
+    """The bucket key of a glyph with this MCID and form path."""
+    if mcid is None:
         return None
-    if glyph.form_path and stm_forms and form_chain is not None:
-        for form in form_chain(glyph.form_path):
+    if form_path and stm_forms and form_chain is not None:
+        for form in form_chain(form_path):
             if form in stm_forms:
-                return (form, glyph.mcid)
-    return (None, glyph.mcid)
+                return (form, mcid)
+    return (None, mcid)
 
 
 def _form_chain(page: pikepdf.Page) -> Callable[[str], tuple[ObjGen, ...]]:
@@ -201,7 +216,7 @@ def structure_outcome_for(
     walk = structure_walk(pdf, page, rules)
     if walk is None:
         return NoStructure(NO_TREE)
-    if all(glyphs[i].mcid is None for i in visible):
+    if all(mcid is None for mcid in GlyphRows(glyphs, visible).mcids()):
         return NoStructure(NOT_TAGGED)
     order = order_glyphs(walk.mcid_keys, glyphs, visible, rules, _form_chain(page))
     if len(order.untagged) == order.total and "/StructParents" not in page.obj:

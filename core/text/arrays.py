@@ -11,14 +11,14 @@ the very float a decision made glyph by glyph would.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter
-from typing import overload
 
 import numpy as np
 
-from glyphscope.core.columns import GlyphColumns
+from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.records import Glyph
 
 
@@ -52,9 +52,26 @@ class GlyphRows:
         return few_records(self.glyphs)[int(self.index[k])]
 
     def texts(self) -> list[str]:
+        return self.strings("text")
+
+    def strings(self, name: str) -> list[str]:
+        """A string field (font_key, form_path…) as a list."""
         if self._columns is not None:
-            return list(map(self._columns.text.__getitem__, self.index.tolist()))
-        return [glyph.text for glyph in self._records]
+            return list(map(getattr(self._columns, name).__getitem__, self.index.tolist()))
+        return list(map(attrgetter(name), self._records))
+
+    def mcids(self) -> list[int | None]:
+        """Glyph.mcid of each row (None where there is none)."""
+        if self._columns is None:
+            return [glyph.mcid for glyph in self._records]
+        values = self._columns.mcid[self.index].tolist()
+        return [None if mcid == NO_MCID else mcid for mcid in values]
+
+    def draw_orders(self) -> np.ndarray:
+        """Glyph.draw_order of each row (in columns, the row itself)."""
+        if self._columns is not None:
+            return self.index.copy()
+        return np.fromiter(map(attrgetter("draw_order"), self._records), np.intp, len(self))
 
     def numbers(self, name: str) -> np.ndarray:
         """A scalar field (font_size, writing_mode…) as a float64 or int64 column."""
@@ -83,38 +100,10 @@ class GlyphRows:
         return self._quads
 
 
-class FewRecords(Sequence[Glyph]):
-    """GlyphColumns for a stage that reads the records of a few rows only (duplicate pairs,
-    replaced glyphs, accents): each record is made from the arrays when asked. The columns'
-    own indexing first lists every column, which pays only when most rows are read."""
-
-    __slots__ = ("columns",)
-
-    def __init__(self, columns: GlyphColumns) -> None:
-        self.columns = columns
-
-    def __len__(self) -> int:
-        return len(self.columns)
-
-    @overload
-    def __getitem__(self, index: int) -> Glyph: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Glyph]: ...
-
-    def __getitem__(self, index: int | slice) -> Glyph | list[Glyph]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("glyph index out of range")
-        return self.columns.row(index)
-
-
 def few_records(glyphs: Sequence[Glyph]) -> Sequence[Glyph]:
-    """The glyphs for a stage that reads few of their records (FewRecords for columns)."""
-    return FewRecords(glyphs) if isinstance(glyphs, GlyphColumns) else glyphs
+    """The glyphs for a stage that reads few of their records (GlyphColumns.row_records for
+    columns)."""
+    return glyphs.row_records() if isinstance(glyphs, GlyphColumns) else glyphs
 
 
 def hypots(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
@@ -135,3 +124,16 @@ def finite_rows(rows: GlyphRows) -> np.ndarray:
         finite &= np.isfinite(rows.points(name)).all(axis=1)
     finite &= np.isfinite(rows.quads()).all(axis=(1, 2))
     return finite
+
+
+def median(values: np.ndarray) -> float:
+    """statistics.median of the values, bit for bit: numpy's sort when none is nan (it orders
+    numbers as sorted() does, and the middle ones are then the same numbers), statistics
+    itself otherwise (nan compares false: only Python's sort gives Python's order)."""
+    if np.isnan(values).any():
+        return statistics.median(values.tolist())
+    ordered = np.sort(values)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return float(ordered[middle])
+    return (float(ordered[middle - 1]) + float(ordered[middle])) / 2

@@ -31,24 +31,29 @@ a band, not over the whole page:
 - a page with no gutter in any band is read exactly as reading order (§6).
 Coordinates in ColumnBand are in the grid frame (user space turned by -rotation); at rotation 0
 they are user space.
+
+The median advance, the glyph boxes in the grid frame and each band's columns and extents are
+computed over the glyphs' arrays (core.text.arrays; issue 9), the columns read by reading
+order's text path; the numbers are those the record functions computed, bit for bit.
 """
 
 from __future__ import annotations
 
 import bisect
 import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple
 
-from glyphscope.core.geometry import Matrix, apply_vector, distance
-from glyphscope.core.records import Glyph, Quad
+import numpy as np
+
+from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.arrays import GlyphRows, hypots, median
 from glyphscope.core.text.chars import is_whitespace_text
 from glyphscope.core.text.layout import LayoutResult, layout
-from glyphscope.core.text.lines import frame_matrix
+from glyphscope.core.text.lines import frame_matrix, in_frame
 from glyphscope.core.text.reading import TextResult, reading_order
 
 Interval = tuple[float, float]
@@ -104,16 +109,13 @@ def columns_text(
     threshold = rules.columns_gap_multiple * median
     if grid is None:
         grid = layout(glyphs, order, rules)
-    frame = frame_matrix(grid.rotation)
-    boxes = {
-        index: _frame_bounds(glyphs[index].quad, frame) for line in grid.lines for index in line
-    }
-    inks = [line_ink(glyphs, line, boxes, median) for line in grid.lines]
+    boxes = _LineBoxes(glyphs, grid)
+    inks = [boxes.ink(line, median) for line in boxes.lines]
     spans = band_lines(inks, threshold) if median > 0.0 else [(0, len(inks), [])]
     bands: list[ColumnBand] = []
-    owner: dict[int, tuple[int, int]] = {}
+    place: dict[int, tuple[int, int]] = {}
     for band_number, (first, end, gutters) in enumerate(spans):
-        bands.append(_band(grid.lines[first:end], gutters, boxes, band_number, owner))
+        bands.append(boxes.band(first, end, gutters, band_number, place))
     if not any(band.gutters for band in bands):
         text = (
             reading
@@ -121,7 +123,7 @@ def columns_text(
             else reading_order(glyphs, order, rules, decisions=False).text
         )
     else:
-        text = _read_bands(glyphs, order, rules, bands, owner, grid.off_grid)
+        text = _read_bands(glyphs, order, rules, place, grid.off_grid)
     return ColumnsResult(
         text=text,
         columns=tuple(column for band in bands for column in band.columns),
@@ -136,31 +138,130 @@ def columns_text(
 
 def median_advance(glyphs: Sequence[Glyph], order: Sequence[int]) -> float:
     """Median own advance (origin to glyph end) of the non-blank glyphs that have one."""
-    advances = []
-    for index in order:
-        glyph = glyphs[index]
-        if is_whitespace_text(glyph.text):
-            continue
-        advance = distance(glyph.origin, glyph.glyph_end)
-        if advance > 0.0:
-            advances.append(advance)
-    return statistics.median(advances) if advances else 0.0
+    rows = GlyphRows(glyphs, order)
+    inked = _inked(rows.texts())
+    with np.errstate(all="ignore"):
+        delta = rows.points("glyph_end")[inked] - rows.points("origin")[inked]
+    advances = hypots(delta[:, 0], delta[:, 1])
+    advances = advances[advances > 0.0]
+    return median(advances) if len(advances) else 0.0
 
 
-def line_ink(
-    glyphs: Sequence[Glyph],
-    line: Sequence[int],
-    boxes: dict[int, tuple[float, float, float, float]],
-    distance: float,
-) -> list[Interval]:
-    """The x-intervals a line inks: its non-blank glyph boxes, merged where at most `distance`
-    apart (blank glyphs write no ink, so a trailing space never reaches into a gutter)."""
-    extents = sorted(
-        (boxes[index][0], boxes[index][2])
-        for index in line
-        if not is_whitespace_text(glyphs[index].text)
-    )
-    return merge_ink(extents, distance)
+def _inked(texts: list[str]) -> np.ndarray:
+    """Whether each glyph writes ink (its text is not white space, nor unresolved)."""
+    distinct = {text: not is_whitespace_text(text) for text in set(texts)}
+    return np.fromiter(map(distinct.__getitem__, texts), bool, len(texts))
+
+
+class _LineBoxes:
+    """The glyph boxes of a layout grid's lines in its frame (core.text.lines.frame_matrix),
+    one row per glyph of the lines, line after line: `glyph` its index, `x0`, `y0`, `x1`,
+    `y1` the bounds of its quad, `inked` whether it writes ink. `lines` holds the [start,
+    end) rows of each grid line."""
+
+    def __init__(self, glyphs: Sequence[Glyph], grid: LayoutResult) -> None:
+        rows = GlyphRows(glyphs, [index for line in grid.lines for index in line])
+        self.glyph = rows.index
+        quads = rows.quads()
+        xs, ys = in_frame(frame_matrix(grid.rotation), quads[:, :, 0], quads[:, :, 1])
+        self.x0, self.x1 = _first_min(xs), _first_max(xs)
+        self.y0, self.y1 = _first_min(ys), _first_max(ys)
+        self.inked = _inked(rows.texts())
+        ends = np.cumsum([len(line) for line in grid.lines], dtype=np.intp).tolist()
+        self.lines = list(pairwise([0, *ends]))
+
+    def ink(self, line: tuple[int, int], distance: float) -> list[Interval]:
+        """The x-intervals a line inks: its non-blank glyph boxes, merged where at most
+        `distance` apart (blank glyphs write no ink, so a trailing space never reaches into a
+        gutter)."""
+        start, end = line
+        inked = self.inked[start:end]
+        x0, x1 = self.x0[start:end][inked].tolist(), self.x1[start:end][inked].tolist()
+        return merge_ink(sorted(zip(x0, x1, strict=True)), distance)
+
+    def band(
+        self,
+        first: int,
+        end: int,
+        gutters: Sequence[Interval],
+        band_number: int,
+        place: dict[int, tuple[int, int]],
+    ) -> ColumnBand:
+        """The band of lines [first, end): each glyph's place (band, column) goes to `place`,
+        its column the one holding its quad centre; the band records its extents."""
+        start, stop = (self.lines[first][0], self.lines[end - 1][1]) if end > first else (0, 0)
+        middles = [(left + right) / 2.0 for left, right in gutters]
+        x0, x1 = self.x0[start:stop], self.x1[start:stop]
+        y0, y1 = self.y0[start:stop], self.y1[start:stop]
+        centres = (x0 + x1) / 2.0
+        if np.isnan(centres).any() or np.isnan(y0).any() or np.isnan(y1).any():
+            columns, extents, top, bottom = _extents_one_by_one(middles, x0, x1, y0, y1)
+        else:
+            columns, extents, top, bottom = _extents(middles, centres, x0, x1, y0, y1)
+        glyphs = self.glyph[start:stop].tolist()
+        place.update(zip(glyphs, ((band_number, column) for column in columns), strict=True))
+        return ColumnBand(
+            top=top, bottom=bottom, columns=extents, gutters=tuple(gutters), lines=end - first
+        )
+
+
+def _extents(
+    middles: list[float],
+    centres: np.ndarray,
+    x0: np.ndarray,
+    x1: np.ndarray,
+    y0: np.ndarray,
+    y1: np.ndarray,
+) -> tuple[list[int], tuple[Interval, ...], float, float]:
+    """Each row's column (bisect_right of its centre among the gutter middles), the (x0, x1)
+    extent of each column holding rows, left to right, and the band's top and bottom. The
+    extremes are those min() and max() keep going row by row: the first row holding the
+    extreme value (0.0 and -0.0 are equal, and the first is kept)."""
+    columns = np.searchsorted(np.array(middles, dtype=np.float64), centres, side="right")
+    rows = np.arange(len(columns))
+    lowest = np.lexsort((rows, x0, columns))
+    highest = np.lexsort((rows, -x1, columns))
+    starts = np.flatnonzero(np.diff(columns[lowest], prepend=-1))
+    extents = tuple(zip(x0[lowest[starts]].tolist(), x1[highest[starts]].tolist(), strict=True))
+    if not len(rows):
+        return [], extents, -math.inf, math.inf
+    return columns.tolist(), extents, float(y1[np.argmax(y1)]), float(y0[np.argmin(y0)])
+
+
+def _extents_one_by_one(
+    middles: list[float], x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray
+) -> tuple[list[int], tuple[Interval, ...], float, float]:
+    """_extents for boxes holding nan (non-finite geometry, which the visible stage drops):
+    row by row, as Python's comparisons order nan."""
+    columns: list[int] = []
+    extents: dict[int, list[float]] = {}
+    top, bottom = -math.inf, math.inf
+    rows = zip(x0.tolist(), x1.tolist(), y0.tolist(), y1.tolist(), strict=True)
+    for left, right, low, high in rows:
+        column = bisect.bisect_right(middles, (left + right) / 2.0)
+        columns.append(column)
+        extent = extents.setdefault(column, [left, right])
+        extent[0], extent[1] = min(extent[0], left), max(extent[1], right)
+        top, bottom = max(top, high), min(bottom, low)
+    ordered = tuple((extents[c][0], extents[c][1]) for c in sorted(extents))
+    return columns, ordered, top, bottom
+
+
+def _first_min(values: np.ndarray) -> np.ndarray:
+    """min() of each row as Python takes it: the first value unless a later one is smaller
+    (nan stays only where it comes first; of 0.0 and -0.0 the first is kept)."""
+    result = values[:, 0]
+    for column in range(1, values.shape[1]):
+        result = np.where(values[:, column] < result, values[:, column], result)
+    return result
+
+
+def _first_max(values: np.ndarray) -> np.ndarray:
+    """max() of each row as Python takes it (see _first_min)."""
+    result = values[:, 0]
+    for column in range(1, values.shape[1]):
+        result = np.where(values[:, column] > result, values[:, column], result)
+    return result
 
 
 def merge_ink(extents: Sequence[Interval], distance: float) -> list[Interval]:
@@ -256,56 +357,21 @@ def _band_gutters(gutters: Sequence[Gutter], lines: int) -> list[Interval]:
     return [(gutter.left, gutter.right) for gutter in gutters] if lines > 1 else []
 
 
-def _frame_bounds(quad: Quad, frame: Matrix) -> tuple[float, float, float, float]:
-    """(x0, y0, x1, y1) of a quad in the layout grid frame (core.text.lines.frame_matrix)."""
-    xs, ys = zip(*(apply_vector(frame, x, y) for x, y in quad), strict=True)
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def _band(
-    lines: Sequence[Sequence[int]],
-    gutters: Sequence[Interval],
-    boxes: dict[int, tuple[float, float, float, float]],
-    band_number: int,
-    owner: dict[int, tuple[int, int]],
-) -> ColumnBand:
-    """Assign the band's glyphs to columns by quad centre; record its extents."""
-    middles = [(left + right) / 2.0 for left, right in gutters]
-    extents: dict[int, list[float]] = {}
-    top, bottom = -math.inf, math.inf
-    for line in lines:
-        for index in line:
-            x0, y0, x1, y1 = boxes[index]
-            column = bisect.bisect_right(middles, (x0 + x1) / 2.0)
-            owner[index] = (band_number, column)
-            extent = extents.setdefault(column, [x0, x1])
-            extent[0], extent[1] = min(extent[0], x0), max(extent[1], x1)
-            top, bottom = max(top, y1), min(bottom, y0)
-    return ColumnBand(
-        top=top,
-        bottom=bottom,
-        columns=tuple((extents[c][0], extents[c][1]) for c in sorted(extents)),
-        gutters=tuple(gutters),
-        lines=len(lines),
-    )
-
-
 def _read_bands(
     glyphs: Sequence[Glyph],
     order: Sequence[int],
     rules: Rules,
-    bands: Sequence[ColumnBand],
-    owner: dict[int, tuple[int, int]],
+    place: dict[int, tuple[int, int]],
     off_grid: Sequence[int],
 ) -> TextResult:
     """Bands top to bottom, columns left to right, each column in drawing order; then the
     off-grid glyphs."""
     members: dict[tuple[int, int], list[int]] = {}
     for index in order:
-        place = owner.get(index)
-        if place is not None:
-            members.setdefault(place, []).append(index)
-    groups = [members[place] for place in sorted(members)]
+        at = place.get(index)
+        if at is not None:
+            members.setdefault(at, []).append(index)
+    groups = [members[at] for at in sorted(members)]
     if off_grid:
         groups.append(list(off_grid))
     chars: list[str] = []

@@ -25,29 +25,36 @@ Decisions made here (the seeds leave them open):
   than layout_max_blank_lines blank lines, and a page inserts at most layout_max_padding
   spaces and newlines in all (then one space or newline where padding was due). Each cap
   reached is named in `LayoutResult.capped`, and the decision log's warnings.
+
+Every step runs over the glyphs' arrays (core.text.arrays; issue 9): directions, frame
+positions, cells, lines and word gaps (core.text.pairs) for the whole page at once, then one
+pass placing the glyphs on the grid. Records are made only for the few glyphs a record
+function still reads (a degenerate writing direction, right-to-left runs). The numbers are
+those the record functions compute, bit for bit (tests/text_reference.py keeps them).
 """
 
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from glyphscope.core.geometry import along, apply_vector, distance, quad_height
+import numpy as np
+
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.arrays import GlyphRows, few_records, hypots, median, quad_heights
 from glyphscope.core.text.bidi import BidiRun, logical_order
-from glyphscope.core.text.chars import glyph_output_text, is_whitespace_text
+from glyphscope.core.text.chars import is_whitespace_text
 from glyphscope.core.text.lines import (
-    Line,
-    Placed,
-    baseline_lines,
-    dominant_rotation,
+    baseline_rows,
     frame_matrix,
+    in_frame,
+    rows_rotation,
 )
-from glyphscope.core.text.reading import TextResult, reading_order, word_gap
-from glyphscope.core.text.visible import drawn_size, writing_direction
+from glyphscope.core.text.pairs import reading_pairs
+from glyphscope.core.text.reading import TextResult, reading_order
+from glyphscope.core.text.visible import drawn_sizes, writing_directions
 
 # A gap wider than this many cells separates two blocks of text on a line (table cells, columns,
 # a tab stop): the second block goes to its own grid column. Narrower gaps are word spaces.
@@ -87,13 +94,20 @@ class _Padding:
         self.budget = self.left = rules.layout_max_padding
         self.capped: dict[str, None] = {}
 
-    def column(self, cells: float) -> int:
-        """The grid column cells from the left edge rounds to, at most the column cap; a
-        coordinate too far to be a number of cells (1e300, inf, nan) gets the cap too."""
-        if cells + 0.5 < self.columns:
-            return math.floor(cells + 0.5)
+    def targets(self, cells: np.ndarray) -> tuple[list[int], int]:
+        """The grid column each of `cells` (cells from the left edge) rounds to, at most the
+        column cap (a coordinate too far to be a number of cells, 1e300, inf, nan, gets the
+        cap too); and the position of the first capped one (len(cells) when none), whose
+        warning cap_column records when the grid reaches it."""
+        with np.errstate(invalid="ignore"):
+            within = cells + 0.5 < self.columns
+        capped = np.flatnonzero(~within)
+        targets = np.full(len(cells), self.columns, dtype=np.int64)
+        targets[within] = np.floor(cells[within] + 0.5)
+        return targets.tolist(), int(capped[0]) if len(capped) else len(cells)
+
+    def cap_column(self) -> None:
         self.capped[f"layout: a glyph past column {self.columns} placed at it"] = None
-        return self.columns
 
     def blank(self, lines: float) -> int:
         """Blank lines for a baseline gap of `lines` cell heights: floor(lines) − 1, capped."""
@@ -112,59 +126,84 @@ class _Padding:
         return 1
 
 
+class _Rows:
+    """The glyphs of `order` as arrays, in the grid frame: what every step of the grid reads.
+    Positions index the arrays (row k is glyph `index[k]`)."""
+
+    __slots__ = ("index", "texts", "whitespace", "origin", "glyph_end", "ux", "uy", "x", "y")
+
+    def __init__(self, rows: GlyphRows, ux: np.ndarray, uy: np.ndarray, rotation: int) -> None:
+        self.index = rows.index
+        self.texts = rows.texts()
+        distinct = {text: is_whitespace_text(text) for text in set(self.texts)}
+        self.whitespace = np.fromiter(map(distinct.__getitem__, self.texts), bool, len(rows))
+        self.origin, self.glyph_end = rows.points("origin"), rows.points("glyph_end")
+        self.ux, self.uy = ux, uy
+        self.x, self.y = in_frame(frame_matrix(rotation), self.origin[:, 0], self.origin[:, 1])
+
+    def advances(self) -> np.ndarray:
+        """geometry.distance(origin, glyph_end) of every row: its own advance."""
+        with np.errstate(all="ignore"):
+            delta = self.glyph_end - self.origin
+        return hypots(delta[:, 0], delta[:, 1])
+
+    def gaps(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
+        """geometry.along from each `before` row's glyph end to the `after` row's origin, in
+        the before row's writing direction: the §6 word gap."""
+        end, origin = self.glyph_end[before], self.origin[after]
+        with np.errstate(all="ignore"):
+            return (origin[:, 0] - end[:, 0]) * self.ux[before] + (
+                origin[:, 1] - end[:, 1]
+            ) * self.uy[before]
+
+
 def layout_text(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> TextResult:
     return layout(glyphs, order, rules).text
 
 
 def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> LayoutResult:
-    rotation = dominant_rotation(glyphs, order)
-    frame = frame_matrix(rotation)
-    on_grid: list[Placed] = []
-    off_grid: list[int] = []
-    for index in order:
-        glyph = glyphs[index]
-        frame_ux, frame_uy = apply_vector(frame, *writing_direction(glyph))
-        if glyph.writing_mode == 1 or frame_ux <= 0 or abs(frame_uy) > GRID_DIRECTION_TOLERANCE:
-            off_grid.append(index)
-            continue
-        on_grid.append((*apply_vector(frame, *glyph.origin), index))
-    cell_width, cell_height = grid_cells(glyphs, [item[2] for item in on_grid])
-    left = min((item[0] for item in on_grid), default=0.0)
-    lines = baseline_lines(glyphs, on_grid, rules)
-    cell_width = fitted_cell_width(glyphs, lines, cell_width)
-    chars: list[str] = []
-    owners: list[int] = []
-    padding = _Padding(rules)
-    previous_y = None
-    for line_y, line in lines:
-        if previous_y is not None:
-            breaks = padding.take(padding.blank((previous_y - line_y) / cell_height) + 1)
-            chars.extend("\n" * breaks)
-            owners.extend([-1] * breaks)
-        _place_line(glyphs, line, left, cell_width, rules, chars, owners, padding)
-        previous_y = line_y
+    rows = GlyphRows(glyphs, order)
+    ux, uy = writing_directions(rows)
+    modes = rows.numbers("writing_mode")
+    rotation = rows_rotation(modes, ux, uy)
+    frame_ux, frame_uy = in_frame(frame_matrix(rotation), ux, uy)
+    with np.errstate(invalid="ignore"):
+        off = (modes == 1) | (frame_ux <= 0) | (np.abs(frame_uy) > GRID_DIRECTION_TOLERANCE)
+    grid = _Rows(rows, ux, uy, rotation)
+    on = np.flatnonzero(~off)
+    cell_width, cell_height = _grid_cells(grid, drawn_sizes(rows), on)
+    left = min(grid.x[on].tolist(), default=0.0)
+    line_ys, lines = baseline_rows(
+        grid.x[on], grid.y[on], quad_heights(rows.quads())[on], grid.index[on], rules
+    )
+    lines = [on[line] for line in lines]
+    cell_width = _fitted_cell_width(grid, lines, cell_width)
+    chars, owners, capped = _place(
+        glyphs, grid, line_ys, lines, left, cell_width, cell_height, rules
+    )
     grid_text, grid_owners, bidi_runs = logical_order(
-        "".join(chars), owners, glyphs, rules, layout=True
+        chars, owners, few_records(glyphs), rules, layout=True
     )
     if bidi_runs:
-        chars, owners = list(grid_text), list(grid_owners)
+        chars, owners = grid_text, list(grid_owners)
+    off_grid = grid.index[off].tolist()
     if off_grid:
         tail = reading_order(glyphs, off_grid, rules, decisions=False).text
         if chars:
-            chars.extend("\n\n")
+            chars += "\n\n"
             owners.extend((-1, -1))
-        chars.extend(tail.text)
+        chars += tail.text
         owners.extend(tail.char_glyphs)
     return LayoutResult(
-        text=TextResult(text="".join(chars), char_glyphs=tuple(owners)),
+        text=TextResult(text=chars, char_glyphs=tuple(owners)),
         rotation=rotation,
         cell_width=cell_width,
         cell_height=cell_height,
         left=left,
-        lines=tuple(tuple(item[2] for item in line) for _, line in lines),
+        lines=tuple(tuple(grid.index[line].tolist()) for line in lines),
         off_grid=tuple(off_grid),
         bidi_runs=bidi_runs,
-        capped=tuple(padding.capped),
+        capped=capped,
     )
 
 
@@ -173,47 +212,53 @@ def grid_cells(glyphs: Sequence[Glyph], indices: Sequence[int]) -> tuple[float, 
     size: a few large headings must not stretch the grid); the cell width is the mean advance
     per unit of size (the font's average em fraction) times that size. A raw mean advance would
     let the headings widen every cell, and body lines would overrun the column beside them.
-    Half the size when no glyph advances; 1 × 1 when nothing has a size."""
-    ratios = []
-    sizes = []
-    for index in indices:
-        glyph = glyphs[index]
-        size = drawn_size(glyph)
-        if size <= 0.0:
-            continue
-        sizes.append(size)
-        if not is_whitespace_text(glyph.text):
-            advance = distance(glyph.origin, glyph.glyph_end)
-            if advance > 0.0:
-                ratios.append(advance / len(glyph.text) / size)
-    cell_height = statistics.median(sizes) if sizes else 1.0
-    cell_width = (sum(ratios) / len(ratios) if ratios else 0.5) * cell_height
-    return cell_width, cell_height
+    Half the size when no glyph advances (or every advance per size comes out 0: infinite
+    sizes); 1 × 1 when nothing has a size."""
+    rows = GlyphRows(glyphs, indices)
+    grid = _Rows(rows, *writing_directions(rows), 0)
+    return _grid_cells(grid, drawn_sizes(rows), np.arange(len(rows)))
 
 
-def fitted_cell_width(glyphs: Sequence[Glyph], lines: list[Line], cell_width: float) -> float:
+def _grid_cells(grid: _Rows, sizes: np.ndarray, on: np.ndarray) -> tuple[float, float]:
+    """grid_cells of the rows at positions `on`."""
+    sizes = sizes[on]
+    sized = ~(sizes <= 0.0)  # a nan size counts, as `size <= 0.0` lets it through
+    on, sizes = on[sized], sizes[sized]
+    advances = grid.advances()[on]
+    measured = ~grid.whitespace[on] & (advances > 0.0)
+    lengths = np.fromiter(map(len, grid.texts), np.int64, len(grid.texts))[on[measured]]
+    with np.errstate(all="ignore"):
+        ratios = advances[measured] / lengths / sizes[measured]
+    cell_height = median(sizes) if len(sizes) else 1.0
+    # sum() of the Python floats, not numpy's pairwise sum: the very mean a loop takes.
+    ratio = sum(ratios.tolist()) / len(ratios) if len(ratios) else 0.5
+    # An infinite size makes a ratio of 0: when all are, the cell still needs a width.
+    return ratio * cell_height or 0.5 * cell_height or 1.0, cell_height
+
+
+def _fitted_cell_width(grid: _Rows, lines: list[np.ndarray], cell_width: float) -> float:
     """Narrow the cell so that blocks of text fit the room they have on the page.
 
     A block written on the grid takes one cell per glyph; when its glyphs are narrower than
     the cell (a column set a point smaller than the body, a condensed face) it overruns the
     next block, and the columns no longer line up. The cell becomes the smaller of the mean
     cell and the width per glyph of the tightest tenth of the blocks of FIT_BLOCK_GLYPHS
-    glyphs or more, never below half the mean cell."""
-    per_glyph = []
-    for _, line in lines:
-        start = 0
-        for position in range(1, len(line) + 1):
-            if position < len(line):
-                before = glyphs[line[position - 1][2]]
-                current = glyphs[line[position][2]].origin
-                gap = along(before.glyph_end, current, writing_direction(before))
-                if gap <= BLOCK_GAP_CELLS * cell_width:
-                    continue
-            if position - start >= FIT_BLOCK_GLYPHS:
-                last = glyphs[line[position - 1][2]]
-                extent = distance(glyphs[line[start][2]].origin, last.glyph_end)
-                per_glyph.append(extent / (position - start))
-            start = position
+    glyphs or more, never below half the mean cell. A block ends at a line's end and at a gap
+    (§6, from glyph end to origin) wider than BLOCK_GAP_CELLS cells."""
+    if not lines:
+        return cell_width
+    sequence = np.concatenate(lines)
+    ends = np.cumsum([len(line) for line in lines])
+    with np.errstate(invalid="ignore"):
+        cut = ~(grid.gaps(sequence[:-1], sequence[1:]) <= BLOCK_GAP_CELLS * cell_width)
+    cut[ends[:-1] - 1] = True
+    stops = np.concatenate((np.flatnonzero(cut) + 1, [len(sequence)]))
+    starts = np.concatenate(([0], stops[:-1]))
+    long = stops - starts >= FIT_BLOCK_GLYPHS
+    first, last = sequence[starts[long]], sequence[stops[long] - 1]
+    with np.errstate(all="ignore"):
+        delta = grid.glyph_end[last] - grid.origin[first]
+        per_glyph = (hypots(delta[:, 0], delta[:, 1]) / (stops - starts)[long]).tolist()
     if not per_glyph:
         return cell_width
     per_glyph.sort()
@@ -221,39 +266,59 @@ def fitted_cell_width(glyphs: Sequence[Glyph], lines: list[Line], cell_width: fl
     return max(0.5 * cell_width, min(cell_width, tight))
 
 
-def _place_line(
+def _place(
     glyphs: Sequence[Glyph],
-    line: list[Placed],
+    grid: _Rows,
+    line_ys: list[float],
+    lines: list[np.ndarray],
     left: float,
     cell_width: float,
+    cell_height: float,
     rules: Rules,
-    chars: list[str],
-    owners: list[int],
-    padding: _Padding,
-) -> None:
-    line_start = len(chars)
-    previous = -1
-    for x, _, index in line:
-        glyph = glyphs[index]
-        if glyph.text != "" and is_whitespace_text(glyph.text):
-            continue
-        cursor = len(chars) - line_start
-        target = padding.column((x - left) / cell_width)
-        if previous < 0:
-            column = target
-        else:
-            before = glyphs[previous]
-            direction = writing_direction(before)
-            gap = word_gap(glyphs, previous, index, direction, quad_height(glyph.quad), rules)
-            if gap.gap > BLOCK_GAP_CELLS * cell_width:
-                column = max(target, cursor + 1)
+) -> tuple[str, list[int], tuple[str, ...]]:
+    """The grid's text, its owners and the caps reached. Drawn blanks write nothing; a glyph
+    goes to its grid column after a gap wider than BLOCK_GAP_CELLS cells, else it follows the
+    glyph before, one space after it where the §6 word-gap rule puts one."""
+    blank = grid.whitespace & np.fromiter(map(bool, grid.texts), bool, len(grid.texts))
+    placed = [line[~blank[line]] for line in lines]
+    sequence = np.concatenate(placed) if placed else np.empty(0, dtype=np.intp)
+    pairs = reading_pairs(glyphs, grid.index[sequence].tolist(), rules)
+    padding = _Padding(rules)
+    with np.errstate(all="ignore"):
+        targets, first_capped = padding.targets((grid.x[sequence] - left) / cell_width)
+    block = (pairs.gap > BLOCK_GAP_CELLS * cell_width).tolist()
+    space = pairs.space.tolist()
+    texts, owners_of = pairs.outputs, pairs.glyphs
+    pieces: list[str] = []
+    owners: list[int] = []
+    length = 0
+    position = 0
+    for number, line in enumerate(placed):
+        if number:
+            lines_down = (line_ys[number - 1] - line_ys[number]) / cell_height
+            breaks = padding.take(padding.blank(lines_down) + 1)
+            pieces.append("\n" * breaks)
+            owners.extend([-1] * breaks)
+            length += breaks
+        line_start = length
+        for k in range(position, position + len(line)):
+            cursor = length - line_start
+            if k == first_capped:
+                padding.cap_column()
+            if k == position:
+                column = targets[k]
+            elif block[k - 1]:
+                column = max(targets[k], cursor + 1)
             else:
-                column = cursor + 1 if gap.space else cursor
-        if column > cursor:
-            spaces = padding.take(column - cursor)
-            chars.extend(" " * spaces)
-            owners.extend([-1] * spaces)
-        text = glyph_output_text(glyph, rules)
-        chars.extend(text)
-        owners.extend([index] * len(text))
-        previous = index
+                column = cursor + 1 if space[k - 1] else cursor
+            if column > cursor:
+                spaces = padding.take(column - cursor)
+                pieces.append(" " * spaces)
+                owners.extend([-1] * spaces)
+                length += spaces
+            text = texts[k]
+            pieces.append(text)
+            owners.extend([owners_of[k]] * len(text))
+            length += len(text)
+        position += len(line)
+    return "".join(pieces), owners, tuple(padding.capped)

@@ -5,34 +5,61 @@ its grid the columns of §8) and the untagged tail of structure order (§9). Bot
 frame of the page's dominant writing direction, snapped to a multiple of 90°, so a page whose
 content is drawn turned (text running up a /Rotate 90 page) is read along its lines, not across
 them, and the structure tail of such a page reads as its layout text does.
+
+The grouping runs over the glyphs' arrays (core.text.arrays); the numbers are the ones the
+record functions compute (geometry.apply_vector, quad_height), element by element.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from glyphscope.core.geometry import Matrix, apply_vector, quad_height
+import numpy as np
+
+from glyphscope.core.geometry import Matrix
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
-from glyphscope.core.text.visible import writing_direction
-
-# A glyph placed in the frame: (frame x, frame y, glyph index).
-Placed = tuple[float, float, int]
-Line = tuple[float, list[Placed]]
+from glyphscope.core.text.arrays import GlyphRows, quad_heights
+from glyphscope.core.text.visible import writing_directions
 
 # cos and sin of the multiples of 90°, exact.
 _COS_SIN = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}
 
 
+class FramePoints(NamedTuple):
+    """Rows' points in the frame of a rotation: `x` and `y` as arrays."""
+
+    x: np.ndarray
+    y: np.ndarray
+
+
 def dominant_rotation(glyphs: Sequence[Glyph], order: Sequence[int]) -> int:
     """The multiple of 90° most horizontal-mode glyphs are written in (0 when none)."""
-    counts = [0, 0, 0, 0]
-    for index in order:
-        glyph = glyphs[index]
-        if glyph.writing_mode == 0:
-            ux, uy = writing_direction(glyph)
-            counts[round(math.degrees(math.atan2(uy, ux)) / 90.0) % 4] += 1
+    rows = GlyphRows(glyphs, order)
+    return rows_rotation(rows.numbers("writing_mode"), *writing_directions(rows))
+
+
+def rows_rotation(writing_mode: np.ndarray, ux: np.ndarray, uy: np.ndarray) -> int:
+    """dominant_rotation of rows given their writing modes and directions. A direction that is
+    not a number (a quad whose edge overflows) has no angle and does not vote."""
+    horizontal = writing_mode == 0
+    ux, uy = ux[horizontal], uy[horizontal]
+    # The axis directions are exact (an edge along an axis divided by its own length): their
+    # quarter is known without atan2; the rest go through math.atan2 and round() as one glyph
+    # at a time did, so an edge case at 45° falls in the same quarter.
+    counts = [
+        int(np.count_nonzero((ux == 1.0) & (uy == 0.0))),
+        int(np.count_nonzero((ux == 0.0) & (uy == 1.0))),
+        int(np.count_nonzero((ux == -1.0) & (uy == 0.0))),
+        int(np.count_nonzero((ux == 0.0) & (uy == -1.0))),
+    ]
+    with np.errstate(invalid="ignore"):
+        axis = (np.abs(ux) == 1.0) & (uy == 0.0) | (ux == 0.0) & (np.abs(uy) == 1.0)
+    other = ~axis & ~(np.isnan(ux) | np.isnan(uy))
+    for dy, dx in zip(uy[other].tolist(), ux[other].tolist(), strict=True):
+        counts[round(math.degrees(math.atan2(dy, dx)) / 90.0) % 4] += 1
     return 90 * counts.index(max(counts))
 
 
@@ -44,31 +71,68 @@ def frame_matrix(rotation: int) -> Matrix:
     return (cos_r, -sin_r, sin_r, cos_r, 0.0, 0.0)
 
 
-def baseline_lines(glyphs: Sequence[Glyph], placed: Sequence[Placed], rules: Rules) -> list[Line]:
-    """Lines top to bottom as (frame y of the line's first baseline, its glyphs): a glyph whose
-    baseline lies within line_break_ratio × the larger box height below the line's first
-    (highest) baseline joins it (the §6 line-break rule, so a superscript and a wobbly
-    baseline stay on their line); each line sorted by frame x, glyph index on ties."""
-    ordered = sorted(placed, key=lambda item: (-item[1], item[0], item[2]))
-    lines: list[Line] = []
+def in_frame(frame: Matrix, x: np.ndarray, y: np.ndarray) -> FramePoints:
+    """geometry.apply_vector(frame, x, y) of each element: the same products and sum."""
+    a, b, c, d, _, _ = frame
+    with np.errstate(all="ignore"):  # inf × 0 is nan, as in Python, unwarned
+        return FramePoints(a * x + c * y, b * x + d * y)
+
+
+def baseline_rows(
+    x: np.ndarray, y: np.ndarray, heights: np.ndarray, glyph: np.ndarray, rules: Rules
+) -> tuple[list[float], list[np.ndarray]]:
+    """Lines top to bottom of rows at frame (x, y) with box `heights` and glyph indices
+    `glyph`: each line's frame y (its first, highest baseline) and its rows (positions in the
+    arrays), sorted by frame x, glyph index on ties. A row whose baseline lies within
+    line_break_ratio × the larger box height below the line's first baseline joins it (the §6
+    line-break rule, so a superscript and a wobbly baseline stay on their line)."""
+    count = len(x)
+    if not count:
+        return [], []
+    ordered = _sorted_rows((-y, x, glyph))
+    ys, hs = y[ordered].tolist(), heights[ordered].tolist()
+    ratio = rules.line_break_ratio
+    starts: list[int] = []
     line_y = line_height = 0.0
-    for item in ordered:
-        height = quad_height(glyphs[item[2]].quad)
-        if lines and line_y - item[1] <= rules.line_break_ratio * max(line_height, height):
-            lines[-1][1].append(item)
+    for position, (row_y, height) in enumerate(zip(ys, hs, strict=True)):
+        # max() as Python takes it (nan kept when first), as the line's running height.
+        if starts and line_y - row_y <= ratio * max(line_height, height):
             line_height = max(line_height, height)
         else:
-            lines.append((item[1], [item]))
-            line_y, line_height = item[1], height
-    for _, line in lines:
-        line.sort(key=lambda item: (item[0], item[2]))
-    return lines
+            starts.append(position)
+            line_y, line_height = row_y, height
+    bounds = [*starts, count]
+    if not (np.isnan(x).any() or np.isnan(y).any()):
+        line_number = np.zeros(count, dtype=np.intp)
+        line_number[starts[1:]] = 1
+        by_line = np.empty(count, dtype=np.intp)
+        by_line[ordered] = np.cumsum(line_number)
+        lines = np.split(_sorted_rows((by_line, x, glyph)), starts[1:])
+    else:  # each line sorted alone, as the records were: nan makes the order path-dependent
+        lines = [
+            ordered[start:end][_sorted_rows((x[ordered[start:end]], glyph[ordered[start:end]]))]
+            for start, end in zip(bounds, bounds[1:], strict=False)
+        ]
+    return [ys[start] for start in starts], lines
+
+
+def _sorted_rows(keys: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Positions 0..n-1 sorted by the key tuples, as Python's stable sort of those tuples
+    sorts them: numpy's stable lexsort when no key is nan (the comparisons agree, -0.0 equals
+    0.0), Python's sort itself otherwise (nan compares false to everything, so the order
+    depends on the comparisons made: only Python's own sort gives Python's order)."""
+    if not any(np.isnan(key).any() for key in keys if key.dtype.kind == "f"):
+        return np.lexsort(keys[::-1])
+    items = list(zip(*(key.tolist() for key in keys), strict=True))
+    return np.array(sorted(range(len(items)), key=items.__getitem__), dtype=np.intp)
 
 
 def line_order(
     glyphs: Sequence[Glyph], indices: Sequence[int], rotation: int, rules: Rules
 ) -> list[int]:
     """`indices` line by line in the frame of `rotation`: top to bottom, each left to right."""
-    frame = frame_matrix(rotation)
-    placed = [(*apply_vector(frame, *glyphs[index].origin), index) for index in indices]
-    return [item[2] for _, line in baseline_lines(glyphs, placed, rules) for item in line]
+    rows = GlyphRows(glyphs, indices)
+    origin = rows.points("origin")
+    x, y = in_frame(frame_matrix(rotation), origin[:, 0], origin[:, 1])
+    _, lines = baseline_rows(x, y, quad_heights(rows.quads()), rows.index, rules)
+    return rows.index[np.concatenate(lines)].tolist() if lines else []

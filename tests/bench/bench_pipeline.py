@@ -1,8 +1,10 @@
 """Where the time goes in the whole pipeline: µs per glyph per stage, on issue 9's eight files.
 
-    python3 tests/bench/bench_pipeline.py [--engine NAME=PYTHON ...] [--rounds 3] [--json FILE]
+    python3 tests/bench/bench_pipeline.py [--engine NAME=PYTHON ...] [--rounds 3] [--records]
+                                          [--json FILE]
 
-Per page, each stage is called as core.analysis.analyse_page calls it, on a Document opened
+Per page, each stage is called as core.analysis.analyse_page calls it (on the interpreter's
+GlyphColumns; with --records on a tuple of Glyph records made first), on a Document opened
 for the round (fonts are loaded by the first page that uses them, as in the CLI), and timed
 alone: interpretation (extract_page after emptying its cache: decoding, tokenising, fonts,
 glyphs), of which decoding and tokenising (the content module's _decode, _scan and
@@ -80,7 +82,7 @@ def _decision_log_text(analysis) -> str:
     return json.dumps(analysis.to_json())
 
 
-def one_round() -> dict:
+def one_round(records: bool) -> dict:
     """Seconds per stage and the glyph count over the eight files, in this python's engine."""
     import warnings
 
@@ -112,7 +114,9 @@ def one_round() -> dict:
         for page in document.pages:
             document.extraction_cache.clear()  # interpreted here, then read from the cache
             extraction = timed(STAGES[0], extract_page, page, rules)
-            glyphs = tuple(extraction.glyphs) if extraction.readable else ()
+            glyphs = extraction.glyphs if extraction.readable else ()
+            if records:
+                glyphs = tuple(glyphs)
             glyph_count += len(glyphs)
             visible = timed(STAGES[2], visible_glyphs, glyphs, page.visible_box, rules)
             prepared = timed(
@@ -138,11 +142,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", action="append", default=[], metavar="NAME=PYTHON")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--records", action="store_true", help="stages read Glyph records")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(one_round()))
+        print(json.dumps(one_round(args.records)))
         return
     engines = {}
     for spec in args.engine:
@@ -153,6 +158,8 @@ def main() -> None:
     for round_number in range(args.rounds):
         for name, python in engines.items():
             command = [python, str(Path(__file__).resolve()), "--worker"]
+            if args.records:
+                command.append("--records")
             done = subprocess.run(
                 command, capture_output=True, text=True, env=bench_environment(), cwd=ROOT.parent
             )

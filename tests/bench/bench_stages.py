@@ -1,4 +1,4 @@
-"""µs per glyph of the text stages (spec §4–§6) on issue 9's eight files, CPU time.
+"""µs per glyph of the text stages (spec §4–§9) on issue 9's eight files, CPU time.
 
 Run: python3 tests/bench/bench_stages.py [--records] [--rounds 3]
 
@@ -7,9 +7,11 @@ interpreter hands them over) or, with --records, as Glyph records, and frozen ou
 garbage collector (gc.freeze) so that collections of long-lived data do not land on a stage.
 Each stage is timed on every page in turn, best of `--rounds`: the visible-box filter with
 the finite-geometry test, duplicate removal, the whole visible stage, prepared glyphs
-(replacement text, accents) and reading order with its decision log (the analysis) and
-without it (text mode). Before each stage the columns' list cache is emptied, so that a
-stage pays for any record it makes as it would on a fresh page.
+(replacement text, accents), reading order with its decision log (the analysis) and
+without it (text mode), layout, columns (handed the layout and the reading text, as the
+analysis does) and structure order (the tree walk included). Before each stage the columns'
+list cache is emptied, so that a stage pays for any record it makes as it would on a fresh
+page.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ import gc
 import time
 from pathlib import Path
 
+from glyphscope.core import analysis
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import normalize_rect
 from glyphscope.core.interpret.interpreter import extract_page
 from glyphscope.core.pdf.document import PdfDocument
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import visible
+from glyphscope.core.text.columns import columns_text
+from glyphscope.core.text.layout import layout
 from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
 
@@ -39,7 +44,17 @@ EIGHT = (
     "pdfpig__capas",
     "pypdf__geobase_nhnc1_data_model_uml_en",
 )
-STAGES = ("box", "duplicates", "visible", "prepared", "reading+log", "reading text")
+STAGES = (
+    "box",
+    "duplicates",
+    "visible",
+    "prepared",
+    "reading+log",
+    "reading text",
+    "layout",
+    "columns",
+    "structure",
+)
 
 
 def _pages(records: bool, rules: Rules) -> list[tuple]:
@@ -53,7 +68,7 @@ def _pages(records: bool, rules: Rules) -> list[tuple]:
                 continue
             glyphs = tuple(extraction.glyphs)
             held = glyphs if records else GlyphColumns.from_glyphs(glyphs)
-            pages.append((page.visible_box, held, extraction.replacements))
+            pages.append((page, held, extraction.replacements))
         document.extraction_cache.clear()
     return pages
 
@@ -69,15 +84,23 @@ def _round(pages: list[tuple], rules: Rules) -> dict[str, float]:
         spent[stage] += time.process_time() - start
         return result
 
-    for visible_box, glyphs, spans in pages:
+    for page, glyphs, spans in pages:
+        visible_box = page.visible_box
         inside, _ = timed("box", visible._box_filter, glyphs, normalize_rect(visible_box))
         timed("duplicates", visible._duplicates, glyphs, inside, rules)
         shown = timed("visible", visible.visible_glyphs, glyphs, visible_box, rules)
         prepared = timed("prepared", prepare_glyphs, glyphs, shown.visible, spans, rules)
         text_glyphs, order = prepared.glyphs, prepared.order
         timed("reading+log", reading_order, text_glyphs, order, rules)
-        timed("reading text", reading_order, text_glyphs, order, rules, decisions=False)
+        text = timed("reading text", reading_order, text_glyphs, order, rules, decisions=False)
+        grid = timed("layout", layout, text_glyphs, order, rules)
+        timed("columns", columns_text, text_glyphs, order, rules, grid=grid, reading=text.text)
+        timed("structure", _structure, text_glyphs, page, order, rules)
     return spent
+
+
+def _structure(glyphs, page, order, rules: Rules):
+    return analysis._structure(page, glyphs, order, rules, [])
 
 
 def main() -> None:
