@@ -171,6 +171,19 @@ def read_page(page: PdfPage, rules: Rules, *, ink: bool = False) -> ReadPage:
     )
 
 
+# The PageAnalysis fields that finish_analysis(text_modes=False) leaves empty and the complete
+# analysis fills in: what the inspector sends once a page's reading stages are drawn.
+TEXT_MODE_FIELDS = (
+    "layout",
+    "columns",
+    "structure",
+    "structure_reason",
+    "layout_grid",
+    "layout_bidi",
+    "warnings",
+)
+
+
 def finish_analysis(read: ReadPage, *, text_modes: bool = True) -> PageAnalysis:
     """The page's analysis from its reading stages. With `text_modes` False the layout,
     columns and structure stages are left out (empty texts, no structure order, the reason

@@ -52,18 +52,6 @@ class TextModes:
         return model
 
 
-# The PageAnalysis fields finish_analysis(text_modes=False) leaves empty.
-_TEXT_MODE_FIELDS = (
-    "layout",
-    "columns",
-    "structure",
-    "structure_reason",
-    "layout_grid",
-    "layout_bidi",
-    "warnings",
-)
-
-
 class CoreOwner(WorkerOwned):
     """The core `Document`; every method runs in the analysis worker process only."""
 
@@ -109,10 +97,12 @@ class CoreOwner(WorkerOwned):
     def analyse(self, index: int, rules: Rules) -> PageModel | TextModes:
         """The page's complete model; only its text modes (`TextModes`) when the job before
         this one sent the view model of the same page and rules."""
+        from glyphscope.core.analysis import TEXT_MODE_FIELDS
+
         viewed, self._viewed = self._viewed, None
         if viewed is not None and viewed[0] == (index, rules):
             analysis = self._analysis(index, rules, viewed[1])
-            fields = {name: getattr(analysis, name) for name in _TEXT_MODE_FIELDS}
+            fields = {name: getattr(analysis, name) for name in TEXT_MODE_FIELDS}
             with timed_step("panes"):
                 panes = page_panes(analysis, analysis.structure_reason)
             return TextModes(index, rules, fields, panes, analysis.warnings)

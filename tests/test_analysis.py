@@ -299,3 +299,22 @@ def test_corpus_overprinted_report_cover_reads_each_line_once(corpus_dir):
         "2011 年年度报告",
         "股票代码：300218",
     ]
+
+
+def test_a_partial_analysis_differs_from_the_complete_one_only_in_its_text_mode_fields():
+    from dataclasses import fields
+
+    from glyphscope.core.analysis import TEXT_MODE_FIELDS, finish_analysis, read_page
+
+    builder = PdfBuilder()
+    font = builder.standard_font("Helvetica")
+    builder.add_page(
+        b"BT /F1 12 Tf 72 720 Td (one two) Tj 0 -14 Td (three) Tj ET", fonts={"F1": font}
+    )
+    read = read_page(Document.open(builder.to_bytes()).page(0), RULES)
+    partial, complete = finish_analysis(read, text_modes=False), finish_analysis(read)
+    differing = {
+        f.name for f in fields(complete) if getattr(partial, f.name) != getattr(complete, f.name)
+    }
+    assert differing <= set(TEXT_MODE_FIELDS)
+    assert {"layout", "columns", "layout_grid", "structure_reason"} <= differing
