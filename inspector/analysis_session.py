@@ -7,7 +7,7 @@ at once (`pageShown` once the image is there too); then `analyse`, its layout, c
 structure, which completes the same model in place and fills the panes (`pageReady`). The
 window's `model` (selection, hit tests, exports, the QA panels) is always a complete one. A
 rule change re-analyses the page in one job, so the page stays as it was until the new
-analysis is complete; a page made ahead (inspector.page_ahead) arrives complete too.
+analysis is complete. A page made ahead (inspector.page_ahead) comes in the same two jobs.
 """
 
 from __future__ import annotations
@@ -92,6 +92,15 @@ class AnalysisSession:
         """The model is of the page shown, under the current rules."""
         return model.page_index == self.page_index and model.analysis.rules == self.rules
 
+    def awaits_view(self, model: PageModel) -> bool:
+        """The page shown waits for this view model's overlays (one made ahead)."""
+        return self._is_shown(model) and "overlays" in self._waiting and self._view_model is None
+
+    def awaits_model(self, key: tuple) -> bool:
+        """The page shown, under the current rules, is (index, rules) `key` and waits for its
+        analysis."""
+        return key == (self.page_index, self.rules) and "analysis" in self._waiting
+
     def _model_arrived(self, model: PageModel) -> None:
         """A complete model (of the page shown, or made ahead): kept, and shown if it is the
         page shown under the current rules."""
@@ -123,10 +132,9 @@ class AnalysisSession:
         that is its failure."""
         timing = self.page_timing
         if (
-            key == (self.page_index, self.rules)
-            and "analysis" in self._waiting
+            self.awaits_model(key)
             and timing is not None
-            and timing.analysis_generation == generation
+            and generation in (timing.analysis_generation, timing.panes_generation)
         ):
             self._analysis_failed(error)
 

@@ -11,7 +11,6 @@ forbids every fetch, so nothing is loaded even if a page's own text names a URL.
 from __future__ import annotations
 
 import base64
-import json
 from dataclasses import fields
 from html import escape
 
@@ -62,9 +61,12 @@ SCRIPT = """
 """.replace("JSON_ID", JSON_ELEMENT_ID)
 
 
-def embedded_json(analysis_json: dict) -> str:
-    """JSON safe inside <script>: '<', '>' and '&' escaped as \\u sequences, still valid JSON."""
-    text = json.dumps(analysis_json, ensure_ascii=False)
+def embedded_json(analysis) -> str:
+    """The decision log of `analysis` (a core.analysis.PageAnalysis) as JSON safe inside
+    <script>: '<', '>' and '&' escaped as \\u sequences, still valid JSON. Written from the
+    glyph and decision columns (PageAnalysis.to_json_text) without a dictionary per record;
+    nan and ±inf as null, which a browser's JSON.parse rejects."""
+    text = analysis.to_json_text(ensure_ascii=False, finite=True)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -240,7 +242,7 @@ space_gap_ratio × the current box height.</p>
 <h2>Glyph records</h2>
 <p>Glyph index: <input id="glyph-index" type="number" min="0" value=""></p>
 <pre id="glyph-record"></pre>
-<script type="application/json" id="{JSON_ELEMENT_ID}">{embedded_json(analysis.to_json())}</script>
+<script type="application/json" id="{JSON_ELEMENT_ID}">{embedded_json(analysis)}</script>
 <script>{SCRIPT}</script>
 </body>
 </html>

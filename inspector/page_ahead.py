@@ -4,6 +4,11 @@ made are kept, so going back to a page shows its image without asking pdfium aga
 page shown's own idle-time work, its hidden-text pixel test (inspector.hidden_ink), starts
 first.
 
+A page is analysed ahead in the two jobs a page turned to is (inspector.analysis_worker):
+its view model first (`AHEAD_VIEW_KIND`), then its text modes, which complete that model
+(`AHEAD_KIND`). A page turned to while its text modes are still on their way shows its
+overlays from the view model at once (`view_model`), and its panes when they arrive.
+
 Work ahead never delays what the user asked for: it starts only when the page shown is
 complete and the window has been idle for AHEAD_DELAY_MS, one job per worker at a time, and
 the window cancels it when it asks for another page or changes the rules (a job cancelled
@@ -11,7 +16,7 @@ while it runs is abandoned by its worker, inspector.worker_process). A page whos
 failed is not tried ahead again; turning to it analyses or renders it the usual way, which
 shows its error. The window (inspector.page_session) asks `model_job` / `render_job` whether
 what it needs is on its way, and is handed each result through `_model_arrived` /
-`_render_arrived`.
+`_render_arrived` (and a view model made ahead through `_show_view`).
 """
 
 from __future__ import annotations
@@ -21,10 +26,12 @@ from collections import OrderedDict
 from PySide6.QtCore import QObject, QTimer
 
 from glyphscope.core.view.page_model import PageModel
+from glyphscope.inspector.analysis_worker import TextModes
 from glyphscope.inspector.hidden_ink import start_pixel_test
 from glyphscope.inspector.render_worker import RenderedBitmap
 
-AHEAD_KIND = "ahead"  # the analysis worker: a neighbouring page's complete model
+AHEAD_VIEW_KIND = "ahead-view"  # the analysis worker: a neighbouring page's view model
+AHEAD_KIND = "ahead"  # the analysis worker: its text modes (or its complete model)
 AHEAD_RENDER_KIND = "ahead-render"  # the render worker: a neighbouring page's image
 # Idle time after a page is complete before work ahead starts (a user turning pages quickly
 # is not made to wait behind pages they skip).
@@ -43,9 +50,12 @@ class PageAhead(QObject):
         self._timer.timeout.connect(self.work)
         # (index, requested scale) → the render, newest last.
         self._renders: OrderedDict[tuple[int, float], RenderedBitmap] = OrderedDict()
-        # The job out on each worker: (generation, key) or None.
-        self._model_job: tuple[int, tuple] | None = None
+        # The jobs out on each worker: ((view generation, text generation), key) for the
+        # analysis worker, (generation, key) for the render worker, or None.
+        self._model_job: tuple[tuple[int, int], tuple] | None = None
         self._render_job: tuple[int, tuple] | None = None
+        # The view model of the page analysed ahead, until its text modes complete it.
+        self._view: PageModel | None = None
         self._failed: set[tuple[str, tuple]] = set()
         self._hidden_tested: tuple | None = None  # (index, rules) whose pixel test started
         window.analysis_thread.jobFinished.connect(self._on_analysis)
@@ -69,18 +79,28 @@ class PageAhead(QObject):
 
     def cancel_model(self) -> None:
         if self._model_job is not None:
+            self.window.analysis_thread.invalidate(AHEAD_VIEW_KIND)
             self.window.analysis_thread.invalidate(AHEAD_KIND)
             self._model_job = None
+        self._view = None
 
     def cancel_render(self) -> None:
         if self._render_job is not None:
             self.window.render_thread.invalidate(AHEAD_RENDER_KIND)
             self._render_job = None
 
-    def model_job(self, key: tuple) -> int | None:
-        """The generation of the job ahead analysing (index, rules), if one is out."""
+    def model_job(self, key: tuple) -> tuple[int, int] | None:
+        """The generations of the jobs ahead analysing (index, rules), its view model and its
+        text modes, if they are out."""
         job = self._model_job
         return job[0] if job is not None and job[1] == key else None
+
+    def view_model(self, key: tuple) -> PageModel | None:
+        """The view model of (index, rules) made ahead, its text modes still on their way."""
+        view = self._view
+        if view is None or self._model_job is None or self._model_job[1] != key:
+            return None
+        return view
 
     def render_job(self, key: tuple) -> int | None:
         """The generation of the job ahead rendering (index, scale), if one is out."""
@@ -116,10 +136,12 @@ class PageAhead(QObject):
             for neighbour in neighbours:
                 key = (neighbour, window.rules)
                 if key not in window._models and ("model", key) not in self._failed:
-                    generation = window.analysis_thread.submit(
-                        AHEAD_KIND, window.core.analyse, *key
-                    )
-                    self._model_job = (generation, key)
+                    thread = window.analysis_thread
+                    view = thread.submit(AHEAD_VIEW_KIND, window.core.analyse_view, *key)
+                    # Skipped if the view job fails (which then reports the page's failure).
+                    text = thread.submit(AHEAD_KIND, window.core.analyse, *key, after=view)
+                    self._model_job = ((view, text), key)
+                    self._view = None
                     break
         continuous = getattr(window, "continuous", None)
         if self._render_job is None and not (continuous is not None and continuous.enabled):
@@ -139,18 +161,35 @@ class PageAhead(QObject):
 
     def _on_analysis(self, kind: str, generation: int, result: object) -> None:
         job = self._model_job
-        if kind != AHEAD_KIND or job is None or job[0] != generation:
+        if job is None or (kind, generation) not in _kinds(job[0]):
+            return
+        window = self.window
+        if kind == AHEAD_VIEW_KIND:
+            if isinstance(result, PageModel):
+                self._view = result
+                if window.awaits_view(result):
+                    window._show_view(result)
             return
         self._model_job = None
+        view, self._view = self._view, None
+        if isinstance(result, TextModes):
+            if view is not None and (view.page_index, view.analysis.rules) == job[1]:
+                result = result.complete(view)
+            elif window.awaits_model(job[1]):
+                # Its view model never arrived (the worker restarted between the two
+                # jobs): the page shown asks for its analysis the usual way.
+                window._request_analysis(job[1][0])
         if isinstance(result, PageModel):
-            self.window._model_arrived(result)
+            window._model_arrived(result)
         self.work()
 
     def _on_analysis_failed(self, kind: str, generation: int, error: object) -> None:
         job = self._model_job
-        if kind != AHEAD_KIND or job is None or job[0] != generation:
+        if job is None or (kind, generation) not in _kinds(job[0]):
             return
+        # A failed view job skips the text job queued after it: both are over.
         self._model_job = None
+        self._view = None
         self._failed.add(("model", job[1]))
         self.window._model_failed(job[1], generation, error)
         self.work()
@@ -173,6 +212,11 @@ class PageAhead(QObject):
         self._failed.add(("render", job[1]))
         self.window._render_failed_ahead(job[1], generation)
         self.work()
+
+
+def _kinds(generations: tuple[int, int]) -> tuple[tuple[str, int], tuple[str, int]]:
+    """The (kind, generation) of the view job and the text job ahead."""
+    return (AHEAD_VIEW_KIND, generations[0]), (AHEAD_KIND, generations[1])
 
 
 def _pixel_bytes(renders: OrderedDict[tuple[int, float], RenderedBitmap]) -> int:

@@ -120,10 +120,15 @@ class PageSession(AnalysisSession):
             self._show_panes(None)
             ahead = self.ahead.model_job(key)
             if ahead is not None:
-                # Being analysed ahead: it is shown whole when it arrives (_model_arrived).
-                self.page_timing.analysis_source = FROM_PREFETCH
-                self.page_timing.analysis_generation = ahead
+                # Being analysed ahead: its overlays show from its view model (at once if it
+                # is here), its panes once its text modes complete it (_model_arrived).
+                timing = self.page_timing
+                timing.analysis_source = FROM_PREFETCH
+                timing.analysis_generation, timing.panes_generation = ahead
                 self.state_label.setText(f"analysing page {index + 1}…")
+                view = self.ahead.view_model(key)
+                if view is not None:
+                    self._show_view(view)
             else:
                 self._request_analysis(index, view_first=True)
         self.pageChanged.emit(index)

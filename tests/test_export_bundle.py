@@ -4,6 +4,7 @@ as PNG and SVG with chosen layers and a legend."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import re
 import shutil
@@ -15,7 +16,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QColor, QImage
 
-from glyphscope.inspector.bundle import JSON_ELEMENT_ID
+from glyphscope.core.analysis import analyse_page
+from glyphscope.core.document import Document
+from glyphscope.core.rules import Rules
+from glyphscope.inspector.bundle import JSON_ELEMENT_ID, embedded_json
 from glyphscope.inspector.exporters import (
     LEGEND_WIDTH,
     export_png,
@@ -25,6 +29,7 @@ from glyphscope.inspector.exporters import (
     page_rect,
 )
 from glyphscope.inspector.qa_actions import export_bundle
+from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import open_and_wait, qa_window, tj_pdf
 
 __all__ = ["qa_window"]
@@ -193,3 +198,24 @@ def test_svg_holds_the_page_image_the_overlays_and_the_legend(qtbot, qa_window, 
     text = path.read_text(encoding="utf-8")
     assert "Glyph quads" in text
     assert "MediaBox / CropBox / visible box" in text
+
+
+def _analysis_of(content: bytes):
+    builder = PdfBuilder()
+    builder.add_page(content, fonts={"F1": builder.standard_font("Helvetica")})
+    return analyse_page(Document.open(builder.to_bytes()).page(0), Rules())
+
+
+def test_the_embedded_log_is_the_decision_logs_json_with_script_delimiters_escaped():
+    analysis = _analysis_of(b"BT /F1 12 Tf 72 700 Td [(a<)-400(/script>&)] TJ ET")
+    text = json.dumps(analysis.to_json(), ensure_ascii=False)
+    assert "<" not in embedded_json(analysis) and "&" not in embedded_json(analysis)
+    assert embedded_json(analysis) == (
+        text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    )
+
+
+def test_the_embedded_log_writes_non_finite_numbers_as_null_for_a_browser():
+    analysis = _analysis_of(b"BT /F1 12 Tf 72 700 Td (a) Tj ET")
+    broken = dataclasses.replace(analysis, media_box=(0.0, 0.0, float("nan"), float("inf")))
+    assert json.loads(embedded_json(broken))["media_box"] == [0.0, 0.0, None, None]

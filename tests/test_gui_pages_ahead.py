@@ -9,6 +9,7 @@ from functools import partial
 
 import pytest
 
+from glyphscope.inspector.page_ahead import AHEAD_KIND, AHEAD_VIEW_KIND
 from glyphscope.inspector.page_timing import FROM_CACHE, FROM_PREFETCH
 from tests import worker_jobs
 from tests.qa_support import TIMEOUT_MS
@@ -68,6 +69,36 @@ def test_the_next_page_made_ahead_shows_at_once(qtbot, window, three_pages):
     window.go_to_page(0)  # and back: the page left is kept too
     assert window.page_is_ready
     assert reading_text(window) == "Page 1"
+
+
+def test_a_page_is_analysed_ahead_in_two_jobs_as_a_page_turned_to_is(qtbot, window, three_pages):
+    views = worker_jobs.record_submissions(window.analysis_thread, AHEAD_VIEW_KIND)
+    texts = worker_jobs.record_submissions(window.analysis_thread, AHEAD_KIND)
+    open_and_wait(qtbot, window, three_pages)
+    qtbot.waitUntil(lambda: made_ahead(window, 1), timeout=TIMEOUT_MS)
+    assert (views[:1], texts[:1]) == ([1], [1])
+    model = window._models[(1, window.rules)]
+    assert model.panes["reading"].text == "Page 2" and model.count == len("Page 2")
+
+
+def test_a_page_turned_to_before_its_text_modes_arrive_shows_its_overlays_at_once(
+    qtbot, window, three_pages, tmp_path
+):
+    open_and_wait(qtbot, window, three_pages)
+    release = tmp_path / "release"
+    window._core.analyse = partial(worker_jobs.analyse_when_released, str(release))
+    key = (1, window.rules)
+    qtbot.waitUntil(lambda: window.ahead.view_model(key) is not None, timeout=TIMEOUT_MS)
+    window.go_to_page(1)
+    overlays = window.layers["glyphs"].model
+    assert overlays is window.ahead.view_model(key) and overlays.page_index == 1
+    assert window.model is None and not window.page_is_ready
+    assert window.page_timing.analysis_source == FROM_PREFETCH
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        release.touch()
+    assert reading_text(window) == "Page 2"
+    assert window.model is overlays  # completed in place, not redrawn
+    assert window.ahead.view_model(key) is None
 
 
 def test_a_rule_change_makes_the_pages_made_ahead_stale(qtbot, window, three_pages, tmp_path):

@@ -8,8 +8,17 @@ import sys
 from glyphscope.core.analysis import analyse_page
 from glyphscope.core.document import Document
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.decisions import GapColumns, GapDecision
+from glyphscope.core.text.pairs import GapReason
 from glyphscope.core.text.visible import GlyphStatus
-from glyphscope.core.view import PaneText, build_page_model
+from glyphscope.core.view import (
+    Categories,
+    DecisionsByGlyph,
+    PaneText,
+    build_page_model,
+    decision_arrays,
+    utf16_offsets,
+)
 from tests.pdfbuilder import PdfBuilder
 
 
@@ -58,3 +67,66 @@ def test_a_pane_maps_characters_to_glyphs_and_back():
         [1, 3],
         [0, 1, 2],
     )
+
+
+def _two_lines_analysis():
+    builder = PdfBuilder()
+    font = builder.standard_font("Helvetica")
+    builder.add_page(
+        b"BT /F1 12 Tf 72 700 Td [(ab)-400(cd)] TJ 0 -20 Td (ef) Tj ET", fonts={"F1": font}
+    )
+    return analyse_page(Document.open(builder.to_bytes()).page(0), Rules())
+
+
+def test_decision_arrays_are_the_reading_orders_own_columns():
+    analysis = _two_lines_analysis()
+    assert isinstance(analysis.gaps, GapColumns)
+    from_columns = decision_arrays(analysis.gaps, analysis.line_breaks)
+    from_records = decision_arrays(tuple(analysis.gaps), tuple(analysis.line_breaks))
+    assert from_columns.gap_current is analysis.gaps.current  # shared, not copied
+    for name in ("gap_previous", "gap_current", "gap_value", "gap_space", "break_current"):
+        a, b = getattr(from_columns, name), getattr(from_records, name)
+        assert a.dtype == b.dtype and a.tolist() == b.tolist()
+    assert from_columns.gap_reason.labels == from_records.gap_reason.labels
+    assert from_columns.gap_reason.codes.tolist() == from_records.gap_reason.codes.tolist()
+    assert [str(d.reason) for d in analysis.gaps] == [
+        from_columns.gap_reason.labels[c] for c in from_columns.gap_reason.codes
+    ]
+    assert from_columns.gap_space.tolist() == [False, True, False, False]
+    assert from_columns.break_broke.tolist() == [False, False, False, True, False]
+
+
+def test_decisions_are_filed_under_their_glyphs_without_making_records():
+    analysis = _two_lines_analysis()
+    model = build_page_model(0, analysis)
+    assert isinstance(model.gaps_before, DecisionsByGlyph)
+    by_current = {d.current: d for d in analysis.gaps}
+    assert dict(model.gaps_before) == by_current == model.gaps_before
+    assert dict(model.gaps_after) == {d.previous: d for d in analysis.gaps}
+    assert dict(model.breaks_before) == {d.current: d for d in analysis.line_breaks}
+    assert model.gaps_before[2].space and model.gaps_after.get(5) is None
+    assert 0 not in model.gaps_before and model.breaks_before.get(4).broke
+
+
+def test_a_glyph_filed_twice_keeps_its_later_decision_as_a_dict_would():
+    first = GapDecision(0, 1, 1.0, 2.0, False, GapReason.BELOW_THRESHOLD)
+    later = GapDecision(2, 1, 3.0, 2.0, True, GapReason.ABOVE_THRESHOLD)
+    records = (first, later, GapDecision(1, 3, 0.5, 2.0, False, GapReason.BELOW_THRESHOLD))
+    for decisions in (records, GapColumns.from_records(records)):
+        by_glyph = DecisionsByGlyph.of(decisions, "current")
+        assert dict(by_glyph) == {1: later, 3: records[2]} and len(by_glyph) == 2
+        assert list(by_glyph) == [1, 3] and by_glyph.get(0) is None and "1" not in by_glyph
+
+
+def test_categories_keep_every_distinct_text_a_glyph_maps_to():
+    # numpy's fixed-width strings would strip the NUL and merge it with the empty text.
+    categories = Categories.of(["b", "", "\x00", "b", "a\x00"])
+    assert categories.labels == ("", "\x00", "a\x00", "b")
+    assert categories.codes.tolist() == [3, 0, 1, 3, 2]
+    assert categories.mask("b").tolist() == [True, False, False, True, False]
+    assert Categories.of([2, 10, 2]).labels == ("10", "2")  # not strings: labelled by str()
+
+
+def test_pane_offsets_count_a_non_bmp_character_twice_as_qt_does():
+    assert utf16_offsets("a\U0001d400b").tolist() == [0, 1, 3, 4]
+    assert utf16_offsets("").tolist() == [0]

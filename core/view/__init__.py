@@ -18,6 +18,7 @@ from glyphscope.core.view.glyph_arrays import (
 from glyphscope.core.view.page_model import (
     NO_STRUCTURE_NOTE,
     PANE_TITLES,
+    DecisionsByGlyph,
     PageModel,
     PaneText,
     build_page_model,
@@ -30,6 +31,7 @@ __all__ = [
     "PANE_TITLES",
     "Categories",
     "DecisionArrays",
+    "DecisionsByGlyph",
     "GlyphArrays",
     "GlyphGrid",
     "PageModel",

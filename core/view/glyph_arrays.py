@@ -1,7 +1,9 @@
 """Per-glyph and per-decision columns as numpy arrays, built once per page off the GUI thread.
 
 The overlay layers and the glyph table draw and sort from these; nothing on the GUI thread
-walks the glyph records one by one.
+walks the glyph records one by one. They are read from the engine's own columns
+(core.columns.GlyphColumns, core.text.decisions' GapColumns and LineBreakColumns), so no
+record is made to build them.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import numpy as np
 
 from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.records import DecodeSource
+from glyphscope.core.text.decisions import GapColumns, LineBreakColumns
+from glyphscope.core.text.pairs import REASONS
 from glyphscope.core.text.reading import GapDecision, LineBreakDecision
 from glyphscope.core.text.visible import DroppedGlyph, GlyphStatus
 
@@ -26,11 +30,27 @@ class Categories:
 
     @classmethod
     def of(cls, values: Iterable[object]) -> Categories:
-        values = list(values)
+        values = values if isinstance(values, (list, tuple)) else list(values)
         if not values:
             return cls(np.zeros(0, dtype=np.int64), ())
-        labels, codes = np.unique(np.asarray(values, dtype=object).astype(str), return_inverse=True)
-        return cls(codes.astype(np.int64).reshape(-1), tuple(str(v) for v in labels))
+        distinct = set(values) if all(isinstance(v, str) for v in values) else None
+        if distinct is None or any(str(v) != v for v in distinct):
+            # Values whose str() is not themselves: equal values could label differently.
+            strings = np.asarray(values, dtype=object).astype(str)
+            labels, codes = np.unique(strings, return_inverse=True)
+            return cls(codes.astype(np.int64).reshape(-1), tuple(str(v) for v in labels))
+        # A page has a few distinct labels among thousands of glyphs: code the distinct ones
+        # (sorted, as numpy.unique sorts) and look each value up, rather than sort them all.
+        labels = sorted(map(str, distinct))
+        code_of = {label: code for code, label in enumerate(labels)}
+        codes = np.fromiter(map(code_of.__getitem__, values), dtype=np.int64, count=len(values))
+        return cls(codes, tuple(labels))
+
+    def mask(self, label: str) -> np.ndarray:
+        """Which values are `label`."""
+        if label not in self.labels:
+            return np.zeros(len(self.codes), dtype=bool)
+        return self.codes == self.labels.index(label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,17 +105,11 @@ def glyph_arrays(
     for index, record in dropped.items():
         if record.kept is not None:
             kept[index] = record.kept
-    status_array = np.asarray(status, dtype=object) if count else np.zeros(0, dtype=object)
-    fonts = [
-        f"{key} {name}".strip() for key, name in zip(glyphs.font_key, glyphs.font_name, strict=True)
-    ]
-    unresolved = np.asarray(
-        [
-            source == DecodeSource.UNRESOLVED or text == ""
-            for source, text in zip(glyphs.decode_source, glyphs.text, strict=True)
-        ],
-        dtype=bool,
-    )
+    font_pairs = list(zip(glyphs.font_key, glyphs.font_name, strict=True))
+    font_labels = {pair: f"{pair[0]} {pair[1]}".strip() for pair in set(font_pairs)}
+    decode_source = Categories.of(glyphs.decode_source)
+    text = Categories.of(glyphs.text)
+    statuses = Categories.of(status)
     return GlyphArrays(
         origins=glyphs.origin.copy(),
         glyph_ends=glyphs.glyph_end.copy(),
@@ -104,38 +118,70 @@ def glyph_arrays(
         token_index=glyphs.token_index.copy(),
         form_depth=glyphs.form_depth.copy(),
         mcid=np.where(glyphs.mcid == NO_MCID, -1, glyphs.mcid),
-        visible=status_array == GlyphStatus.VISIBLE,
-        outside=status_array == GlyphStatus.OUTSIDE_VISIBLE_BOX,
-        duplicate=status_array == GlyphStatus.DUPLICATE,
+        visible=statuses.mask(GlyphStatus.VISIBLE),
+        outside=statuses.mask(GlyphStatus.OUTSIDE_VISIBLE_BOX),
+        duplicate=statuses.mask(GlyphStatus.DUPLICATE),
         kept=kept,
-        unresolved=unresolved.reshape(count),
+        unresolved=decode_source.mask(DecodeSource.UNRESOLVED) | text.mask(""),
         oversized=np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
         > max(page_size, 1.0),
-        decode_source=Categories.of(glyphs.decode_source),
-        font=Categories.of(fonts),
+        decode_source=decode_source,
+        font=Categories.of(list(map(font_labels.__getitem__, font_pairs))),
         font_key=Categories.of(glyphs.font_key),
-        text=Categories.of(glyphs.text),
-        status=Categories.of(status),
+        text=text,
+        status=statuses,
         form_path=Categories.of(glyphs.form_path),
     )
 
 
 def decision_arrays(
-    gaps: Iterable[GapDecision], line_breaks: Iterable[LineBreakDecision]
+    gaps: Sequence[GapDecision], line_breaks: Sequence[LineBreakDecision]
 ) -> DecisionArrays:
-    gaps = list(gaps)
-    line_breaks = list(line_breaks)
-    return DecisionArrays(
-        gap_previous=np.asarray([d.previous for d in gaps], dtype=np.int64),
-        gap_current=np.asarray([d.current for d in gaps], dtype=np.int64),
-        gap_value=np.asarray([d.gap for d in gaps], dtype=np.float64),
-        gap_space=np.asarray([d.space for d in gaps], dtype=bool),
-        gap_reason=Categories.of(str(d.reason) for d in gaps),
-        break_previous=np.asarray([d.previous for d in line_breaks], dtype=np.int64),
-        break_current=np.asarray([d.current for d in line_breaks], dtype=np.int64),
-        break_projection=np.asarray([d.projection for d in line_breaks], dtype=np.float64),
-        break_broke=np.asarray([d.broke for d in line_breaks], dtype=bool),
-    )
+    """The reading order's decisions as arrays: the columns of GapColumns and
+    LineBreakColumns themselves (shared, not copied), or read from records."""
+    if isinstance(gaps, GapColumns):
+        gap_arrays = (gaps.previous, gaps.current, gaps.gap, gaps.space)
+        gap_reason = _reason_categories(gaps.reason)
+    else:
+        gap_arrays = _record_columns(gaps, ("previous", "current", "gap", "space"))
+        gap_reason = Categories.of([str(d.reason) for d in gaps])
+    if isinstance(line_breaks, LineBreakColumns):
+        break_arrays = (
+            line_breaks.previous,
+            line_breaks.current,
+            line_breaks.projection,
+            line_breaks.broke,
+        )
+    else:
+        break_arrays = _record_columns(line_breaks, ("previous", "current", "projection", "broke"))
+    return DecisionArrays(*gap_arrays, gap_reason, *break_arrays)
+
+
+_DECISION_DTYPES = {
+    "previous": np.int64,
+    "current": np.int64,
+    "gap": np.float64,
+    "projection": np.float64,
+    "space": bool,
+    "broke": bool,
+}
+
+
+def _record_columns(records: Iterable[tuple], names: Sequence[str]) -> list[np.ndarray]:
+    records = list(records)
+    return [
+        np.asarray([getattr(d, name) for d in records], dtype=_DECISION_DTYPES[name])
+        for name in names
+    ]
+
+
+def _reason_categories(reasons: np.ndarray) -> Categories:
+    """GapColumns.reason (positions in pairs.REASONS) as Categories of the reasons' names."""
+    used = np.unique(reasons)
+    labels = sorted((str(REASONS[position]), position) for position in used.tolist())
+    codes = np.zeros(len(REASONS), dtype=np.int64)
+    codes[[position for _, position in labels]] = np.arange(len(labels))
+    return Categories(codes[reasons], tuple(label for label, _ in labels))
 
 
 def group_bounds(keys: np.ndarray, bounds: np.ndarray) -> list[tuple[int, tuple[float, ...]]]:

@@ -8,10 +8,10 @@ touched, and each text pane's character → glyph map with its inverse.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
@@ -20,6 +20,7 @@ from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.geometry import Rect
 from glyphscope.core.structure.order import StructureResult
 from glyphscope.core.text.columns import ColumnsResult
+from glyphscope.core.text.decisions import DecisionColumns
 from glyphscope.core.text.packed import ValueColumn
 from glyphscope.core.text.reading import GapDecision, LineBreakDecision, TextResult
 from glyphscope.core.text.visible import DroppedGlyph, GlyphStatus
@@ -48,10 +49,54 @@ NO_STRUCTURE_NOTE = (
 
 def utf16_offsets(text: str) -> np.ndarray:
     """Qt cursor position of each Python character, plus the end (non-BMP chars take two)."""
-    widths = np.fromiter(
-        (2 if ord(c) > 0xFFFF else 1 for c in text), dtype=np.int64, count=len(text)
-    )
+    # "surrogatepass": a lone surrogate in the text is one character, as anywhere else.
+    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    widths = np.where(points > 0xFFFF, 2, 1)
     return np.concatenate([[0], np.cumsum(widths)]).astype(np.int64)
+
+
+_Decision = TypeVar("_Decision", GapDecision, LineBreakDecision)
+
+
+class DecisionsByGlyph(Mapping[int, _Decision], Generic[_Decision]):
+    """Glyph → the decision whose `keys` entry (its `previous` or `current` glyph) is that
+    glyph, the later one where two are (as a dict filled in order would keep). Looked up in
+    the decisions' key column, so filing a page's decisions makes no record: the one asked
+    for is made then (GapColumns and LineBreakColumns make records on demand). Iterates in
+    glyph order."""
+
+    def __init__(self, decisions: Sequence[_Decision], keys: np.ndarray) -> None:
+        self._decisions = decisions
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+        # The last of each run of equal keys: the later decision.
+        last = np.ones(len(sorted_keys), dtype=bool)
+        last[:-1] = sorted_keys[1:] != sorted_keys[:-1]
+        self._keys = sorted_keys[last]
+        self._positions = order[last]
+
+    @classmethod
+    def of(cls, decisions: Sequence[_Decision], key: str) -> DecisionsByGlyph[_Decision]:
+        """The decisions filed under their `key` field ("previous" or "current")."""
+        if isinstance(decisions, DecisionColumns):
+            keys = getattr(decisions, key)
+        else:
+            keys = np.asarray([getattr(d, key) for d in decisions], dtype=np.int64)
+        return cls(decisions, keys)
+
+    def __getitem__(self, glyph: int) -> _Decision:
+        if not isinstance(glyph, (int, np.integer)):
+            raise KeyError(glyph)
+        at = int(np.searchsorted(self._keys, glyph))
+        if at == len(self._keys) or self._keys[at] != glyph:
+            raise KeyError(glyph)
+        return self._decisions[int(self._positions[at])]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._keys.tolist())
+
+    def __len__(self) -> int:
+        return len(self._keys)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +122,9 @@ class PaneText:
     ) -> PaneText:
         mapping = np.full(len(text), -1, dtype=np.int64)
         if char_glyphs is not None:
-            given = np.asarray(list(char_glyphs), dtype=np.int64)[: len(text)]
+            if not isinstance(char_glyphs, (np.ndarray, list, tuple)):
+                char_glyphs = list(char_glyphs)
+            given = np.asarray(char_glyphs, dtype=np.int64)[: len(text)]
             mapping[: len(given)] = given
         order = np.argsort(mapping, kind="stable")
         title = PANE_TITLES.get(name, name)
@@ -109,9 +156,9 @@ class PageModel:
     status: tuple[GlyphStatus, ...]  # per glyph
     dropped: dict[int, DroppedGlyph]  # by glyph index
     kept_copies: dict[int, list[int]]  # kept glyph → the duplicates dropped in its favour
-    gaps_before: dict[int, GapDecision]  # glyph → the decision with current == glyph
-    gaps_after: dict[int, GapDecision]  # glyph → the decision with previous == glyph
-    breaks_before: dict[int, LineBreakDecision]  # glyph → the decision with current == glyph
+    gaps_before: Mapping[int, GapDecision]  # glyph → the decision with current == glyph
+    gaps_after: Mapping[int, GapDecision]  # glyph → the decision with previous == glyph
+    breaks_before: Mapping[int, LineBreakDecision]  # glyph → the decision with current == glyph
     panes: dict[str, PaneText]
     media_box: Rect
     crop_box: Rect
@@ -168,18 +215,13 @@ def build_page_model(
     if not isinstance(glyphs, GlyphColumns):
         glyphs = GlyphColumns.from_glyphs(glyphs)
     quads = glyphs.quad
-    status = [GlyphStatus.VISIBLE] * len(glyphs)
-    visible = set(analysis.visible)
-    dropped: dict[int, DroppedGlyph] = {}
+    lookups = _lookups(analysis)
+    dropped = lookups["dropped"]
     kept_copies: dict[int, list[int]] = defaultdict(list)
     for record in analysis.dropped:
-        dropped[record.index] = record
-        status[record.index] = GlyphStatus(record.reason)
         if record.kept is not None:
             kept_copies[record.kept].append(record.index)
-    for index in range(len(glyphs)):
-        if index not in visible and index not in dropped:
-            status[index] = GlyphStatus.OUTSIDE_VISIBLE_BOX
+    status = _statuses(len(glyphs), analysis.visible, analysis.dropped)
     media_box = analysis.media_box
     crop_box = analysis.crop_box
     grid = GlyphGrid(quads)
@@ -190,9 +232,9 @@ def build_page_model(
         glyphs=glyphs,
         quads=quads,
         grid=grid,
-        status=tuple(status),
+        status=status,
         kept_copies=dict(kept_copies),
-        **_lookups(analysis),
+        **lookups,
         panes=page_panes(analysis, structure_reason),
         media_box=media_box,
         crop_box=crop_box,
@@ -214,15 +256,31 @@ _DERIVED = ("glyphs", "status", "dropped", "gaps_before", "gaps_after", "breaks_
 _SENT_FIELDS = tuple(f.name for f in fields(PageModel) if f.name not in _DERIVED)
 
 
+def _statuses(
+    count: int, visible: Sequence[int], dropped: Sequence[DroppedGlyph]
+) -> tuple[GlyphStatus, ...]:
+    """Each glyph's status: visible, dropped for its record's reason (a dropped record wins
+    over the visible list), or else outside the visible box."""
+    table = list(GlyphStatus)
+    codes = np.full(count, table.index(GlyphStatus.OUTSIDE_VISIBLE_BOX), dtype=np.int64)
+    codes[np.asarray(visible, dtype=np.int64)] = table.index(GlyphStatus.VISIBLE)
+    for record in dropped:
+        codes[record.index] = table.index(GlyphStatus(record.reason))
+    members = np.empty(len(table), dtype=object)
+    members[:] = table
+    return tuple(members[codes].tolist())
+
+
 def _lookups(analysis: PageAnalysis) -> dict[str, Any]:
-    """The decisions filed under their glyphs (later decisions win, as in a dict display);
-    C-level loops only, so a model arriving in the window costs it no per-glyph Python."""
+    """The decisions filed under their glyphs (later decisions win, as in a dict display),
+    over the decisions' key columns, so a model arriving in the window costs it no
+    per-decision Python."""
     gaps, breaks, dropped = analysis.gaps, analysis.line_breaks, analysis.dropped
     return {
         "dropped": dict(zip(map(attrgetter("index"), dropped), dropped, strict=True)),
-        "gaps_before": dict(zip(map(attrgetter("current"), gaps), gaps, strict=True)),
-        "gaps_after": dict(zip(map(attrgetter("previous"), gaps), gaps, strict=True)),
-        "breaks_before": dict(zip(map(attrgetter("current"), breaks), breaks, strict=True)),
+        "gaps_before": DecisionsByGlyph.of(gaps, "current"),
+        "gaps_after": DecisionsByGlyph.of(gaps, "previous"),
+        "breaks_before": DecisionsByGlyph.of(breaks, "current"),
     }
 
 
@@ -264,7 +322,10 @@ def _pane(
 
 def _reading_order(analysis: PageAnalysis) -> tuple[int, ...]:
     """Glyph indices in the order the reading-order text (spec §6) first writes them."""
-    return tuple(dict.fromkeys(i for i in analysis.reading.char_glyphs if i >= 0))
+    owners = np.asarray(analysis.reading.char_glyphs, dtype=np.int64)
+    owners = owners[owners >= 0]
+    _, first = np.unique(owners, return_index=True)
+    return tuple(owners[np.sort(first)].tolist())
 
 
 def _larger_side(box: Rect) -> float:
