@@ -8,10 +8,12 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
+from PySide6.QtWidgets import QLabel
 
 from glyphscope.inspector.page_ahead import AHEAD_KIND, AHEAD_VIEW_KIND
 from glyphscope.inspector.page_timing import FROM_CACHE, FROM_PREFETCH
 from tests import worker_jobs
+from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import TIMEOUT_MS
 from tests.test_gui_pdfs import text_pages_pdf
 
@@ -200,3 +202,23 @@ def test_the_pixel_test_waits_for_idle_time_and_a_page_turned_past_skips_it(
     with qtbot.waitSignal(window.hiddenTextReady, timeout=TIMEOUT_MS):
         pass  # idle: the page shown is tested
     assert asked == [2]
+
+
+def test_turning_a_page_updates_the_legends_counts_in_its_widgets(qtbot, window, tmp_path):
+    builder = PdfBuilder()
+    helvetica = builder.standard_font("Helvetica")
+    for text in (b"ab", b"abcd"):
+        builder.add_page(b"BT /F1 24 Tf 72 700 Td (%s) Tj ET" % text, fonts={"F1": helvetica})
+    builder.save(tmp_path / "two.pdf")
+    open_and_wait(qtbot, window, tmp_path / "two.pdf")
+    legend = window.layers_panel._legends["glyphs"]
+
+    def counts() -> list[str]:
+        return [label.text() for label in legend.findChildren(QLabel) if "(" in label.text()]
+
+    first = counts()
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.go_to_page(1)
+    assert window.layers_panel._legends["glyphs"] is legend  # no widget rebuilt
+    assert counts() == [e.label for e in window.layers["glyphs"].legend_for(window.model)]
+    assert counts() != first and sum(" (4)" in label for label in counts()) == 1

@@ -51,6 +51,10 @@ class LayersPanel(QWidget):
         self.checks: dict[str, QCheckBox] = {}
         self._legends: dict[str, QWidget] = {}
         self._layers: dict[str, OverlayLayer] = {}
+        # The entries each legend shows and its labels' widgets, so a page whose legend has
+        # the same swatches rebuilds no widgets.
+        self._entries: dict[str, list[LegendEntry]] = {}
+        self._texts: dict[str, list[QLabel]] = {}
         self.colour_by = QComboBox()
         self.colour_by.addItems(COLOUR_BY)
         self.colour_by.setToolTip("Colour glyph quads by decode source, font, MCID or form depth")
@@ -100,11 +104,23 @@ class LayersPanel(QWidget):
         layer = self._layers[layer_id]
         old = self._legends[layer_id]
         entries = layer.legend_for(model) if isinstance(layer, GlyphQuadsLayer) else layer.legend()
+        shown = self._entries.get(layer_id)
+        self._entries[layer_id] = entries
+        if shown == entries:
+            return  # a page turned to with the same legend: its widgets stay
+        texts = self._texts.get(layer_id, [])
+        if shown is not None and _swatches(shown) == _swatches(entries):
+            # The same swatches with other words (a page's glyph counts): only the texts
+            # change, and turning a page builds no widgets.
+            for text, entry in zip(texts, entries, strict=False):
+                text.setText(entry.label)
+            return
         new = QWidget()
         grid = QGridLayout(new)
         grid.setContentsMargins(24, 0, 0, 4)
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(0)
+        texts = self._texts[layer_id] = []
         for row, entry in enumerate(entries[:16]):
             icon = QLabel()
             icon.setPixmap(swatch(entry))
@@ -112,6 +128,7 @@ class LayersPanel(QWidget):
             text.setStyleSheet("font-size:11px; color:#333")
             grid.addWidget(icon, row, 0)
             grid.addWidget(text, row, 1)
+            texts.append(text)
         if len(entries) > 16:
             grid.addWidget(QLabel(f"… {len(entries) - 16} more"), 16, 1)
         grid.setColumnStretch(1, 1)
@@ -122,3 +139,8 @@ class LayersPanel(QWidget):
     def set_all(self, on: bool) -> None:
         for check in self.checks.values():
             check.setChecked(on)
+
+
+def _swatches(entries: list[LegendEntry]) -> list[tuple[str, str]]:
+    """What a legend's icons draw (its rows' colours and styles), in order."""
+    return [(entry.color, entry.style) for entry in entries[:16]] + [("more", str(len(entries)))]
