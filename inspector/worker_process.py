@@ -54,6 +54,10 @@ _PRELOAD = [
     "glyphscope.inspector.render_worker",
     "glyphscope.inspector.qa_worker",
     "glyphscope.core.analysis",
+    # Imported on first use by numpy.unique and by the panes' UTF-16 offsets
+    # (core.view.page_model): else a new worker's first page pays for them.
+    "numpy.ma",
+    "encodings.utf_32_le",
 ]
 _context_lock = threading.Lock()
 _context = None

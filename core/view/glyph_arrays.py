@@ -33,7 +33,8 @@ class Categories:
         values = values if isinstance(values, (list, tuple)) else list(values)
         if not values:
             return cls(np.zeros(0, dtype=np.int64), ())
-        distinct = set(values) if all(isinstance(v, str) for v in values) else None
+        strings = all(issubclass(kind, str) for kind in set(map(type, values)))
+        distinct = set(values) if strings else None
         if distinct is None or any(str(v) != v for v in distinct):
             # Values whose str() is not themselves: equal values could label differently.
             strings = np.asarray(values, dtype=object).astype(str)
