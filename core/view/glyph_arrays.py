@@ -112,12 +112,14 @@ def glyph_arrays(
     text = Categories.of(glyphs.text)
     statuses = Categories.of(status)
     return GlyphArrays(
-        origins=glyphs.origin.copy(),
-        glyph_ends=glyphs.glyph_end.copy(),
-        font_size=glyphs.font_size.copy(),
-        code=glyphs.code.copy(),
-        token_index=glyphs.token_index.copy(),
-        form_depth=glyphs.form_depth.copy(),
+        # The columns themselves, not copies: the model is sent to the window pickled, and
+        # a shared array travels once (nothing writes into either).
+        origins=glyphs.origin,
+        glyph_ends=glyphs.glyph_end,
+        font_size=glyphs.font_size,
+        code=glyphs.code,
+        token_index=glyphs.token_index,
+        form_depth=glyphs.form_depth,
         mcid=np.where(glyphs.mcid == NO_MCID, -1, glyphs.mcid),
         visible=statuses.mask(GlyphStatus.VISIBLE),
         outside=statuses.mask(GlyphStatus.OUTSIDE_VISIBLE_BOX),

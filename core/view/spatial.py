@@ -21,13 +21,14 @@ MAX_CELLS_PER_GLYPH = 64
 class GlyphGrid:
     def __init__(self, quads: np.ndarray) -> None:
         """quads: float array (N, 4, 2) of user-space glyph quads (points 0..3, spec §3)."""
-        # Broken content can put NaN or inf in a matrix; such glyphs are never hit.
-        self.quads = np.nan_to_num(
-            np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2),
-            nan=-1e9,
-            posinf=-1e9,
-            neginf=-1e9,
-        )
+        quads = np.asarray(quads, dtype=np.float64)
+        if quads.ndim != 3:
+            quads = quads.reshape(-1, 4, 2)
+        # Broken content can put NaN or inf in a matrix; such glyphs are never hit. Finite
+        # quads are the page's own array, not a copy (the model pickled sends it once).
+        if not np.isfinite(quads).all():
+            quads = np.nan_to_num(quads, nan=-1e9, posinf=-1e9, neginf=-1e9)
+        self.quads = quads
         count = len(self.quads)
         if count:
             self.bounds = np.concatenate([self.quads.min(axis=1), self.quads.max(axis=1)], axis=1)
