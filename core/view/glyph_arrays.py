@@ -33,13 +33,13 @@ class Categories:
         values = values if isinstance(values, (list, tuple)) else list(values)
         if not values:
             return cls(np.zeros(0, dtype=np.int64), ())
-        strings = all(issubclass(kind, str) for kind in set(map(type, values)))
-        distinct = set(values) if strings else None
+        only_strings = all(issubclass(kind, str) for kind in set(map(type, values)))
+        distinct = set(values) if only_strings else None
         if distinct is None or any(str(v) != v for v in distinct):
             # Values whose str() is not themselves: equal values could label differently.
             strings = np.asarray(values, dtype=object).astype(str)
-            labels, codes = np.unique(strings, return_inverse=True)
-            return cls(codes.astype(np.int64).reshape(-1), tuple(str(v) for v in labels))
+            unique, inverse = np.unique(strings, return_inverse=True)
+            return cls(inverse.astype(np.int64).reshape(-1), tuple(str(v) for v in unique))
         # A page has a few distinct labels among thousands of glyphs: code the distinct ones
         # (sorted, as numpy.unique sorts) and look each value up, rather than sort them all.
         labels = sorted(map(str, distinct))
@@ -142,6 +142,8 @@ def decision_arrays(
 ) -> DecisionArrays:
     """The reading order's decisions as arrays: the columns of GapColumns and
     LineBreakColumns themselves (shared, not copied), or read from records."""
+    gap_arrays: Sequence[np.ndarray]
+    break_arrays: Sequence[np.ndarray]
     if isinstance(gaps, GapColumns):
         gap_arrays = (gaps.previous, gaps.current, gaps.gap, gaps.space)
         gap_reason = _reason_categories(gaps.reason)
@@ -157,7 +159,19 @@ def decision_arrays(
         )
     else:
         break_arrays = _record_columns(line_breaks, ("previous", "current", "projection", "broke"))
-    return DecisionArrays(*gap_arrays, gap_reason, *break_arrays)
+    gap_previous, gap_current, gap_value, gap_space = gap_arrays
+    break_previous, break_current, break_projection, break_broke = break_arrays
+    return DecisionArrays(
+        gap_previous=gap_previous,
+        gap_current=gap_current,
+        gap_value=gap_value,
+        gap_space=gap_space,
+        gap_reason=gap_reason,
+        break_previous=break_previous,
+        break_current=break_current,
+        break_projection=break_projection,
+        break_broke=break_broke,
+    )
 
 
 _DECISION_DTYPES = {

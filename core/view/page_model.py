@@ -66,7 +66,7 @@ class DecisionsByGlyph(Mapping[int, _Decision], Generic[_Decision]):
     glyph order."""
 
     def __init__(self, decisions: Sequence[_Decision], keys: np.ndarray) -> None:
-        self._decisions = decisions
+        self._decisions: Sequence[_Decision] = decisions
         order = np.argsort(keys, kind="stable")
         sorted_keys = keys[order]
         # The last of each run of equal keys: the later decision.
