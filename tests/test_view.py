@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 
@@ -10,7 +11,7 @@ from glyphscope.core.document import Document
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.decisions import GapColumns, GapDecision
 from glyphscope.core.text.pairs import GapReason
-from glyphscope.core.text.visible import GlyphStatus
+from glyphscope.core.text.visible import DroppedGlyph, DropReason, GlyphStatus
 from glyphscope.core.view import (
     Categories,
     DecisionsByGlyph,
@@ -130,3 +131,21 @@ def test_categories_keep_every_distinct_text_a_glyph_maps_to():
 def test_pane_offsets_count_a_non_bmp_character_twice_as_qt_does():
     assert utf16_offsets("a\U0001d400b").tolist() == [0, 1, 3, 4]
     assert utf16_offsets("").tolist() == [0]
+
+
+def test_a_dropped_record_decides_its_glyphs_status_the_later_record_for_a_glyph_dropped_twice():
+    analysis = _two_lines_analysis()
+    dropped = (
+        DroppedGlyph(1, DropReason.DUPLICATE, kept=0),
+        DroppedGlyph(3, DropReason.OUTSIDE_VISIBLE_BOX),
+        DroppedGlyph(1, DropReason.NON_FINITE_GEOMETRY),
+    )
+    model = build_page_model(0, dataclasses.replace(analysis, visible=(0, 1, 2), dropped=dropped))
+    assert model.status == (
+        GlyphStatus.VISIBLE,
+        GlyphStatus.NON_FINITE_GEOMETRY,  # dropped wins over the visible list; later wins
+        GlyphStatus.VISIBLE,
+        GlyphStatus.OUTSIDE_VISIBLE_BOX,
+        GlyphStatus.OUTSIDE_VISIBLE_BOX,  # neither visible nor dropped
+        GlyphStatus.OUTSIDE_VISIBLE_BOX,
+    )

@@ -264,8 +264,14 @@ def _statuses(
     table = list(GlyphStatus)
     codes = np.full(count, table.index(GlyphStatus.OUTSIDE_VISIBLE_BOX), dtype=np.int64)
     codes[np.asarray(visible, dtype=np.int64)] = table.index(GlyphStatus.VISIBLE)
-    for record in dropped:
-        codes[record.index] = table.index(GlyphStatus(record.reason))
+    if dropped:
+        reasons = list(map(attrgetter("reason"), dropped))
+        code_of = {reason: table.index(GlyphStatus(reason)) for reason in set(reasons)}
+        # A glyph dropped twice takes its later record's reason: the first of the reversed.
+        indices = np.fromiter(map(attrgetter("index"), reversed(dropped)), dtype=np.int64)
+        glyphs, first = np.unique(indices, return_index=True)
+        reason_codes = np.fromiter(map(code_of.__getitem__, reversed(reasons)), dtype=np.int64)
+        codes[glyphs] = reason_codes[first]
     members = np.empty(len(table), dtype=object)
     members[:] = table
     return tuple(members[codes].tolist())
