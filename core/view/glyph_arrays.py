@@ -106,8 +106,7 @@ def glyph_arrays(
     for index, record in dropped.items():
         if record.kept is not None:
             kept[index] = record.kept
-    font_pairs = list(zip(glyphs.font_key, glyphs.font_name, strict=True))
-    font_labels = {pair: f"{pair[0]} {pair[1]}".strip() for pair in set(font_pairs)}
+    font_key = Categories.of(glyphs.font_key)
     decode_source = Categories.of(glyphs.decode_source)
     text = Categories.of(glyphs.text)
     statuses = Categories.of(status)
@@ -129,12 +128,24 @@ def glyph_arrays(
         oversized=np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
         > max(page_size, 1.0),
         decode_source=decode_source,
-        font=Categories.of(list(map(font_labels.__getitem__, font_pairs))),
-        font_key=Categories.of(glyphs.font_key),
+        font=_font_categories(font_key, Categories.of(glyphs.font_name)),
+        font_key=font_key,
         text=text,
         status=statuses,
         form_path=Categories.of(glyphs.form_path),
     )
+
+
+def _font_categories(keys: Categories, names: Categories) -> Categories:
+    """Each glyph's "key name" label, from the codes of its font's key and name."""
+    pairs = keys.codes * max(len(names.labels), 1) + names.codes
+    used, inverse = np.unique(pairs, return_inverse=True)
+    width = max(len(names.labels), 1)
+    texts = [f"{keys.labels[p // width]} {names.labels[p % width]}".strip() for p in used.tolist()]
+    labels = sorted(set(texts))
+    position = {label: code for code, label in enumerate(labels)}
+    codes = np.asarray([position[text] for text in texts], dtype=np.int64)
+    return Categories(codes[inverse.reshape(-1)], tuple(labels))
 
 
 def decision_arrays(
