@@ -8,8 +8,8 @@ A page the window turns to is analysed in two jobs queued back to back: `analyse
 stages up to the reading order (core.analysis.read_page), which is all the page view's
 overlays draw, and `analyse`, which completes it with layout, columns and structure (the
 panes' text) from the stages the first job kept, and sends only what the view model lacked
-(`TextModes`). `analyse` called alone (a rule change, a page analysed ahead) sends the whole
-model. The hidden-text pixel test's request is a job of its own (`ink_request`), after them.
+(`TextModes`); a page analysed ahead (inspector.page_ahead) comes in the same two jobs.
+`analyse` called alone (a rule change) sends the whole model. The hidden-text pixel test's request is a job of its own (`ink_request`), after them.
 """
 
 from __future__ import annotations
