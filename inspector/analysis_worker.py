@@ -2,14 +2,16 @@
 
 qpdf holds the GIL inside one call and a hostile page can take seconds and gigabytes, so the
 engine runs in a worker process (inspector.worker_process); the PageModel it builds is pickled
-back whole (arrays, spatial index, decision lookups), so the window does no per-glyph work.
+back whole (arrays and spatial index; its decision lookups are rebuilt on arrival from the
+decision columns, core.view.page_model), so the window does no per-glyph work.
 
 A page the window turns to is analysed in two jobs queued back to back: `analyse_view`, the
 stages up to the reading order (core.analysis.read_page), which is all the page view's
 overlays draw, and `analyse`, which completes it with layout, columns and structure (the
 panes' text) from the stages the first job kept, and sends only what the view model lacked
 (`TextModes`); a page analysed ahead (inspector.page_ahead) comes in the same two jobs.
-`analyse` called alone (a rule change) sends the whole model. The hidden-text pixel test's request is a job of its own (`ink_request`), after them.
+`analyse` called alone (a rule change) sends the whole model. The hidden-text pixel test's
+request is a job of its own (`ink_request`), after them.
 """
 
 from __future__ import annotations
