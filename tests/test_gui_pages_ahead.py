@@ -103,6 +103,28 @@ def test_a_page_turned_to_before_its_text_modes_arrive_shows_its_overlays_at_onc
     assert window.ahead.view_model(key) is None
 
 
+def test_a_page_turned_to_before_its_view_model_arrives_shows_it_when_it_does(
+    qtbot, window, three_pages, tmp_path
+):
+    open_and_wait(qtbot, window, three_pages)
+    view_release, text_release = tmp_path / "view", tmp_path / "text"
+    window._core.analyse_view = partial(worker_jobs.view_when_released, str(view_release))
+    window._core.analyse = partial(worker_jobs.analyse_when_released, str(text_release))
+    key = (1, window.rules)
+    qtbot.waitUntil(lambda: window.ahead.model_job(key) is not None, timeout=TIMEOUT_MS)
+    window.go_to_page(1)
+    assert window.layers["glyphs"].model is None and window.ahead.view_model(key) is None
+    with qtbot.waitSignal(window.pageShown, timeout=TIMEOUT_MS):
+        view_release.touch()
+    overlays = window.layers["glyphs"].model
+    assert overlays.page_index == 1 and window.model is None  # the panes are still to come
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        text_release.touch()
+    assert window.page_timing.analysis_source == FROM_PREFETCH  # not analysed again
+    assert window.model is overlays
+    assert reading_text(window) == "Page 2"
+
+
 def test_a_rule_change_makes_the_pages_made_ahead_stale(qtbot, window, three_pages, tmp_path):
     open_and_wait(qtbot, window, three_pages)
     old_rules = window.rules

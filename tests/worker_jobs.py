@@ -27,6 +27,14 @@ def analyse_when_released(release: str, index: int, rules: Rules):
     return worker_owner(CoreOwner).analyse(index, rules)
 
 
+def view_when_released(release: str, index: int, rules: Rules):
+    """The view model (analyse_view), once the file `release` exists (at most 10 s later)."""
+    deadline = time.monotonic() + 10
+    while not Path(release).exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return worker_owner(CoreOwner).analyse_view(index, rules)
+
+
 def analyse_by_aborting(_index: int, _rules: Rules):
     """A library that aborts its process (pdfium on a decompression bomb)."""
     os.abort()
