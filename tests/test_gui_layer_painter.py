@@ -287,9 +287,10 @@ def test_overlapping_quads_are_filled_once_neither_a_hole_nor_darker(qtbot):
     overlap = painted([Stroke(quads_shape(quads), "#1f77b4", 1.0, 40, line_alpha=0)])
     alone = painted([Stroke(quads_shape(quads[:1]), "#1f77b4", 1.0, 40, line_alpha=0)])
     inside_both, inside_one = overlap[100 - 50, 50 * 3], alone[100 - 20, 20 * 3]
-    assert inside_one < 255  # tinted
-    assert inside_both == inside_one
-    assert overlap[100 - 80, 80 * 3] == inside_one  # the second quad alone, same tint
+    assert inside_one < 240  # tinted
+    # The same tint (to the rounding of a mask's opacity): not 255 (a hole), not darker.
+    assert abs(int(inside_both) - int(inside_one)) <= 1
+    assert overlap[100 - 80, 80 * 3] == inside_both  # the second quad alone
 
 
 def test_a_rectangle_thousands_of_points_wide_paints_as_its_part_in_view_does(qtbot):

@@ -35,6 +35,8 @@ BATCH_RANGE = (8, 16_384)
 # are about 300,000 pixels of outline, a page of 10-point text at 800 % fewer).
 DENSE_OUTLINE_PX = 1_000_000
 THIN_PX = 2.0
+# At most this many translucent rectangles that do not overlap are filled directly.
+DIRECT_RECTS = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,16 +243,23 @@ def paint_strokes(
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
             painter.setPen(Qt.PenStyle.NoPen)
             rects = shape.rectangles()
-            _fill_rectangles(painter, shape.cut_to(area).points[rects], fill, batches, stop)
-            if not rects.all():
+            if rects.all() and len(rects) <= DIRECT_RECTS and not _overlapping(shape.points):
+                # A few apart (a layer's regions, one per MCID): their union is themselves,
+                # and a mask per stroke would cost more than they do.
                 painter.setBrush(fill)
-                _draw(painter, Shape(shape.points[~rects], True), batches, stop)
+                painter.drawRects(_rects(shape.points))
+            else:
+                _fill_rectangles(painter, shape.cut_to(area).points[rects], fill, batches, stop)
+                if not rects.all():
+                    painter.setBrush(fill)
+                    _draw(painter, Shape(shape.points[~rects], True), batches, stop)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        cut = shape.cut_to(area)
-        if _dense(painter, cut):
-            shape = _outline_dense(painter, cut, stroke, batches, stop)
-        elif not stroke.dash:  # a dashed line cut at its start would shift its dashes
-            shape = cut
+        if len(shape.points) > DIRECT_RECTS:  # a few outlines cost less than cutting them
+            cut = shape.cut_to(area)
+            if _dense(painter, cut):
+                shape = _outline_dense(painter, cut, stroke, batches, stop)
+            elif not stroke.dash:  # a dashed line cut at its start would shift its dashes
+                shape = cut
         painter.setPen(cosmetic_pen(stroke.color, stroke.width, stroke.dash, stroke.line_alpha))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         _draw(painter, shape, batches, stop)
@@ -371,8 +380,6 @@ def _fill_rectangles(
         return
     width = stroke.width if stroke is not None else 1.0
     every = np.concatenate([rects.reshape(-1, 2), lines.points.reshape(-1, 2)])
-    lows, highs = rects.min(axis=1), rects.max(axis=1)
-    boxes = np.concatenate([lows, highs - lows], axis=1)
     to_device = painter.combinedTransform()
     (bx0, by0), (bx1, by1) = every.min(axis=0), every.max(axis=0)
     device = painter.device()
@@ -394,7 +401,7 @@ def _fill_rectangles(
         into.setTransform(to_device * QTransform.fromTranslate(-where.x(), -where.y()))
         into.setPen(Qt.PenStyle.NoPen)
         into.setBrush(opaque)
-        _in_batches(boxes, batches, stop, lambda part: into.drawRects(_rects(part)))
+        _in_batches(rects, batches, stop, lambda part: into.drawRects(_rects(part)))
         if not lines.empty:
             into.setPen(cosmetic_pen(stroke.color, width, stroke.dash, 255))
             into.setBrush(Qt.BrushStyle.NoBrush)
@@ -411,8 +418,27 @@ def _fill_rectangles(
     painter.restore()
 
 
-def _rects(boxes: np.ndarray) -> list[QRectF]:
-    return [QRectF(x, y, w, h) for x, y, w, h in boxes.tolist()]
+def _overlapping(rects: np.ndarray) -> bool:
+    """Whether any two of the (N, 4, 2) rectangles share area (pairwise: for a few only)."""
+    lows, highs = rects.min(axis=1), rects.max(axis=1)
+    apart = (
+        (highs[:, None, 0] <= lows[None, :, 0])
+        | (highs[None, :, 0] <= lows[:, None, 0])
+        | (highs[:, None, 1] <= lows[None, :, 1])
+        | (highs[None, :, 1] <= lows[:, None, 1])
+    )
+    np.fill_diagonal(apart, True)
+    return not apart.all()
+
+
+def _boxes(rects: np.ndarray) -> np.ndarray:
+    """(N, 4) x, y, width, height of (N, 4, 2) axis-aligned rectangles."""
+    lows, highs = rects.min(axis=1), rects.max(axis=1)
+    return np.concatenate([lows, highs - lows], axis=1)
+
+
+def _rects(rects: np.ndarray) -> list[QRectF]:
+    return [QRectF(x, y, w, h) for x, y, w, h in _boxes(rects).tolist()]
 
 
 def _in_batches(rows: np.ndarray, batches, stop, draw: Callable[[np.ndarray], None]) -> None:
