@@ -346,3 +346,29 @@ def test_a_dense_block_of_outlines_is_painted_where_its_strokes_would_be(qtbot):
     stroked = painted(strokes, size=(600, 120), scale=3.0) < 200
     assert inked.sum() > 0.9 * stroked.sum()
     assert (inked & ~stroked).sum() < 0.05 * inked.sum()
+
+
+def test_a_hidpi_image_is_painted_whole_not_only_its_first_quarter(qtbot):
+    # 2 device pixels per logical one: the area painted is the image's logical size.
+    image = QImage(400, 200, QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(2.0)
+    image.fill(QColor("#ffffff"))
+    painter = QPainter(image)
+    far_corner = rects_shape([(180, 80, 195, 95)])  # logical units, near the bottom right
+    paint_strokes(painter, [Stroke(far_corner, "#000000", 1.0, 200)])
+    painter.end()
+    assert image.pixelColor(375, 175).red() < 128
+
+
+def test_a_hidpi_image_gets_the_union_fill_at_its_own_pixels(qtbot):
+    image = QImage(400, 200, QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(2.0)
+    image.fill(QColor("#ffffff"))
+    painter = QPainter(image)
+    boxes = rects_shape([(20 + 8 * i, 20, 30 + 8 * i, 60) for i in range(40)])  # overlapping
+    paint_strokes(painter, [Stroke(boxes, "#000000", 1.0, 200, line_alpha=0)])
+    painter.end()
+    # Covered from logical x 20 to 342, y 20 to 60: device 40..684 is past the image's 400.
+    assert image.pixelColor(45, 45).red() < 128 and image.pixelColor(390, 110).red() < 128
+    assert image.pixelColor(45, 130).red() == 255  # below the boxes, untouched
+    assert image.pixelColor(45, 45) == image.pixelColor(390, 110)  # one tint, overlaps too

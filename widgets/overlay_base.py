@@ -375,9 +375,8 @@ class ExportImages:
     def paint(self, layer: OverlayLayer, painter: QPainter) -> None:
         world = painter.worldTransform()
         if self.asking:
-            device = painter.device()
             region = world.mapRect(layer.boundingRect()).toAlignedRect()
-            region = region.intersected(QRect(0, 0, device.width(), device.height()))
+            region = region.intersected(painter.viewport())
             if not region.isEmpty():
                 self._wanted.append((layer, world, region))
             return

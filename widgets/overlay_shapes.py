@@ -200,12 +200,16 @@ class Stopped(Exception):
     """A batched paint was abandoned: what it painted is no longer wanted."""
 
 
+def _device_rect(painter: QPainter) -> QRectF:
+    """The device in the pixels the painter's combined transform maps to (an image's own
+    pixels, its pixel ratio included in that transform; a widget's logical ones)."""
+    return QRectF(painter.viewport())
+
+
 def painted_area(painter: QPainter, pad_px: float = 4.0) -> tuple[float, float, float, float]:
     """The part of the painter's user space its device (and clip) shows, `pad_px` device
     pixels larger (for pens wider than a pixel), as x0, y0, x1, y1."""
-    device = painter.device()
-    ratio = device.devicePixelRatioF() or 1.0
-    shown = QRectF(0, 0, device.width() / ratio, device.height() / ratio)
+    shown = _device_rect(painter)
     shown.adjust(-pad_px, -pad_px, pad_px, pad_px)
     area = painter.combinedTransform().inverted()[0].mapRect(shown)
     if painter.hasClipping():
@@ -382,17 +386,14 @@ def _fill_rectangles(
     every = np.concatenate([rects.reshape(-1, 2), lines.points.reshape(-1, 2)])
     to_device = painter.combinedTransform()
     (bx0, by0), (bx1, by1) = every.min(axis=0), every.max(axis=0)
-    device = painter.device()
-    ratio = device.devicePixelRatioF() or 1.0
-    seen = QRectF(0, 0, device.width() / ratio, device.height() / ratio)
+    seen = _device_rect(painter)
     where = to_device.mapRect(QRectF(bx0, by0, bx1 - bx0, by1 - by0)).adjusted(
         -width, -width, width, width
     )
     where = where.intersected(seen).toAlignedRect()
     if where.isEmpty():
         return
-    mask = QImage(where.size() * ratio, QImage.Format.Format_ARGB32_Premultiplied)
-    mask.setDevicePixelRatio(ratio)
+    mask = QImage(where.size(), QImage.Format.Format_ARGB32_Premultiplied)
     mask.fill(Qt.GlobalColor.transparent)
     opaque = QColor(fill)
     opaque.setAlpha(255)
@@ -412,7 +413,9 @@ def _fill_rectangles(
     finally:
         into.end()
     painter.save()
+    # Device pixels one to one: what a reset leaves (a device's pixel ratio) undone too.
     painter.resetTransform()
+    painter.setWorldTransform(painter.combinedTransform().inverted()[0])
     painter.setOpacity(painter.opacity() * fill.alphaF())
     painter.drawImage(QPointF(where.topLeft()), mask)
     painter.restore()
