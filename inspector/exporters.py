@@ -29,9 +29,17 @@ from glyphscope.inspector.export_common import (
     png_bytes,
 )
 from glyphscope.inspector.svg_export import page_svg
-from glyphscope.widgets.overlay_base import LegendEntry
+from glyphscope.widgets.overlay_base import ExportImages, LegendEntry
 
-__all__ = ["LEGEND_WIDTH", "export_png", "export_svg", "page_image", "page_rect", "png_bytes"]
+__all__ = [
+    "LEGEND_WIDTH",
+    "PageImageExport",
+    "export_png",
+    "export_svg",
+    "page_image",
+    "page_rect",
+    "png_bytes",
+]
 
 
 @contextmanager
@@ -123,14 +131,93 @@ def _swatch(painter: QPainter, entry: LegendEntry, box: QRectF) -> None:
 
 
 def page_image(window, layer_ids: Sequence[str], scale: float = 2.0, legend: bool = True) -> QImage:
+    """The export picture, painted now on the calling thread (PageImageExport paints a dense
+    page's layers off the GUI thread instead)."""
     sections = legend_sections(window, layer_ids) if legend else []
     with layers_shown(window, layer_ids):
-        image = QImage(export_size(window, sections, scale), QImage.Format.Format_ARGB32)
-        image.fill(QColor("#ffffff"))
-        painter = QPainter(image)
-        paint_export(painter, window, sections, scale)
-        painter.end()
+        return _rendered(window, sections, scale)
+
+
+def _rendered(window, sections: Sequence[LegendSection], scale: float) -> QImage:
+    image = QImage(export_size(window, sections, scale), QImage.Format.Format_ARGB32)
+    image.fill(QColor("#ffffff"))
+    painter = QPainter(image)
+    paint_export(painter, window, sections, scale)
+    painter.end()
     return image
+
+
+# A page whose layers are remade while its export paints them (its complete analysis arriving
+# after the first one) is asked again this many times before the export gives up.
+MAX_EXPORT_RESTARTS = 3
+
+
+class PageImageExport(QObject):
+    """The export picture with a dense page's layers painted by the layer painter's thread
+    at the export's resolution (widgets.overlay_base.ExportImages), so the window never
+    freezes while they paint; the same pixels as page_image. `finished` brings the image;
+    `failed` says why there is none (another page was shown meanwhile)."""
+
+    progress = Signal(int, int)  # layers painted, layers to paint
+    finished = Signal(QImage)
+    failed = Signal(str)
+
+    def __init__(
+        self, window, layer_ids: Sequence[str], scale: float = 2.0, legend: bool = True
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self._layer_ids = list(layer_ids)
+        self._scale = scale
+        self._sections = legend_sections(window, layer_ids) if legend else []
+        self._images = ExportImages(self._returned)
+        self._over = False
+        self._page = window.page_index
+        self._restarts = 0
+
+    def start(self) -> None:
+        """Ask every background layer for its image (the first pass paints only the small
+        layers, and is thrown away); `finished` may be emitted before this returns."""
+        with self._exporting():
+            _rendered(self._window, self._sections, self._scale)
+        self.progress.emit(0, self._images.total)
+        self._images.submit()
+
+    def cancel(self) -> None:
+        self._over = True
+        self._images.cancel()
+
+    @contextmanager
+    def _exporting(self):
+        layers = list(self._window.layers.values())
+        with layers_shown(self._window, self._layer_ids):
+            for layer in layers:
+                layer.export = self._images
+            try:
+                yield
+            finally:
+                for layer in layers:
+                    layer.export = None
+
+    def _returned(self) -> None:
+        if self._over:
+            return
+        if self._images.failed:
+            if self._window.page_index == self._page and self._restarts < MAX_EXPORT_RESTARTS:
+                # The same page's layers were remade (its complete analysis arrived): ask again.
+                self._restarts += 1
+                self._images = ExportImages(self._returned)
+                self.start()
+                return
+            self._over = True
+            self.failed.emit("the page changed while it was being exported")
+            return
+        self.progress.emit(self._images.finished, self._images.total)
+        if self._images.done:
+            self._over = True
+            with self._exporting():
+                image = _rendered(self._window, self._sections, self._scale)
+            self.finished.emit(image)
 
 
 def export_png(

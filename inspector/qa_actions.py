@@ -14,7 +14,13 @@ from glyphscope.inspector.export_dialogs import (
     export_folder,
     remember_export_folder,
 )
-from glyphscope.inspector.exporters import TextExport, export_png, export_svg, page_image, png_bytes
+from glyphscope.inspector.exporters import (
+    PageImageExport,
+    TextExport,
+    export_svg,
+    page_image,
+    png_bytes,
+)
 from glyphscope.inspector.regression import ask_regression_case
 from glyphscope.inspector.selection_export import export_selection
 
@@ -152,18 +158,48 @@ def _export_picture(features, kind: str) -> None:
     )
     if not path:
         return
+    if kind == "png":
+        _export_png_in_background(
+            features, path, dialog.chosen(), dialog.scale.value(), dialog.legend.isChecked()
+        )
+        return
     try:
-        if kind == "png":
-            export_png(
-                window, path, dialog.chosen(), dialog.scale.value(), dialog.legend.isChecked()
-            )
-        else:
-            export_svg(window, path, dialog.chosen(), dialog.legend.isChecked())
+        export_svg(window, path, dialog.chosen(), dialog.legend.isChecked())
     except OSError as exc:
         QMessageBox.warning(window, "Export", str(exc))
         return
     remember_export_folder(window, path)
     window.statusBar().showMessage(f"Saved {path}", 8000)
+
+
+def _export_png_in_background(features, path: str, layer_ids, scale: float, legend: bool) -> None:
+    """A dense page's layers are painted by the layer painter's thread at the export's
+    resolution, the progress in the status bar; the window stays responsive meanwhile."""
+    window = features.window
+    if features.png_export is not None:
+        features.png_export.cancel()
+    export = features.png_export = PageImageExport(window, layer_ids, scale, legend)
+
+    def finished(image) -> None:
+        features.png_export = None
+        if not image.save(path, "PNG"):
+            QMessageBox.warning(window, "Export", f"could not write {path}")
+            return
+        remember_export_folder(window, path)
+        window.statusBar().showMessage(f"Saved {path}", 8000)
+
+    def failed(reason: str) -> None:
+        features.png_export = None
+        window.statusBar().showMessage(f"PNG export stopped: {reason}", 8000)
+
+    export.progress.connect(
+        lambda done, total: window.statusBar().showMessage(
+            f"Exporting {Path(path).name}: {done} of {total} layers painted"
+        )
+    )
+    export.finished.connect(finished)
+    export.failed.connect(failed)
+    export.start()
 
 
 def export_bundle(window, path: str | Path, layer_ids=None) -> None:

@@ -107,6 +107,7 @@ class QaFeatures(QObject):
         self.comparing = CompareController(self)
         self.interactive = True  # False: report in the status bar only (tests, scripts)
         self.text_export = None  # the running glyphscope.inspector.exporters.TextExport
+        self.png_export = None  # the running glyphscope.inspector.exporters.PageImageExport
         self.text_progress = None
 
         self.rule_layer = rule_changes_layer()

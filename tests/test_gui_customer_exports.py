@@ -128,3 +128,100 @@ def test_the_page_bundle_collapses_long_tables_and_highlights_the_selection(
     assert "<details><summary>" in html and "gap decisions, 3 touching the selection" in html
     assert "line decisions, 3 touching the selection" in html
     assert html.count("<tr class='sel'>") == 6  # the pairs into and inside "w59", both kinds
+
+
+# -- a dense page's PNG export paints off the GUI thread ------------------------------------
+
+
+def test_a_dense_pages_png_export_paints_its_layers_off_the_gui_thread(
+    qtbot, qa_window, tmp_path, monkeypatch
+):
+    import threading
+
+    import numpy as np
+
+    from glyphscope.inspector.exporters import PageImageExport
+    from glyphscope.widgets import layer_painter, overlay_base
+    from tests.test_gui_layer_painter import dense_pdf
+
+    window, features = qa_window
+    open_and_wait(qtbot, window, dense_pdf(tmp_path / "dense.pdf"))
+    assert window.layers["glyphs"].background
+    layers = ["glyphs", "gaps", "boxes", "baselines"]
+    painted_on: list[str] = []
+
+    def recording(module):
+        original = module.paint_strokes
+
+        def paint_strokes(painter, strokes, *args, **kwargs):
+            if any(len(s.shape.points) > 500 for s in strokes):
+                painted_on.append(threading.current_thread().name)
+            return original(painter, strokes, *args, **kwargs)
+
+        monkeypatch.setattr(module, "paint_strokes", paint_strokes)
+
+    recording(overlay_base)
+    recording(layer_painter)
+    export = PageImageExport(window, layers, scale=2.0, legend=True)
+    progress = []
+    export.progress.connect(lambda done, total: progress.append((done, total)))
+    with qtbot.waitSignal(export.finished, timeout=60_000) as result:
+        export.start()
+        assert painted_on == []  # start() only asked for the layers
+    image = result.args[0]
+    assert painted_on and threading.main_thread().name not in painted_on
+    assert progress[0][0] == 0 and progress[-1][0] == progress[-1][1] >= 2
+    # The same picture as painting every layer at once on the GUI thread.
+    monkeypatch.undo()
+    reference = page_image(window, layers, scale=2.0, legend=True)
+    assert image.size() == reference.size()
+
+    def pixels(picture):
+        picture = picture.convertToFormat(QImage.Format.Format_RGB888)
+        row = picture.width() * 3
+        rows = np.array(picture.constBits(), np.uint8).reshape(picture.height(), -1)
+        return rows[:, :row].astype(int)
+
+    difference = np.abs(pixels(image) - pixels(reference))
+    assert difference.max() <= 3  # premultiplied rounding where a layer's image is composed
+    assert (difference > 0).mean() < 0.05
+
+
+def test_a_png_export_of_a_page_flipped_meanwhile_says_so_and_writes_nothing(
+    qtbot, qa_window, tmp_path
+):
+    from glyphscope.inspector.exporters import PageImageExport
+
+    window, _features = qa_window
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    text = b"".join(b"(%s) '" % (b"word " * 20) for _ in range(30))
+    for _ in range(2):
+        builder.add_page(b"BT /F1 6 Tf 8 TL 40 780 Td " + text + b" ET", fonts={"F1": helv})
+    builder.save(tmp_path / "two.pdf")
+    open_and_wait(qtbot, window, tmp_path / "two.pdf")
+    export = PageImageExport(window, ["glyphs"], scale=2.0, legend=False)
+    finished = []
+    export.finished.connect(finished.append)
+    with qtbot.waitSignal(export.failed, timeout=60_000) as result:
+        export.start()
+        window.go_to_page(1)
+    assert "changed" in result.args[0]
+    assert finished == []
+
+
+def test_the_png_action_saves_a_dense_page_without_painting_it_on_the_gui_thread(
+    qtbot, qa_window, tmp_path, monkeypatch
+):
+    from tests.test_gui_layer_painter import dense_pdf
+
+    window, features = qa_window
+    open_and_wait(qtbot, window, dense_pdf(tmp_path / "dense.pdf"))
+    target = tmp_path / "dense-export.png"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a: (str(target), ""))
+    monkeypatch.setattr(export_dialogs.LayersDialog, "exec", lambda self: 1)
+    features.actions["export_png"].trigger()
+    assert features.png_export is not None  # still painting: the action returned at once
+    qtbot.waitUntil(lambda: features.png_export is None, timeout=60_000)
+    assert QImage(str(target)).width() > 1000
+    assert "Saved" in window.statusBar().currentMessage()

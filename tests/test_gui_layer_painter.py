@@ -15,10 +15,19 @@ from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 import glyphscope
 from glyphscope.core.view.page_model import build_page_model
 from glyphscope.widgets import layer_painter as painter_module
+from glyphscope.widgets import overlay_shapes
 from glyphscope.widgets.layer_painter import layer_painter
 from glyphscope.widgets.overlay_base import SYNC_GLYPHS
 from glyphscope.widgets.overlay_layers import GlyphQuadsLayer, SelectionLayer
-from glyphscope.widgets.overlay_shapes import paint_strokes, polyline_shape
+from glyphscope.widgets.overlay_shapes import (
+    Shape,
+    Stroke,
+    paint_strokes,
+    polyline_shape,
+    quads_shape,
+    rects_shape,
+    segments_shape,
+)
 from tests.pdfbuilder import PdfBuilder
 
 TIMEOUT_MS = 30_000
@@ -255,3 +264,111 @@ def test_a_few_glyphs_thousands_of_points_tall_are_painted_in_the_background(tmp
     assert small.count == tall.count == 60 < SYNC_GLYPHS
     assert GlyphQuadsLayer().builds_quickly(small)
     assert not GlyphQuadsLayer().builds_quickly(tall)
+
+
+# -- what the strokes paint --------------------------------------------------------------------
+
+
+def painted(strokes, area=None, size=(200, 100), scale=1.0) -> np.ndarray:
+    """`strokes` painted onto white, user space y up, as RGB rows."""
+    image = QImage(*size, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(QColor("#ffffff"))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setTransform(QTransform(scale, 0, 0, -scale, 0, size[1]))
+    paint_strokes(painter, strokes, area)
+    painter.end()
+    image = image.convertToFormat(QImage.Format.Format_RGB888)
+    return np.array(image.constBits(), np.uint8).reshape(size[1], -1)[:, : size[0] * 3]
+
+
+def test_overlapping_quads_are_filled_once_neither_a_hole_nor_darker(qtbot):
+    quads = np.array(rects_shape([(10, 10, 60, 60), (40, 40, 90, 90)]).points)
+    overlap = painted([Stroke(quads_shape(quads), "#1f77b4", 1.0, 40, line_alpha=0)])
+    alone = painted([Stroke(quads_shape(quads[:1]), "#1f77b4", 1.0, 40, line_alpha=0)])
+    inside_both, inside_one = overlap[100 - 50, 50 * 3], alone[100 - 20, 20 * 3]
+    assert inside_one < 240  # tinted
+    # The same tint (to the rounding of a mask's opacity): not 255 (a hole), not darker.
+    assert abs(int(inside_both) - int(inside_one)) <= 1
+    assert overlap[100 - 80, 80 * 3] == inside_both  # the second quad alone
+
+
+def test_a_rectangle_thousands_of_points_wide_paints_as_its_part_in_view_does(qtbot):
+    wide = rects_shape([(-20_000, 20, 150, 40), (30, 50, 40_000, 60), (-9e6, 70, 9e6, 80)])
+    inside = rects_shape([(-10, 20, 150, 40), (30, 50, 210, 60), (-10, 70, 210, 80)])
+    for fill in (0, 60):
+        cut = painted([Stroke(wide, "#d62728", 1.0, fill)])
+        drawn = painted([Stroke(inside, "#d62728", 1.0, fill)])
+        assert np.array_equal(cut, drawn)
+    # Cut exactly: coordinates inside the area keep every bit, the rest end at its edge.
+    cut = wide.cut_to((-4.0, -4.0, 204.0, 104.0)).points
+    assert cut[0, 1].tolist() == [150.0, 20.0] and cut[0, 0].tolist() == [-4.0, 20.0]
+
+
+def test_segments_are_cut_at_the_area_keeping_what_lies_inside_bit_for_bit():
+    segments = segments_shape(
+        np.array([[0.1, 0.2], [-100.0, 50.0], [-10.0, -10.0]]),
+        np.array([[0.7, 0.3], [100.0, 50.0], [-5.0, -5.0]]),
+    )
+    cut = segments.cut_to((0.0, 0.0, 10.0, 100.0)).points
+    assert cut[0].tolist() == [[0.1, 0.2], [0.7, 0.3]]
+    assert np.allclose(cut[1], [[0.0, 50.0], [10.0, 50.0]])
+    assert cut[2].tolist() == [[-10.0, -10.0], [-10.0, -10.0]]  # outside: nothing drawn
+
+
+def test_without_an_area_only_what_the_device_shows_is_painted(qtbot):
+    # Diagonals across a huge span: cut to the image, the same pixels as drawn whole.
+    starts, ends = np.array([[-5e5, -5e5], [0.0, 1e6]]), np.array([[5e5, 5e5], [1e6, -1e6]])
+    whole = QImage(200, 100, QImage.Format.Format_ARGB32_Premultiplied)
+    whole.fill(QColor("#ffffff"))
+    painter = QPainter(whole)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setTransform(QTransform(1, 0, 0, -1, 0, 100))
+    painter.setPen(QColor("#000000"))
+    painter.drawPath(segments_shape(starts, ends).path())
+    painter.end()
+    cut = painted([Stroke(segments_shape(starts, ends), "#000000", 1.0, line_alpha=255)])
+    whole = whole.convertToFormat(QImage.Format.Format_RGB888)
+    reference = np.array(whole.constBits(), np.uint8).reshape(100, -1)[:, :600]
+    assert (cut != reference).mean() < 0.01  # the same lines, antialiased alike
+    assert (cut < 128).sum() > 150  # both lines drawn
+
+
+def test_a_dense_block_of_outlines_is_painted_where_its_strokes_would_be(qtbot):
+    # 2,000 boxes 180 points wide, 2 apart: over a million pixels of outline at scale 3.
+    lows = np.stack([np.full(2000, 5.0), np.linspace(2.0, 30.0, 2000)], axis=1)
+    boxes = rects_shape(np.concatenate([lows, lows + [180.0, 1.5]], axis=1))
+    assert boxes.element_count() * 180 * 3 > overlay_shapes.DENSE_OUTLINE_PX
+    cheap = painted([Stroke(boxes, "#d62728")], size=(600, 120), scale=3.0)
+    inked = cheap < 200
+    # Stroked one by one (each alone is far under the limit): the same pixels inked.
+    strokes = [Stroke(Shape(boxes.points[i : i + 1], True), "#d62728") for i in range(2000)]
+    stroked = painted(strokes, size=(600, 120), scale=3.0) < 200
+    assert inked.sum() > 0.9 * stroked.sum()
+    assert (inked & ~stroked).sum() < 0.05 * inked.sum()
+
+
+def test_a_hidpi_image_is_painted_whole_not_only_its_first_quarter(qtbot):
+    # 2 device pixels per logical one: the area painted is the image's logical size.
+    image = QImage(400, 200, QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(2.0)
+    image.fill(QColor("#ffffff"))
+    painter = QPainter(image)
+    far_corner = rects_shape([(180, 80, 195, 95)])  # logical units, near the bottom right
+    paint_strokes(painter, [Stroke(far_corner, "#000000", 1.0, 200)])
+    painter.end()
+    assert image.pixelColor(375, 175).red() < 128
+
+
+def test_a_hidpi_image_gets_the_union_fill_at_its_own_pixels(qtbot):
+    image = QImage(400, 200, QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(2.0)
+    image.fill(QColor("#ffffff"))
+    painter = QPainter(image)
+    boxes = rects_shape([(20 + 8 * i, 20, 30 + 8 * i, 60) for i in range(40)])  # overlapping
+    paint_strokes(painter, [Stroke(boxes, "#000000", 1.0, 200, line_alpha=0)])
+    painter.end()
+    # Covered from logical x 20 to 342, y 20 to 60: device 40..684 is past the image's 400.
+    assert image.pixelColor(45, 45).red() < 128 and image.pixelColor(390, 110).red() < 128
+    assert image.pixelColor(45, 130).red() == 255  # below the boxes, untouched
+    assert image.pixelColor(45, 45) == image.pixelColor(390, 110)  # one tint, overlaps too

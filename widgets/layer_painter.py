@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import shiboken6
@@ -30,7 +31,8 @@ CULL_PAD_PX = 4.0
 @dataclass(eq=False, slots=True)
 class LayerJob:
     """Build `layer`'s strokes for `model` if not given, and paint `region` (pixels under the
-    zoom's `linear` transform, no translation) into an image."""
+    `linear` transform: the zoom's, no translation, for the screen; an export's whole device
+    transform for an export) into an image."""
 
     layer: object  # an OverlayLayer
     generation: int
@@ -42,6 +44,9 @@ class LayerJob:
     image: QImage | None = None
     cancelled: bool = False
     failed: bool = field(default=False)
+    # Called with the job on the GUI thread when it returns; None: the layer's job_done (the
+    # screen's image). An export's jobs go to the export, and never replace the screen's.
+    deliver: Callable[[LayerJob], None] | None = None
 
     def stale(self) -> bool:
         return self.cancelled or self.layer.generation != self.generation
@@ -86,7 +91,7 @@ class _Courier(QObject):
     @Slot(object)
     def _deliver(self, job: LayerJob) -> None:
         if shiboken6.isValid(job.layer):
-            job.layer.job_done(job)
+            (job.deliver or job.layer.job_done)(job)
 
 
 class LayerPainter:
@@ -95,7 +100,7 @@ class LayerPainter:
 
     def __init__(self) -> None:
         self._courier = _Courier()  # created on the GUI thread, so it delivers there
-        self._pending: dict[int, LayerJob] = {}
+        self._pending: dict[tuple[int, bool], LayerJob] = {}
         self._running: LayerJob | None = None
         self._wake = threading.Condition()
         self._thread = threading.Thread(target=self._work, name="overlay painter", daemon=True)
@@ -107,9 +112,10 @@ class LayerPainter:
             return not self._pending and self._running is None
 
     def submit(self, job: LayerJob) -> None:
+        key = (id(job.layer), job.deliver is None)
         with self._wake:
-            self._pending.pop(id(job.layer), None)
-            self._pending[id(job.layer)] = job  # at the back: the newest zoom or page last
+            self._pending.pop(key, None)
+            self._pending[key] = job  # at the back: the newest zoom or page last
             self._wake.notify()
 
     def _work(self) -> None:

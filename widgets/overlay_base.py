@@ -11,6 +11,7 @@ Coordinates are PDF user space: the layers are children of the page view's overl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -107,6 +108,9 @@ class OverlayLayer(QGraphicsItem):
         self._image: LayerImage | None = None
         self._job: LayerJob | None = None
         self._background = False  # drawn from the painter thread's images
+        # An export in progress (widgets.overlay_base.ExportImages): QGraphicsScene.render()
+        # asks this layer for its painter thread's image at the export's transform.
+        self.export: ExportImages | None = None
         self.setZValue(self.z)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, False)
         self._set_background(False)
@@ -124,6 +128,11 @@ class OverlayLayer(QGraphicsItem):
     def pending(self) -> bool:
         """A background build or paint of this layer is under way."""
         return self._job is not None
+
+    @property
+    def background(self) -> bool:
+        """Built and painted by the layer painter's thread (a dense page's layer)."""
+        return self._background
 
     @property
     def painted_image(self) -> QImage | None:
@@ -218,6 +227,8 @@ class OverlayLayer(QGraphicsItem):
             return
         if self._background and widget is not None:
             self._paint_from_image(painter, widget)
+        elif self._background and self.export is not None:
+            self.export.paint(self, painter)
         else:
             # A small layer, or QGraphicsScene.render() into an export: the whole layer, now.
             self._ensure_cache(model)
@@ -330,6 +341,88 @@ class OverlayLayer(QGraphicsItem):
                     box.translate(0, -box.height() - 1)
             placed.append((box, text, color))
         return placed
+
+
+class ExportImages:
+    """The background layers of an export, painted by the layer painter's thread at the
+    export's own transform, so that QGraphicsScene.render() into the export only composes
+    images on the GUI thread (painting a dense page's layers there froze the window).
+
+    Render the scene twice with every layer's `export` set to this: the first pass (`asking`)
+    records each background layer's device transform and paints nothing of them; `submit`
+    sends their jobs; once `done`, the second pass draws each image where its layer's
+    strokes would be, the same pixels as painting them there."""
+
+    def __init__(self, on_done: Callable[[], None]) -> None:
+        self.asking = True
+        self._on_done = on_done
+        self._jobs: dict[int, LayerJob] = {}
+        self._wanted: list[tuple[OverlayLayer, QTransform, QRect]] = []
+        self.failed = False
+
+    @property
+    def total(self) -> int:
+        return len(self._wanted)
+
+    @property
+    def finished(self) -> int:
+        return sum(1 for job in self._jobs.values() if job.image is not None or job.failed)
+
+    @property
+    def done(self) -> bool:
+        return self.finished == self.total
+
+    def paint(self, layer: OverlayLayer, painter: QPainter) -> None:
+        world = painter.worldTransform()
+        if self.asking:
+            region = world.mapRect(layer.boundingRect()).toAlignedRect()
+            region = region.intersected(painter.viewport())
+            if not region.isEmpty():
+                self._wanted.append((layer, world, region))
+            return
+        job = self._jobs.get(id(layer))
+        if job is None or job.image is None:
+            return
+        painter.save()
+        painter.resetTransform()
+        painter.drawImage(job.region.topLeft(), job.image)
+        painter.restore()
+
+    def submit(self) -> None:
+        self.asking = False
+        for layer, world, region in self._wanted:
+            # `world` with its translation: pixel (0, 0) of the job's image is the device's
+            # region.topLeft(), painted exactly as render() would paint the strokes there.
+            job = LayerJob(
+                layer,
+                layer.generation,
+                layer.model,
+                layer._strokes,
+                layer._labels,
+                world,
+                region,
+                deliver=self._returned,
+            )
+            self._jobs[id(layer)] = job
+            layer_painter().submit(job)
+        if self.done:
+            self._on_done()
+
+    def cancel(self) -> None:
+        for job in self._jobs.values():
+            job.cancelled = True
+
+    def _returned(self, job: LayerJob) -> None:
+        if self._jobs.get(id(job.layer)) is not job:
+            return
+        layer = job.layer
+        if layer._strokes is None and job.generation == layer.generation and job.strokes:
+            layer._set_built(job.strokes, job.labels)  # its labels are drawn by render()
+        if job.image is None and not job.failed:
+            # Abandoned: the page, the rules or the layer changed meanwhile.
+            self.failed = True
+            job.failed = True
+        self._on_done()
 
 
 @dataclass(frozen=True, slots=True)
