@@ -112,10 +112,10 @@ def columns_text(
     boxes = _LineBoxes(glyphs, grid)
     inks = [boxes.ink(line, median) for line in boxes.lines]
     spans = band_lines(inks, threshold) if median > 0.0 else [(0, len(inks), [])]
-    bands: list[ColumnBand] = []
-    place: dict[int, tuple[int, int]] = {}
-    for band_number, (first, end, gutters) in enumerate(spans):
-        bands.append(boxes.band(first, end, gutters, band_number, place))
+    bands = [
+        boxes.band(first, end, gutters, band_number)
+        for band_number, (first, end, gutters) in enumerate(spans)
+    ]
     if not any(band.gutters for band in bands):
         text = (
             reading
@@ -123,7 +123,7 @@ def columns_text(
             else reading_order(glyphs, order, rules, decisions=False).text
         )
     else:
-        text = _read_bands(glyphs, order, rules, place, grid.off_grid)
+        text = _read_bands(glyphs, order, rules, boxes, grid.off_grid)
     return ColumnsResult(
         text=text,
         columns=tuple(column for band in bands for column in band.columns),
@@ -156,8 +156,9 @@ def _inked(texts: list[str]) -> np.ndarray:
 class _LineBoxes:
     """The glyph boxes of a layout grid's lines in its frame (core.text.lines.frame_matrix),
     one row per glyph of the lines, line after line: `glyph` its index, `x0`, `y0`, `x1`,
-    `y1` the bounds of its quad, `inked` whether it writes ink. `lines` holds the [start,
-    end) rows of each grid line."""
+    `y1` the bounds of its quad, `inked` whether it writes ink, and once `band` placed it,
+    `band_of` and `column_of` its band and column. `lines` holds the [start, end) rows of
+    each grid line."""
 
     def __init__(self, glyphs: Sequence[Glyph], grid: LayoutResult) -> None:
         rows = GlyphRows(glyphs, [index for line in grid.lines for index in line])
@@ -169,6 +170,8 @@ class _LineBoxes:
         self.inked = _inked(rows.texts())
         ends = np.cumsum([len(line) for line in grid.lines], dtype=np.intp).tolist()
         self.lines = list(pairwise([0, *ends]))
+        self.band_of = np.full(len(self.glyph), -1, dtype=np.intp)
+        self.column_of = np.zeros(len(self.glyph), dtype=np.intp)
 
     def ink(self, line: tuple[int, int], distance: float) -> list[Interval]:
         """The x-intervals a line inks: its non-blank glyph boxes, merged where at most
@@ -185,10 +188,9 @@ class _LineBoxes:
         end: int,
         gutters: Sequence[Interval],
         band_number: int,
-        place: dict[int, tuple[int, int]],
     ) -> ColumnBand:
-        """The band of lines [first, end): each glyph's place (band, column) goes to `place`,
-        its column the one holding its quad centre; the band records its extents."""
+        """The band of lines [first, end): its rows' band_of and column_of are set, the column
+        the one holding the glyph's quad centre; the band records its extents."""
         start, stop = (self.lines[first][0], self.lines[end - 1][1]) if end > first else (0, 0)
         middles = [(left + right) / 2.0 for left, right in gutters]
         x0, x1 = self.x0[start:stop], self.x1[start:stop]
@@ -198,8 +200,8 @@ class _LineBoxes:
             columns, extents, top, bottom = _extents_one_by_one(middles, x0, x1, y0, y1)
         else:
             columns, extents, top, bottom = _extents(middles, centres, x0, x1, y0, y1)
-        glyphs = self.glyph[start:stop].tolist()
-        place.update(zip(glyphs, ((band_number, column) for column in columns), strict=True))
+        self.band_of[start:stop] = band_number
+        self.column_of[start:stop] = columns
         return ColumnBand(
             top=top, bottom=bottom, columns=extents, gutters=tuple(gutters), lines=end - first
         )
@@ -212,7 +214,7 @@ def _extents(
     x1: np.ndarray,
     y0: np.ndarray,
     y1: np.ndarray,
-) -> tuple[list[int], tuple[Interval, ...], float, float]:
+) -> tuple[np.ndarray, tuple[Interval, ...], float, float]:
     """Each row's column (bisect_right of its centre among the gutter middles), the (x0, x1)
     extent of each column holding rows, left to right, and the band's top and bottom. The
     extremes are those min() and max() keep going row by row: the first row holding the
@@ -224,8 +226,8 @@ def _extents(
     starts = np.flatnonzero(np.diff(columns[lowest], prepend=-1))
     extents = tuple(zip(x0[lowest[starts]].tolist(), x1[highest[starts]].tolist(), strict=True))
     if not len(rows):
-        return [], extents, -math.inf, math.inf
-    return columns.tolist(), extents, float(y1[np.argmax(y1)]), float(y0[np.argmin(y0)])
+        return columns, extents, -math.inf, math.inf
+    return columns, extents, float(y1[np.argmax(y1)]), float(y0[np.argmin(y0)])
 
 
 def _extents_one_by_one(
@@ -352,6 +354,21 @@ def narrow_gutters(
     return narrowed, False
 
 
+def _glyph_places(boxes: _LineBoxes, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The band and column of each of `count` glyphs (band -1 off the lines); a glyph on
+    several rows of the lines takes its last one's."""
+    glyph = boxes.glyph
+    last: np.ndarray | slice = slice(None)
+    if len(glyph) and np.bincount(glyph, minlength=count).max() > 1:
+        _, first_from_end = np.unique(glyph[::-1], return_index=True)
+        last = len(glyph) - 1 - first_from_end
+    band = np.full(count, -1, dtype=np.intp)
+    column = np.zeros(count, dtype=np.intp)
+    band[glyph[last]] = boxes.band_of[last]
+    column[glyph[last]] = boxes.column_of[last]
+    return band, column
+
+
 def _band_gutters(gutters: Sequence[Gutter], lines: int) -> list[Interval]:
     """A band of one line has no gutters: a wide gap in a single line is a word gap."""
     return [(gutter.left, gutter.right) for gutter in gutters] if lines > 1 else []
@@ -361,17 +378,20 @@ def _read_bands(
     glyphs: Sequence[Glyph],
     order: Sequence[int],
     rules: Rules,
-    place: dict[int, tuple[int, int]],
+    boxes: _LineBoxes,
     off_grid: Sequence[int],
 ) -> TextResult:
     """Bands top to bottom, columns left to right, each column in drawing order; then the
     off-grid glyphs."""
-    members: dict[tuple[int, int], list[int]] = {}
-    for index in order:
-        at = place.get(index)
-        if at is not None:
-            members.setdefault(at, []).append(index)
-    groups = [members[at] for at in sorted(members)]
+    rows = np.fromiter(order, dtype=np.intp, count=len(order))
+    band, column = _glyph_places(boxes, len(glyphs))
+    at = band[rows]
+    placed = np.flatnonzero(at >= 0)
+    # A stable sort by (band, column): each group keeps the order's sequence.
+    ranked = placed[np.lexsort((column[rows[placed]], at[placed]))]
+    keys = np.stack((at[ranked], column[rows[ranked]]))
+    cuts = np.flatnonzero((keys[:, 1:] != keys[:, :-1]).any(axis=0)) + 1
+    groups = [group.tolist() for group in np.split(rows[ranked], cuts)] if len(ranked) else []
     if off_grid:
         groups.append(list(off_grid))
     chars: list[str] = []
