@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import glyphscope.core.text.columns as columns
 import glyphscope.core.text.layout as layout
 import glyphscope.core.text.lines as lines
 from glyphscope.core.rules import Rules
@@ -100,3 +101,31 @@ def test_layout_with_the_python_loops_is_the_compiled_layout(page, rules):
         assert repr(layout.layout(glyphs, order, rules)) == expected
     finally:
         layout._grid_text, lines._line_starts = saved
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.lists(st.tuples(_float, _float), max_size=8), max_size=6),
+    st.sampled_from([0.0, 1.5, 30.0, math.inf, math.nan]),
+)
+def test_compiled_line_inks_are_the_python_ones(lines_rows, distance):
+    rows = [sorted(line) for line in lines_rows]
+    x0 = np.array([x for line in rows for x, _ in line], dtype=np.float64)
+    x1 = np.array([x for line in rows for _, x in line], dtype=np.float64)
+    bounds = np.cumsum([0, *map(len, rows)]).astype(np.intp)
+    expected = columns.line_inks_in_python(x0, x1, bounds, distance)
+    assert repr(compiled.line_inks(x0, x1, bounds, distance)) == repr(expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_pages(), _rules)
+def test_columns_with_the_python_loops_are_the_compiled_columns(page, rules):
+    glyphs, order = page
+    expected = repr(columns.columns_text(glyphs, order, rules))
+    saved = layout._grid_text, lines._line_starts, columns._line_inks
+    layout._grid_text, lines._line_starts = layout.grid_text_in_python, lines.line_starts_in_python
+    columns._line_inks = columns.line_inks_in_python
+    try:
+        assert repr(columns.columns_text(glyphs, order, rules)) == expected
+    finally:
+        layout._grid_text, lines._line_starts, columns._line_inks = saved

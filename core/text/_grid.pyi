@@ -15,3 +15,6 @@ def grid_text(
     owners_of: list[int],
     padding: object,
 ) -> tuple[str, list[int]]: ...
+def line_inks(
+    x0: np.ndarray, x1: np.ndarray, bounds: np.ndarray, distance: float
+) -> list[list[tuple[float, float]]]: ...

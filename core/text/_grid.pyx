@@ -1,11 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""The sequential loops of layout text (spec §7) compiled: lines.line_starts_in_python (which
-rows open a baseline line) and layout.grid_text_in_python (the glyphs written on the grid),
-step for step. Every comparison and float operation is the Python one on the same doubles
-(the extension is compiled without floating-point contraction); the padding budget is kept
-in a C integer and handed back to layout._Padding whenever a cap may be reached, so the caps
-and their messages are those of the Python path. tests/test_grid_loops.py holds the two paths
-against each other."""
+"""The sequential loops of layout text (spec §7) and of columns over its lines (§8) compiled:
+lines.line_starts_in_python (which rows open a baseline line), layout.grid_text_in_python (the
+glyphs written on the grid) and columns.line_inks_in_python (each line's ink), step for step.
+Every comparison and float operation is the Python one on the same doubles (the extension is
+compiled without floating-point contraction); the padding budget is kept in a C integer and
+handed back to layout._Padding whenever a cap may be reached, so the caps and their messages
+are those of the Python path. tests/test_grid_loops.py holds the two paths against each
+other."""
 
 
 def line_starts(const double[::1] ys, const double[::1] heights, double ratio):
@@ -93,3 +94,29 @@ def grid_text(
         position = stop
     padding.left = left
     return "".join(pieces), owners
+
+
+def line_inks(
+    const double[::1] x0, const double[::1] x1, const Py_ssize_t[::1] bounds, double distance
+):
+    """The ink of each line (see columns.line_inks_in_python): rows bounds[n]..bounds[n+1]
+    are line n's boxes, sorted by (x0, x1)."""
+    cdef Py_ssize_t line, row
+    cdef double left, right
+    cdef list inks = [], ink
+    for line in range(bounds.shape[0] - 1):
+        ink = []
+        row = bounds[line]
+        if row < bounds[line + 1]:
+            left, right = x0[row], x1[row]
+            for row in range(row + 1, bounds[line + 1]):
+                if x0[row] - right <= distance:
+                    # max(right, x1) as Python takes it: x1 only when strictly larger.
+                    if x1[row] > right:
+                        right = x1[row]
+                else:
+                    ink.append((left, right))
+                    left, right = x0[row], x1[row]
+            ink.append((left, right))
+        inks.append(ink)
+    return inks

@@ -110,7 +110,7 @@ def columns_text(
     if grid is None:
         grid = layout(glyphs, order, rules)
     boxes = _LineBoxes(glyphs, grid)
-    inks = [boxes.ink(line, median) for line in boxes.lines]
+    inks = boxes.inks(median)
     spans = band_lines(inks, threshold) if median > 0.0 else [(0, len(inks), [])]
     bands = [
         boxes.band(first, end, gutters, band_number)
@@ -173,14 +173,22 @@ class _LineBoxes:
         self.band_of = np.full(len(self.glyph), -1, dtype=np.intp)
         self.column_of = np.zeros(len(self.glyph), dtype=np.intp)
 
-    def ink(self, line: tuple[int, int], distance: float) -> list[Interval]:
-        """The x-intervals a line inks: its non-blank glyph boxes, merged where at most
-        `distance` apart (blank glyphs write no ink, so a trailing space never reaches into a
-        gutter)."""
-        start, end = line
-        inked = self.inked[start:end]
-        x0, x1 = self.x0[start:end][inked].tolist(), self.x1[start:end][inked].tolist()
-        return merge_ink(sorted(zip(x0, x1, strict=True)), distance)
+    def inks(self, distance: float) -> list[list[Interval]]:
+        """The x-intervals each line inks: its non-blank glyph boxes sorted as (x0, x1)
+        tuples, merged where at most `distance` apart (blank glyphs write no ink, so a
+        trailing space never reaches into a gutter)."""
+        lengths = [end - start for start, end in self.lines]
+        inked = np.flatnonzero(self.inked)
+        line = np.repeat(np.arange(len(self.lines)), lengths)[inked]
+        x0, x1 = self.x0[inked], self.x1[inked]
+        bounds = np.searchsorted(line, np.arange(len(self.lines) + 1))
+        if np.isnan(x0).any() or np.isnan(x1).any():
+            ordered = _sorted_in_lines(x0, x1, bounds)
+        else:  # numpy's stable sort compares (x0, x1) as the tuples compare
+            ordered = np.lexsort((x1, x0, line))
+        return _line_inks(
+            np.ascontiguousarray(x0[ordered]), np.ascontiguousarray(x1[ordered]), bounds, distance
+        )
 
     def band(
         self,
@@ -264,6 +272,33 @@ def _first_max(values: np.ndarray) -> np.ndarray:
     for column in range(1, values.shape[1]):
         result = np.where(values[:, column] > result, values[:, column], result)
     return result
+
+
+def _sorted_in_lines(x0: np.ndarray, x1: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """The rows of each line [bounds[n], bounds[n+1]) in the order sorted() puts their
+    (x0, x1) tuples (nan compares false: only Python's own sort gives Python's order)."""
+    ordered: list[int] = []
+    for start, end in pairwise(bounds.tolist()):
+        items = list(zip(x0[start:end].tolist(), x1[start:end].tolist(), strict=True))
+        ordered.extend(start + k for k in sorted(range(len(items)), key=items.__getitem__))
+    return np.array(ordered, dtype=np.intp)
+
+
+def line_inks_in_python(
+    x0: np.ndarray, x1: np.ndarray, bounds: np.ndarray, distance: float
+) -> list[list[Interval]]:
+    """merge_ink of each line's boxes: rows [bounds[n], bounds[n+1]) are line n's, sorted."""
+    return [
+        merge_ink(list(zip(x0[start:end].tolist(), x1[start:end].tolist(), strict=True)), distance)
+        for start, end in pairwise(bounds.tolist())
+    ]
+
+
+try:
+    # line_inks_in_python compiled (_grid.pyx), when the extension was built.
+    from glyphscope.core.text._grid import line_inks as _line_inks
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _line_inks = line_inks_in_python
 
 
 def merge_ink(extents: Sequence[Interval], distance: float) -> list[Interval]:
