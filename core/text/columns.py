@@ -54,6 +54,7 @@ from glyphscope.core.text.arrays import GlyphRows, hypots, median
 from glyphscope.core.text.chars import is_whitespace_text
 from glyphscope.core.text.layout import LayoutResult, layout
 from glyphscope.core.text.lines import frame_matrix, in_frame
+from glyphscope.core.text.pairs import pair_rows, reading_pairs
 from glyphscope.core.text.reading import TextResult, reading_order
 
 Interval = tuple[float, float]
@@ -429,10 +430,16 @@ def _read_bands(
     groups = [group.tolist() for group in np.split(rows[ranked], cuts)] if len(ranked) else []
     if off_grid:
         groups.append(list(off_grid))
+    # The pairs of all groups at once: a group's are the rows of its part of them.
+    pairs = reading_pairs(glyphs, [index for group in groups for index in group], rules)
     chars: list[str] = []
     owners: list[int] = []
+    start = 0
     for group in groups:
-        text = reading_order(glyphs, group, rules, decisions=False).text
+        stop = start + len(group)
+        part = pair_rows(pairs, start, stop)
+        text = reading_order(glyphs, group, rules, decisions=False, pairs=part).text
+        start = stop
         if chars and text.text:
             chars.append("\n")
             owners.append(-1)

@@ -193,12 +193,20 @@ class TextBuilder:
 
 
 def reading_order(
-    glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules, *, decisions: bool = True
+    glyphs: Sequence[Glyph],
+    order: Sequence[int],
+    rules: Rules,
+    *,
+    decisions: bool = True,
+    pairs: ReadingPairs | None = None,
 ) -> ReadingResult:
     """Assemble `order` (indices into glyphs, normally the visible glyphs in drawing order).
     With `decisions` False the result holds the text and the vertical columns only (no gap or
-    line-break records): what text mode and the text-only callers need."""
-    pairs = reading_pairs(glyphs, order, rules)
+    line-break records): what text mode and the text-only callers need. `pairs` are
+    reading_pairs(glyphs, order, rules) when the caller has them (pairs.pair_rows of the
+    pairs of a longer order that holds this one)."""
+    if pairs is None:
+        pairs = reading_pairs(glyphs, order, rules)
     builder = TextBuilder()
     # The decisions of each run in turn: rows of the pairs' columns, or the records of a
     # vertical run's columns.
