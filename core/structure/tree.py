@@ -375,14 +375,16 @@ def _freeze(root: _Element) -> StructureNode:
     """Mutable walk elements to StructureNodes, keeping only children that touch the page.
 
     Iterative (reversed pre-order puts children before parents) so a deep tree under a
-    raised structure_depth cannot exhaust Python's recursion limit.
+    raised structure_depth cannot exhaust Python's recursion limit. An element that does not
+    touch the page has no descendant that does (the walk passes touches_page up): it is
+    neither kept nor frozen.
     """
     order: list[_Element] = []
     stack = [root]
     while stack:
         element = stack.pop()
         order.append(element)
-        stack.extend(element.children)
+        stack.extend(child for child in element.children if child.touches_page)
     frozen: dict[int, StructureNode] = {}
     for element in reversed(order):
         frozen[id(element)] = StructureNode(
