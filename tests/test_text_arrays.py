@@ -16,7 +16,6 @@ from glyphscope.core.geometry import quad_height
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import reading, visible
 from glyphscope.core.text.arrays import GlyphRows, quad_heights
-from glyphscope.core.text.pairs import pair_rows, reading_pairs
 from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
 from tests import text_reference
@@ -215,19 +214,3 @@ def test_columns_with_records_replace_only_those_rows():
     assert repr(list(copy)) == repr([glyphs[0], new, glyphs[2]])
     assert repr(list(columns)) == repr(glyphs)  # the original is left alone
     assert columns.with_records({}) is columns
-
-
-@settings(max_examples=200, deadline=None)
-@given(_pages(), _rules, st.integers(0, 60), st.integers(0, 60))
-def test_the_pair_rows_of_an_order_are_the_pairs_of_that_part(page, rules, start, stop):
-    glyphs, order = page
-    start, stop = min(start, len(order)), min(max(start, stop), len(order))
-    part = pair_rows(reading_pairs(glyphs, order, rules), start, stop)
-    alone = reading_pairs(glyphs, order[start:stop], rules)
-    for got, expected in zip(part, alone, strict=True):  # bit for bit, field by field
-        if isinstance(expected, list):
-            assert got == expected
-        else:
-            assert (got.dtype, got.tobytes()) == (expected.dtype, expected.tobytes())
-    text = reading_order(glyphs, order[start:stop], rules, decisions=False, pairs=part)
-    assert repr(text) == repr(reading_order(glyphs, order[start:stop], rules, decisions=False))

@@ -107,16 +107,8 @@ def few_records(glyphs: Sequence[Glyph]) -> Sequence[Glyph]:
 
 
 def hypots(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
-    """math.hypot element-wise (not numpy.hypot: the last bit may differ). Where one side is
-    zero math.hypot gives the other's magnitude exactly (nan for nan, inf for ±inf), so only
-    the slanted rows, few on most pages (a glyph's edges run along the axes), go through it."""
-    with np.errstate(invalid="ignore"):
-        lengths = np.where(dy == 0.0, np.abs(dx), np.abs(dy))
-    slanted = np.flatnonzero((dx != 0.0) & (dy != 0.0))
-    if len(slanted):
-        pairs = map(math.hypot, dx[slanted].tolist(), dy[slanted].tolist())
-        lengths[slanted] = np.fromiter(pairs, np.float64, len(slanted))
-    return lengths
+    """math.hypot element-wise (not numpy.hypot: the last bit may differ)."""
+    return np.fromiter(map(math.hypot, dx.tolist(), dy.tolist()), np.float64, len(dx))
 
 
 def quad_heights(quads: np.ndarray) -> np.ndarray:
