@@ -53,7 +53,9 @@ def _extensions() -> list[Extension]:
     grid = Extension(
         "glyphscope.core.text._grid", ["core/text/_grid.pyx"], extra_compile_args=exact
     )
-    return cythonize([scanner, loop, duplicates, grid], language_level=3, quiet=True)
+    builder = Extension("glyphscope.core.text._builder", ["core/text/_builder.pyx"])
+    extensions = [scanner, loop, duplicates, grid, builder]
+    return cythonize(extensions, language_level=3, quiet=True)
 
 
 setup(cmdclass={"build_py": BuildPy, "build_ext": OptionalBuildExt}, ext_modules=_extensions())
