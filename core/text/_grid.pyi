@@ -1,5 +1,7 @@
 # Types of layout text's compiled loops (_grid.pyx), for type checkers.
 
+from typing import Any
+
 import numpy as np
 
 def line_starts(ys: np.ndarray, heights: np.ndarray, ratio: float) -> list[int]: ...
@@ -13,7 +15,7 @@ def grid_text(
     space: np.ndarray,
     texts: list[str],
     owners_of: list[int],
-    padding: object,
+    padding: Any,
 ) -> tuple[str, list[int]]: ...
 def line_inks(
     x0: np.ndarray, x1: np.ndarray, bounds: np.ndarray, distance: float

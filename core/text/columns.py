@@ -241,7 +241,7 @@ def _extents(
 
 def _extents_one_by_one(
     middles: list[float], x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray
-) -> tuple[list[int], tuple[Interval, ...], float, float]:
+) -> tuple[np.ndarray, tuple[Interval, ...], float, float]:
     """_extents for boxes holding nan (non-finite geometry, which the visible stage drops):
     row by row, as Python's comparisons order nan."""
     columns: list[int] = []
@@ -255,7 +255,7 @@ def _extents_one_by_one(
         extent[0], extent[1] = min(extent[0], left), max(extent[1], right)
         top, bottom = max(top, high), min(bottom, low)
     ordered = tuple((extents[c][0], extents[c][1]) for c in sorted(extents))
-    return columns, ordered, top, bottom
+    return np.array(columns, dtype=np.intp), ordered, top, bottom
 
 
 def _first_min(values: np.ndarray) -> np.ndarray:
