@@ -33,8 +33,10 @@ Coordinates in ColumnBand are in the grid frame (user space turned by -rotation)
 they are user space.
 
 The median advance, the glyph boxes in the grid frame and each band's columns and extents are
-computed over the glyphs' arrays (core.text.arrays; issue 9), the columns read by reading
-order's text path; the numbers are those the record functions computed, bit for bit.
+computed over the glyphs' arrays (core.text.arrays; issue 9), every line's ink in one pass
+(compiled in core/text/_grid.pyx), the columns read by reading order's text path from one
+set of pairs (core.text.pairs); the numbers are those the record functions computed, bit for
+bit.
 """
 
 from __future__ import annotations

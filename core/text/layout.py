@@ -28,9 +28,10 @@ Decisions made here (the seeds leave them open):
 
 Every step runs over the glyphs' arrays (core.text.arrays; issue 9): directions, frame
 positions, cells, lines and word gaps (core.text.pairs) for the whole page at once, then one
-pass placing the glyphs on the grid. Records are made only for the few glyphs a record
-function still reads (a degenerate writing direction, right-to-left runs). The numbers are
-those the record functions compute, bit for bit (tests/text_reference.py keeps them).
+pass placing the glyphs on the grid (it and the pass cutting the lines compiled in
+core/text/_grid.pyx, their Python paths kept). Records are made only for the few glyphs a
+record function still reads (a degenerate writing direction, right-to-left runs). The numbers
+are those the record functions compute, bit for bit (tests/text_reference.py keeps them).
 """
 
 from __future__ import annotations
