@@ -49,7 +49,13 @@ def _extensions() -> list[Extension]:
         "glyphscope.core.interpret._loop", ["core/interpret/_loop.pyx"], extra_compile_args=exact
     )
     duplicates = Extension("glyphscope.core.text._duplicates", ["core/text/_duplicates.pyx"])
-    return cythonize([scanner, loop, duplicates], language_level=3, quiet=True)
+    # Layout's line and grid loops compare and divide the doubles Python does, contraction off.
+    grid = Extension(
+        "glyphscope.core.text._grid", ["core/text/_grid.pyx"], extra_compile_args=exact
+    )
+    builder = Extension("glyphscope.core.text._builder", ["core/text/_builder.pyx"])
+    extensions = [scanner, loop, duplicates, grid, builder]
+    return cythonize(extensions, language_level=3, quiet=True)
 
 
 setup(cmdclass={"build_py": BuildPy, "build_ext": OptionalBuildExt}, ext_modules=_extensions())

@@ -18,7 +18,9 @@ from glyphscope.core.structure.order import order_glyphs
 from glyphscope.core.text import lines
 from glyphscope.core.text.columns import columns_text
 from glyphscope.core.text.layout import layout
+from glyphscope.core.text.pairs import pair_rows, reading_pairs
 from glyphscope.core.text.prepared import prepare_glyphs
+from glyphscope.core.text.reading import reading_order
 from glyphscope.core.text.visible import visible_glyphs
 from tests import text_reference
 from tests.pdfbuilder import PdfBuilder, tounicode_cmap
@@ -167,3 +169,20 @@ def test_layout_and_columns_of_built_pages_are_those_of_records(runs, rotate):
     columns = repr(text_reference.columns_text(records, order, rules))
     assert repr(columns_text(glyphs, order, rules)) == columns
     assert repr(columns_text(records, order, rules)) == columns
+
+
+@settings(max_examples=200, deadline=None)
+@given(_pages(), _rules, st.integers(0, 60), st.integers(0, 60))
+def test_the_pair_rows_of_an_order_are_the_pairs_of_that_part(page, rules, start, stop):
+    # Columns reads each group from its rows of the pairs of all groups (pairs.pair_rows).
+    glyphs, order = page
+    start, stop = min(start, len(order)), min(max(start, stop), len(order))
+    part = pair_rows(reading_pairs(glyphs, order, rules), start, stop)
+    alone = reading_pairs(glyphs, order[start:stop], rules)
+    for got, expected in zip(part, alone, strict=True):  # bit for bit, field by field
+        if isinstance(expected, list):
+            assert got == expected
+        else:
+            assert (got.dtype, got.tobytes()) == (expected.dtype, expected.tobytes())
+    text = reading_order(glyphs, order[start:stop], rules, decisions=False, pairs=part)
+    assert repr(text) == repr(reading_order(glyphs, order[start:stop], rules, decisions=False))

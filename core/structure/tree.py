@@ -18,7 +18,7 @@ is not entered. Without a usable /ParentTree entry the whole tree is walked.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -78,9 +78,10 @@ def _ref(objgen: ObjGen | None) -> str:
     return "direct object" if objgen is None else f"{objgen[0]} {objgen[1]} R"
 
 
-def _kids(obj: pikepdf.Dictionary) -> list[object]:
-    """§14.7.2: /K is one kid or an array of kids; absent means no kids."""
-    kids = obj.get("/K")
+def _kids(obj: pikepdf.Dictionary, keys: Collection[str] | None = None) -> list[object]:
+    """§14.7.2: /K is one kid or an array of kids; absent means no kids. `keys`: obj.keys()
+    when the caller has them."""
+    kids = obj.get("/K") if keys is None or "/K" in keys else None
     if kids is None:
         return []
     if isinstance(kids, pikepdf.Array):
@@ -203,9 +204,11 @@ class _Walk:
         if not isinstance(kid, pikepdf.Dictionary):
             self.warn(f"a kid of /{element.type} is {_kind(kid)}, not a kid; skipped")
             return
-        kind = name_or_none(kid.get("/Type"))
-        untyped = kind is None and "/S" not in kid
-        if kind == "MCR" or (untyped and "/MCID" in kid):
+        # The keys once: asking a dictionary for an entry it lacks costs pikepdf far more.
+        keys = kid.keys()
+        kind = name_or_none(kid.get("/Type")) if "/Type" in keys else None
+        untyped = kind is None and "/S" not in keys
+        if kind == "MCR" or (untyped and "/MCID" in keys):
             mcid = kid.get("/MCID")
             if not is_integer(mcid):
                 self.warn(f"an MCR under /{element.type} has no integer /MCID; skipped")
@@ -215,10 +218,10 @@ class _Walk:
             form = objgen_of(stream) if isinstance(stream, pikepdf.Stream) else None
             self.add_mcid(element, form, mcid, page)
             return
-        if kind == "OBJR" or (untyped and "/Obj" in kid):
+        if kind == "OBJR" or (untyped and "/Obj" in keys):
             self.add_object(frame, kid, stack)
             return
-        self.enter(frame, kid, stack)
+        self.enter(frame, kid, stack, keys)
 
     def placed(
         self, element: _Element, form: ObjGen | None, mcid: int, page: ObjGen | None
@@ -276,7 +279,16 @@ class _Walk:
         element.objects.append(ObjectReference(objgen_of(target), subtype))
         element.touches_page = True
 
-    def enter(self, frame: _Frame, kid: pikepdf.Dictionary, stack: list[_Frame]) -> None:
+    def enter(
+        self,
+        frame: _Frame,
+        kid: pikepdf.Dictionary,
+        stack: list[_Frame],
+        keys: Collection[str] | None = None,
+    ) -> None:
+        """Walk into the structure element `kid` (its `keys` when the caller has them)."""
+        if keys is None:
+            keys = kid.keys()
         objgen = objgen_of(kid)
         if objgen is not None and objgen in self.on_path:
             self.warn(f"cyclic /K: {_ref(objgen)} is its own ancestor; visited once")
@@ -287,7 +299,7 @@ class _Walk:
         if frame.depth + 1 > self.depth_cap:
             self.too_deep += 1
             return
-        explicit_page = _page_objgen(kid.get("/Pg"))
+        explicit_page = _page_objgen(kid.get("/Pg")) if "/Pg" in keys else None
         if (
             self.relevant is not None
             and objgen is not None
@@ -296,23 +308,24 @@ class _Walk:
             and objgen not in self.relevant
         ):
             return
-        kids = iter(_kids(kid))
+        kids = iter(_kids(kid, keys))
         if objgen is not None:
             self.visited.add(objgen)
             self.on_path.add(objgen)
         self.elements += 1
-        child = self.element(kid, objgen, explicit_page, frame.element.page)
+        child = self.element(kid, keys, objgen, explicit_page, frame.element.page)
         frame.element.children.append(child)
         stack.append(_Frame(child, kids, frame.depth + 1, objgen))
 
     def element(
         self,
         kid: pikepdf.Dictionary,
+        keys: Collection[str],
         objgen: ObjGen | None,
         explicit_page: ObjGen | None,
         inherited_page: ObjGen | None,
     ) -> _Element:
-        type_name = name_or_none(kid.get("/S"))
+        type_name = name_or_none(kid.get("/S")) if "/S" in keys else None
         if type_name is None:
             self.warn(f"structure element {_ref(objgen)} has no /S name")
             type_name = ""
@@ -329,8 +342,8 @@ class _Walk:
         elif inherited_page is not None:
             derived.append(("Pg", f"{_ref(inherited_page)}, inherited from an ancestor"))
         texts = {}
-        for key in ("Alt", "ActualText", "Lang", "T", "E"):
-            value = text_or_none(kid.get(f"/{key}"))
+        for key, entry in _TEXT_ENTRIES:
+            value = text_or_none(kid.get(entry)) if entry in keys else None
             if value is not None:
                 raw.append((key, value))
                 texts[key] = value
@@ -348,6 +361,10 @@ class _Walk:
         )
 
 
+# The text entries of a structure element (§14.7.2 Table 323, §14.9.3, §14.9.4) shown raw.
+_TEXT_ENTRIES = tuple((key, f"/{key}") for key in ("Alt", "ActualText", "Lang", "T", "E"))
+
+
 def _label(element: _Element, entry: tuple[str, str]) -> None:
     if entry not in element.derived:
         element.derived.append(entry)
@@ -358,14 +375,16 @@ def _freeze(root: _Element) -> StructureNode:
     """Mutable walk elements to StructureNodes, keeping only children that touch the page.
 
     Iterative (reversed pre-order puts children before parents) so a deep tree under a
-    raised structure_depth cannot exhaust Python's recursion limit.
+    raised structure_depth cannot exhaust Python's recursion limit. An element that does not
+    touch the page has no descendant that does (the walk passes touches_page up): it is
+    neither kept nor frozen.
     """
     order: list[_Element] = []
     stack = [root]
     while stack:
         element = stack.pop()
         order.append(element)
-        stack.extend(element.children)
+        stack.extend(child for child in element.children if child.touches_page)
     frozen: dict[int, StructureNode] = {}
     for element in reversed(order):
         frozen[id(element)] = StructureNode(

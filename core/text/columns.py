@@ -33,8 +33,10 @@ Coordinates in ColumnBand are in the grid frame (user space turned by -rotation)
 they are user space.
 
 The median advance, the glyph boxes in the grid frame and each band's columns and extents are
-computed over the glyphs' arrays (core.text.arrays; issue 9), the columns read by reading
-order's text path; the numbers are those the record functions computed, bit for bit.
+computed over the glyphs' arrays (core.text.arrays; issue 9), every line's ink in one pass
+(compiled in core/text/_grid.pyx), the columns read by reading order's text path from one
+set of pairs (core.text.pairs); the numbers are those the record functions computed, bit for
+bit.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from glyphscope.core.text.arrays import GlyphRows, hypots, median
 from glyphscope.core.text.chars import is_whitespace_text
 from glyphscope.core.text.layout import LayoutResult, layout
 from glyphscope.core.text.lines import frame_matrix, in_frame
+from glyphscope.core.text.pairs import pair_rows, reading_pairs
 from glyphscope.core.text.reading import TextResult, reading_order
 
 Interval = tuple[float, float]
@@ -110,12 +113,12 @@ def columns_text(
     if grid is None:
         grid = layout(glyphs, order, rules)
     boxes = _LineBoxes(glyphs, grid)
-    inks = [boxes.ink(line, median) for line in boxes.lines]
+    inks = boxes.inks(median)
     spans = band_lines(inks, threshold) if median > 0.0 else [(0, len(inks), [])]
-    bands: list[ColumnBand] = []
-    place: dict[int, tuple[int, int]] = {}
-    for band_number, (first, end, gutters) in enumerate(spans):
-        bands.append(boxes.band(first, end, gutters, band_number, place))
+    bands = [
+        boxes.band(first, end, gutters, band_number)
+        for band_number, (first, end, gutters) in enumerate(spans)
+    ]
     if not any(band.gutters for band in bands):
         text = (
             reading
@@ -123,7 +126,7 @@ def columns_text(
             else reading_order(glyphs, order, rules, decisions=False).text
         )
     else:
-        text = _read_bands(glyphs, order, rules, place, grid.off_grid)
+        text = _read_bands(glyphs, order, rules, boxes, grid.off_grid)
     return ColumnsResult(
         text=text,
         columns=tuple(column for band in bands for column in band.columns),
@@ -156,8 +159,9 @@ def _inked(texts: list[str]) -> np.ndarray:
 class _LineBoxes:
     """The glyph boxes of a layout grid's lines in its frame (core.text.lines.frame_matrix),
     one row per glyph of the lines, line after line: `glyph` its index, `x0`, `y0`, `x1`,
-    `y1` the bounds of its quad, `inked` whether it writes ink. `lines` holds the [start,
-    end) rows of each grid line."""
+    `y1` the bounds of its quad, `inked` whether it writes ink, and once `band` placed it,
+    `band_of` and `column_of` its band and column. `lines` holds the [start, end) rows of
+    each grid line."""
 
     def __init__(self, glyphs: Sequence[Glyph], grid: LayoutResult) -> None:
         rows = GlyphRows(glyphs, [index for line in grid.lines for index in line])
@@ -169,15 +173,25 @@ class _LineBoxes:
         self.inked = _inked(rows.texts())
         ends = np.cumsum([len(line) for line in grid.lines], dtype=np.intp).tolist()
         self.lines = list(pairwise([0, *ends]))
+        self.band_of = np.full(len(self.glyph), -1, dtype=np.intp)
+        self.column_of = np.zeros(len(self.glyph), dtype=np.intp)
 
-    def ink(self, line: tuple[int, int], distance: float) -> list[Interval]:
-        """The x-intervals a line inks: its non-blank glyph boxes, merged where at most
-        `distance` apart (blank glyphs write no ink, so a trailing space never reaches into a
-        gutter)."""
-        start, end = line
-        inked = self.inked[start:end]
-        x0, x1 = self.x0[start:end][inked].tolist(), self.x1[start:end][inked].tolist()
-        return merge_ink(sorted(zip(x0, x1, strict=True)), distance)
+    def inks(self, distance: float) -> list[list[Interval]]:
+        """The x-intervals each line inks: its non-blank glyph boxes sorted as (x0, x1)
+        tuples, merged where at most `distance` apart (blank glyphs write no ink, so a
+        trailing space never reaches into a gutter)."""
+        lengths = [end - start for start, end in self.lines]
+        inked = np.flatnonzero(self.inked)
+        line = np.repeat(np.arange(len(self.lines)), lengths)[inked]
+        x0, x1 = self.x0[inked], self.x1[inked]
+        bounds = np.searchsorted(line, np.arange(len(self.lines) + 1))
+        if np.isnan(x0).any() or np.isnan(x1).any():
+            ordered = _sorted_in_lines(x0, x1, bounds)
+        else:  # numpy's stable sort compares (x0, x1) as the tuples compare
+            ordered = np.lexsort((x1, x0, line))
+        return _line_inks(
+            np.ascontiguousarray(x0[ordered]), np.ascontiguousarray(x1[ordered]), bounds, distance
+        )
 
     def band(
         self,
@@ -185,10 +199,9 @@ class _LineBoxes:
         end: int,
         gutters: Sequence[Interval],
         band_number: int,
-        place: dict[int, tuple[int, int]],
     ) -> ColumnBand:
-        """The band of lines [first, end): each glyph's place (band, column) goes to `place`,
-        its column the one holding its quad centre; the band records its extents."""
+        """The band of lines [first, end): its rows' band_of and column_of are set, the column
+        the one holding the glyph's quad centre; the band records its extents."""
         start, stop = (self.lines[first][0], self.lines[end - 1][1]) if end > first else (0, 0)
         middles = [(left + right) / 2.0 for left, right in gutters]
         x0, x1 = self.x0[start:stop], self.x1[start:stop]
@@ -198,8 +211,8 @@ class _LineBoxes:
             columns, extents, top, bottom = _extents_one_by_one(middles, x0, x1, y0, y1)
         else:
             columns, extents, top, bottom = _extents(middles, centres, x0, x1, y0, y1)
-        glyphs = self.glyph[start:stop].tolist()
-        place.update(zip(glyphs, ((band_number, column) for column in columns), strict=True))
+        self.band_of[start:stop] = band_number
+        self.column_of[start:stop] = columns
         return ColumnBand(
             top=top, bottom=bottom, columns=extents, gutters=tuple(gutters), lines=end - first
         )
@@ -212,7 +225,7 @@ def _extents(
     x1: np.ndarray,
     y0: np.ndarray,
     y1: np.ndarray,
-) -> tuple[list[int], tuple[Interval, ...], float, float]:
+) -> tuple[np.ndarray, tuple[Interval, ...], float, float]:
     """Each row's column (bisect_right of its centre among the gutter middles), the (x0, x1)
     extent of each column holding rows, left to right, and the band's top and bottom. The
     extremes are those min() and max() keep going row by row: the first row holding the
@@ -224,13 +237,13 @@ def _extents(
     starts = np.flatnonzero(np.diff(columns[lowest], prepend=-1))
     extents = tuple(zip(x0[lowest[starts]].tolist(), x1[highest[starts]].tolist(), strict=True))
     if not len(rows):
-        return [], extents, -math.inf, math.inf
-    return columns.tolist(), extents, float(y1[np.argmax(y1)]), float(y0[np.argmin(y0)])
+        return columns, extents, -math.inf, math.inf
+    return columns, extents, float(y1[np.argmax(y1)]), float(y0[np.argmin(y0)])
 
 
 def _extents_one_by_one(
     middles: list[float], x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray
-) -> tuple[list[int], tuple[Interval, ...], float, float]:
+) -> tuple[np.ndarray, tuple[Interval, ...], float, float]:
     """_extents for boxes holding nan (non-finite geometry, which the visible stage drops):
     row by row, as Python's comparisons order nan."""
     columns: list[int] = []
@@ -244,7 +257,7 @@ def _extents_one_by_one(
         extent[0], extent[1] = min(extent[0], left), max(extent[1], right)
         top, bottom = max(top, high), min(bottom, low)
     ordered = tuple((extents[c][0], extents[c][1]) for c in sorted(extents))
-    return columns, ordered, top, bottom
+    return np.array(columns, dtype=np.intp), ordered, top, bottom
 
 
 def _first_min(values: np.ndarray) -> np.ndarray:
@@ -262,6 +275,33 @@ def _first_max(values: np.ndarray) -> np.ndarray:
     for column in range(1, values.shape[1]):
         result = np.where(values[:, column] > result, values[:, column], result)
     return result
+
+
+def _sorted_in_lines(x0: np.ndarray, x1: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """The rows of each line [bounds[n], bounds[n+1]) in the order sorted() puts their
+    (x0, x1) tuples (nan compares false: only Python's own sort gives Python's order)."""
+    ordered: list[int] = []
+    for start, end in pairwise(bounds.tolist()):
+        items = list(zip(x0[start:end].tolist(), x1[start:end].tolist(), strict=True))
+        ordered.extend(start + k for k in sorted(range(len(items)), key=items.__getitem__))
+    return np.array(ordered, dtype=np.intp)
+
+
+def line_inks_in_python(
+    x0: np.ndarray, x1: np.ndarray, bounds: np.ndarray, distance: float
+) -> list[list[Interval]]:
+    """merge_ink of each line's boxes: rows [bounds[n], bounds[n+1]) are line n's, sorted."""
+    return [
+        merge_ink(list(zip(x0[start:end].tolist(), x1[start:end].tolist(), strict=True)), distance)
+        for start, end in pairwise(bounds.tolist())
+    ]
+
+
+try:
+    # line_inks_in_python compiled (_grid.pyx), when the extension was built.
+    from glyphscope.core.text._grid import line_inks as _line_inks
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _line_inks = line_inks_in_python
 
 
 def merge_ink(extents: Sequence[Interval], distance: float) -> list[Interval]:
@@ -352,6 +392,21 @@ def narrow_gutters(
     return narrowed, False
 
 
+def _glyph_places(boxes: _LineBoxes, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The band and column of each of `count` glyphs (band -1 off the lines); a glyph on
+    several rows of the lines takes its last one's."""
+    glyph = boxes.glyph
+    last: np.ndarray | slice = slice(None)
+    if len(glyph) and np.bincount(glyph, minlength=count).max() > 1:
+        _, first_from_end = np.unique(glyph[::-1], return_index=True)
+        last = len(glyph) - 1 - first_from_end
+    band = np.full(count, -1, dtype=np.intp)
+    column = np.zeros(count, dtype=np.intp)
+    band[glyph[last]] = boxes.band_of[last]
+    column[glyph[last]] = boxes.column_of[last]
+    return band, column
+
+
 def _band_gutters(gutters: Sequence[Gutter], lines: int) -> list[Interval]:
     """A band of one line has no gutters: a wide gap in a single line is a word gap."""
     return [(gutter.left, gutter.right) for gutter in gutters] if lines > 1 else []
@@ -361,23 +416,32 @@ def _read_bands(
     glyphs: Sequence[Glyph],
     order: Sequence[int],
     rules: Rules,
-    place: dict[int, tuple[int, int]],
+    boxes: _LineBoxes,
     off_grid: Sequence[int],
 ) -> TextResult:
     """Bands top to bottom, columns left to right, each column in drawing order; then the
     off-grid glyphs."""
-    members: dict[tuple[int, int], list[int]] = {}
-    for index in order:
-        at = place.get(index)
-        if at is not None:
-            members.setdefault(at, []).append(index)
-    groups = [members[at] for at in sorted(members)]
+    rows = np.fromiter(order, dtype=np.intp, count=len(order))
+    band, column = _glyph_places(boxes, len(glyphs))
+    at = band[rows]
+    placed = np.flatnonzero(at >= 0)
+    # A stable sort by (band, column): each group keeps the order's sequence.
+    ranked = placed[np.lexsort((column[rows[placed]], at[placed]))]
+    keys = np.stack((at[ranked], column[rows[ranked]]))
+    cuts = np.flatnonzero((keys[:, 1:] != keys[:, :-1]).any(axis=0)) + 1
+    groups = [group.tolist() for group in np.split(rows[ranked], cuts)] if len(ranked) else []
     if off_grid:
         groups.append(list(off_grid))
+    # The pairs of all groups at once: a group's are the rows of its part of them.
+    pairs = reading_pairs(glyphs, [index for group in groups for index in group], rules)
     chars: list[str] = []
     owners: list[int] = []
+    start = 0
     for group in groups:
-        text = reading_order(glyphs, group, rules, decisions=False).text
+        stop = start + len(group)
+        part = pair_rows(pairs, start, stop)
+        text = reading_order(glyphs, group, rules, decisions=False, pairs=part).text
+        start = stop
         if chars and text.text:
             chars.append("\n")
             owners.append(-1)

@@ -28,9 +28,10 @@ Decisions made here (the seeds leave them open):
 
 Every step runs over the glyphs' arrays (core.text.arrays; issue 9): directions, frame
 positions, cells, lines and word gaps (core.text.pairs) for the whole page at once, then one
-pass placing the glyphs on the grid. Records are made only for the few glyphs a record
-function still reads (a degenerate writing direction, right-to-left runs). The numbers are
-those the record functions compute, bit for bit (tests/text_reference.py keeps them).
+pass placing the glyphs on the grid (it and the pass cutting the lines compiled in
+core/text/_grid.pyx, their Python paths kept). Records are made only for the few glyphs a
+record function still reads (a degenerate writing direction, right-to-left runs). The numbers
+are those the record functions compute, bit for bit (tests/text_reference.py keeps them).
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ class _Padding:
         self.budget = self.left = rules.layout_max_padding
         self.capped: dict[str, None] = {}
 
-    def targets(self, cells: np.ndarray) -> tuple[list[int], int]:
+    def targets(self, cells: np.ndarray) -> tuple[np.ndarray, int]:
         """The grid column each of `cells` (cells from the left edge) rounds to, at most the
         column cap (a coordinate too far to be a number of cells, 1e300, inf, nan, gets the
         cap too); and the position of the first capped one (len(cells) when none), whose
@@ -104,7 +105,12 @@ class _Padding:
         capped = np.flatnonzero(~within)
         targets = np.full(len(cells), self.columns, dtype=np.int64)
         targets[within] = np.floor(cells[within] + 0.5)
-        return targets.tolist(), int(capped[0]) if len(capped) else len(cells)
+        return targets, int(capped[0]) if len(capped) else len(cells)
+
+    def fits(self) -> bool:
+        """Whether the caps fit the compiled grid loop's 64-bit integers (any the rules allow
+        but a number too large to pad to)."""
+        return all(abs(cap) < 2**62 for cap in (self.columns, self.blank_lines, self.left))
 
     def cap_column(self) -> None:
         self.capped[f"layout: a glyph past column {self.columns} placed at it"] = None
@@ -286,14 +292,46 @@ def _place(
     padding = _Padding(rules)
     with np.errstate(all="ignore"):
         targets, first_capped = padding.targets((grid.x[sequence] - left) / cell_width)
-    block = (pairs.gap > BLOCK_GAP_CELLS * cell_width).tolist()
-    space = pairs.space.tolist()
-    texts, owners_of = pairs.outputs, pairs.glyphs
+    lengths = np.fromiter(map(len, placed), np.intp, len(placed))
+    block = pairs.gap > BLOCK_GAP_CELLS * cell_width
+    write = _grid_text if padding.fits() else grid_text_in_python
+    chars, owners = write(
+        lengths,
+        line_ys,
+        cell_height,
+        targets,
+        first_capped,
+        block.view(np.uint8),
+        pairs.space.view(np.uint8),
+        pairs.outputs,
+        pairs.glyphs,
+        padding,
+    )
+    return chars, owners, tuple(padding.capped)
+
+
+def grid_text_in_python(
+    lengths: np.ndarray,
+    line_ys: list[float],
+    cell_height: float,
+    targets: np.ndarray,
+    first_capped: int,
+    block: np.ndarray,
+    space: np.ndarray,
+    texts: list[str],
+    owners_of: list[int],
+    padding: _Padding,
+) -> tuple[str, list[int]]:
+    """The grid's characters and owners: the rows of `lengths[n]` glyphs per line in turn,
+    line n at frame y line_ys[n]; row k written at grid column targets[k] when it opens its
+    line or follows a wide gap (block[k - 1]), else after the row before, one space on where
+    space[k - 1] (the §6 word-gap rule); texts[k] owned by owners_of[k]."""
+    block_list, space_list, target_list = block.tolist(), space.tolist(), targets.tolist()
     pieces: list[str] = []
     owners: list[int] = []
     length = 0
     position = 0
-    for number, line in enumerate(placed):
+    for number, count in enumerate(lengths.tolist()):
         if number:
             lines_down = (line_ys[number - 1] - line_ys[number]) / cell_height
             breaks = padding.take(padding.blank(lines_down) + 1)
@@ -301,16 +339,16 @@ def _place(
             owners.extend([-1] * breaks)
             length += breaks
         line_start = length
-        for k in range(position, position + len(line)):
+        for k in range(position, position + count):
             cursor = length - line_start
             if k == first_capped:
                 padding.cap_column()
             if k == position:
-                column = targets[k]
-            elif block[k - 1]:
-                column = max(targets[k], cursor + 1)
+                column = target_list[k]
+            elif block_list[k - 1]:
+                column = max(target_list[k], cursor + 1)
             else:
-                column = cursor + 1 if space[k - 1] else cursor
+                column = cursor + 1 if space_list[k - 1] else cursor
             if column > cursor:
                 spaces = padding.take(column - cursor)
                 pieces.append(" " * spaces)
@@ -320,5 +358,12 @@ def _place(
             pieces.append(text)
             owners.extend([owners_of[k]] * len(text))
             length += len(text)
-        position += len(line)
-    return "".join(pieces), owners, tuple(padding.capped)
+        position += count
+    return "".join(pieces), owners
+
+
+try:
+    # grid_text_in_python compiled (_grid.pyx), when the extension was built.
+    from glyphscope.core.text._grid import grid_text as _grid_text
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _grid_text = grid_text_in_python

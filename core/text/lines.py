@@ -90,17 +90,9 @@ def baseline_rows(
     if not count:
         return [], []
     ordered = _sorted_rows((-y, x, glyph))
-    ys, hs = y[ordered].tolist(), heights[ordered].tolist()
-    ratio = rules.line_break_ratio
-    starts: list[int] = []
-    line_y = line_height = 0.0
-    for position, (row_y, height) in enumerate(zip(ys, hs, strict=True)):
-        # max() as Python takes it (nan kept when first), as the line's running height.
-        if starts and line_y - row_y <= ratio * max(line_height, height):
-            line_height = max(line_height, height)
-        else:
-            starts.append(position)
-            line_y, line_height = row_y, height
+    ys = np.ascontiguousarray(y[ordered], dtype=np.float64)
+    hs = np.ascontiguousarray(heights[ordered], dtype=np.float64)
+    starts = _line_starts(ys, hs, float(rules.line_break_ratio))
     bounds = [*starts, count]
     if not (np.isnan(x).any() or np.isnan(y).any()):
         line_number = np.zeros(count, dtype=np.intp)
@@ -113,7 +105,30 @@ def baseline_rows(
             ordered[start:end][_sorted_rows((x[ordered[start:end]], glyph[ordered[start:end]]))]
             for start, end in zip(bounds, bounds[1:], strict=False)
         ]
-    return [ys[start] for start in starts], lines
+    return ys[starts].tolist(), lines
+
+
+def line_starts_in_python(ys: np.ndarray, heights: np.ndarray, ratio: float) -> list[int]:
+    """The positions of rows (sorted top to bottom, frame y `ys`, box `heights`) that open a
+    line: a row joins the open line when its baseline lies within ratio × the larger of its
+    height and the line's running height below the line's first baseline."""
+    starts: list[int] = []
+    line_y = line_height = 0.0
+    for position, (row_y, height) in enumerate(zip(ys.tolist(), heights.tolist(), strict=True)):
+        # max() as Python takes it (nan kept when first), as the line's running height.
+        if starts and line_y - row_y <= ratio * max(line_height, height):
+            line_height = max(line_height, height)
+        else:
+            starts.append(position)
+            line_y, line_height = row_y, height
+    return starts
+
+
+try:
+    # line_starts_in_python compiled (_grid.pyx), when the extension was built.
+    from glyphscope.core.text._grid import line_starts as _line_starts
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _line_starts = line_starts_in_python
 
 
 def _sorted_rows(keys: tuple[np.ndarray, ...]) -> np.ndarray:

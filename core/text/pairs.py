@@ -104,3 +104,22 @@ def reading_pairs(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -
         space=reason == _ABOVE,
         reason=reason,
     )
+
+
+def pair_rows(pairs: ReadingPairs, start: int, stop: int) -> ReadingPairs:
+    """The pairs of positions [start, stop) of the order: reading_pairs of that part of it,
+    every number the same (each pair's are computed from its two glyphs alone)."""
+    end = max(start, stop - 1)
+    return ReadingPairs(
+        glyphs=pairs.glyphs[start:stop],
+        vertical=pairs.vertical[start:stop],
+        outputs=pairs.outputs[start:stop],
+        blanks=pairs.blanks[start:stop],
+        projection=pairs.projection[start:end],
+        break_threshold=pairs.break_threshold[start:end],
+        broke=pairs.broke[start:end],
+        gap=pairs.gap[start:end],
+        gap_threshold=pairs.gap_threshold[start:end],
+        space=pairs.space[start:end],
+        reason=pairs.reason[start:end],
+    )

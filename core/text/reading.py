@@ -131,41 +131,17 @@ class TextBuilder:
 
     def run(
         self,
-        indices: Sequence[int],
-        texts: Sequence[str],
-        blanks: Sequence[bool],
-        separators: Sequence[int],
+        indices: list[int],
+        texts: list[str],
+        blanks: list[bool],
+        separators: list[int],
     ) -> None:
         """glyph(index, text, blank) for each glyph of a run in turn, each after a space() when
-        its separator is SPACE, a newline() when NEWLINE: the same characters, in one loop."""
-        chars, owners = self._chars, self._owners
-        tail = self._blank_tail
-        for index, text, blank, separator in zip(indices, texts, blanks, separators, strict=True):
-            if separator == SPACE:
-                chars.append(" ")
-                owners.append(-1)
-                tail = 0
-            elif separator == NEWLINE:
-                if tail:
-                    del chars[-tail:]
-                    del owners[-tail:]
-                    tail = 0
-                if chars and chars[-1] != "\n":
-                    chars.append("\n")
-                    owners.append(-1)
-            if blank:
-                if not chars or chars[-1] == "\n" or chars[-1].isspace():
-                    continue
-                tail += len(text)
-            else:
-                tail = 0
-            if len(text) == 1:
-                chars.append(text)
-                owners.append(index)
-            else:
-                chars.extend(text)
-                owners.extend([index] * len(text))
-        self._blank_tail = tail
+        its separator is SPACE, a newline() when NEWLINE: the same characters, in one loop
+        (compiled when the extension is built)."""
+        self._blank_tail = _run(
+            self._chars, self._owners, self._blank_tail, indices, texts, blanks, separators
+        )
 
     def space(self) -> None:
         self._chars.append(" ")
@@ -192,13 +168,67 @@ class TextBuilder:
             self._blank_tail = 0
 
 
+def run_in_python(
+    chars: list[str],
+    owners: list[int],
+    tail: int,
+    indices: list[int],
+    texts: list[str],
+    blanks: list[bool],
+    separators: list[int],
+) -> int:
+    """TextBuilder.run on the builder's lists, its blank tail `tail` before the run: the
+    characters and owners written, and the blank tail after it."""
+    for index, text, blank, separator in zip(indices, texts, blanks, separators, strict=True):
+        if separator == SPACE:
+            chars.append(" ")
+            owners.append(-1)
+            tail = 0
+        elif separator == NEWLINE:
+            if tail:
+                del chars[-tail:]
+                del owners[-tail:]
+                tail = 0
+            if chars and chars[-1] != "\n":
+                chars.append("\n")
+                owners.append(-1)
+        if blank:
+            if not chars or chars[-1] == "\n" or chars[-1].isspace():
+                continue
+            tail += len(text)
+        else:
+            tail = 0
+        if len(text) == 1:
+            chars.append(text)
+            owners.append(index)
+        else:
+            chars.extend(text)
+            owners.extend([index] * len(text))
+    return tail
+
+
+try:
+    # run_in_python compiled (_builder.pyx), when the extension was built.
+    from glyphscope.core.text._builder import run as _run
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _run = run_in_python
+
+
 def reading_order(
-    glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules, *, decisions: bool = True
+    glyphs: Sequence[Glyph],
+    order: Sequence[int],
+    rules: Rules,
+    *,
+    decisions: bool = True,
+    pairs: ReadingPairs | None = None,
 ) -> ReadingResult:
     """Assemble `order` (indices into glyphs, normally the visible glyphs in drawing order).
     With `decisions` False the result holds the text and the vertical columns only (no gap or
-    line-break records): what text mode and the text-only callers need."""
-    pairs = reading_pairs(glyphs, order, rules)
+    line-break records): what text mode and the text-only callers need. `pairs` are
+    reading_pairs(glyphs, order, rules) when the caller has them (pairs.pair_rows of the
+    pairs of a longer order that holds this one)."""
+    if pairs is None:
+        pairs = reading_pairs(glyphs, order, rules)
     builder = TextBuilder()
     # The decisions of each run in turn: rows of the pairs' columns, or the records of a
     # vertical run's columns.

@@ -1,0 +1,22 @@
+# Types of layout text's compiled loops (_grid.pyx), for type checkers.
+
+from typing import Any
+
+import numpy as np
+
+def line_starts(ys: np.ndarray, heights: np.ndarray, ratio: float) -> list[int]: ...
+def grid_text(
+    lengths: np.ndarray,
+    line_ys: list[float],
+    cell_height: float,
+    targets: np.ndarray,
+    first_capped: int,
+    block: np.ndarray,
+    space: np.ndarray,
+    texts: list[str],
+    owners_of: list[int],
+    padding: Any,
+) -> tuple[str, list[int]]: ...
+def line_inks(
+    x0: np.ndarray, x1: np.ndarray, bounds: np.ndarray, distance: float
+) -> list[list[tuple[float, float]]]: ...

@@ -1,0 +1,122 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""The sequential loops of layout text (spec §7) and of columns over its lines (§8) compiled:
+lines.line_starts_in_python (which rows open a baseline line), layout.grid_text_in_python (the
+glyphs written on the grid) and columns.line_inks_in_python (each line's ink), step for step.
+Every comparison and float operation is the Python one on the same doubles (the extension is
+compiled without floating-point contraction); the padding budget is kept in a C integer and
+handed back to layout._Padding whenever a cap may be reached, so the caps and their messages
+are those of the Python path. tests/test_grid_loops.py holds the two paths against each
+other."""
+
+
+def line_starts(const double[::1] ys, const double[::1] heights, double ratio):
+    """The positions that open a line (see lines.line_starts_in_python)."""
+    cdef Py_ssize_t position, count = ys.shape[0]
+    cdef double line_y = 0.0, line_height = 0.0, row_y, height, larger
+    cdef list starts = []
+    for position in range(count):
+        row_y, height = ys[position], heights[position]
+        # max(line_height, height) as Python takes it: `height` only when strictly larger.
+        larger = height if height > line_height else line_height
+        if position and line_y - row_y <= ratio * larger:
+            line_height = larger
+        else:
+            starts.append(position)
+            line_y, line_height = row_y, height
+    return starts
+
+
+cdef inline long long _take(object padding, long long count, long long* left) except? -1:
+    """padding.take(count) with the budget held in `left`: Python's own take once it may cap."""
+    if count <= left[0]:
+        left[0] -= count
+        return count
+    padding.left = left[0]
+    taken = padding.take(count)
+    left[0] = padding.left
+    return taken
+
+
+def grid_text(
+    const Py_ssize_t[::1] lengths,
+    list line_ys,
+    double cell_height,
+    const long long[::1] targets,
+    Py_ssize_t first_capped,
+    const unsigned char[::1] block,
+    const unsigned char[::1] space,
+    list texts,
+    list owners_of,
+    padding,
+):
+    """The grid's characters and owners (see layout.grid_text_in_python)."""
+    cdef list pieces = [], owners = []
+    cdef Py_ssize_t number, k, j, position = 0, stop, size
+    cdef long long length = 0, line_start, cursor, column, spaces, breaks
+    cdef long long left = padding.left
+    cdef double lines_down
+    cdef object text, owner
+    for number in range(lengths.shape[0]):
+        if number:
+            lines_down = (<double>line_ys[number - 1] - <double>line_ys[number]) / cell_height
+            padding.left = left
+            breaks = padding.blank(lines_down) + 1
+            breaks = _take(padding, breaks, &left)
+            pieces.append("\n" * breaks)
+            for j in range(breaks):
+                owners.append(-1)
+            length += breaks
+        line_start = length
+        stop = position + lengths[number]
+        for k in range(position, stop):
+            cursor = length - line_start
+            if k == first_capped:
+                padding.cap_column()
+            if k == position:
+                column = targets[k]
+            elif block[k - 1]:
+                column = targets[k] if targets[k] > cursor + 1 else cursor + 1
+            else:
+                column = cursor + 1 if space[k - 1] else cursor
+            if column > cursor:
+                spaces = _take(padding, column - cursor, &left)
+                pieces.append(" " * spaces)
+                for j in range(spaces):
+                    owners.append(-1)
+                length += spaces
+            text = texts[k]
+            pieces.append(text)
+            owner = owners_of[k]
+            size = len(text)
+            for j in range(size):
+                owners.append(owner)
+            length += size
+        position = stop
+    padding.left = left
+    return "".join(pieces), owners
+
+
+def line_inks(
+    const double[::1] x0, const double[::1] x1, const Py_ssize_t[::1] bounds, double distance
+):
+    """The ink of each line (see columns.line_inks_in_python): rows bounds[n]..bounds[n+1]
+    are line n's boxes, sorted by (x0, x1)."""
+    cdef Py_ssize_t line, row
+    cdef double left, right
+    cdef list inks = [], ink
+    for line in range(bounds.shape[0] - 1):
+        ink = []
+        row = bounds[line]
+        if row < bounds[line + 1]:
+            left, right = x0[row], x1[row]
+            for row in range(row + 1, bounds[line + 1]):
+                if x0[row] - right <= distance:
+                    # max(right, x1) as Python takes it: x1 only when strictly larger.
+                    if x1[row] > right:
+                        right = x1[row]
+                else:
+                    ink.append((left, right))
+                    left, right = x0[row], x1[row]
+            ink.append((left, right))
+        inks.append(ink)
+    return inks

@@ -1,0 +1,131 @@
+"""Layout's compiled loops (`core/text/_grid.pyx`) against their Python paths: the rows that
+open a baseline line and the glyphs written on the grid, on random numbers (nan, ±inf, -0.0,
+ties) and padding caps small enough to be reached, and whole layouts of random pages laid
+out by either path."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import glyphscope.core.text.columns as columns
+import glyphscope.core.text.layout as layout
+import glyphscope.core.text.lines as lines
+from glyphscope.core.rules import Rules
+from tests.test_layout_arrays import _rules
+from tests.test_text_arrays import _pages
+
+compiled = pytest.importorskip("glyphscope.core.text._grid")
+
+_float = st.one_of(
+    st.sampled_from([0.0, -0.0, 1.0, 2.0, 10.0, 12.0, math.nan, math.inf, -math.inf]),
+    st.floats(-1e3, 1e3),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.tuples(_float, _float), max_size=40),
+    st.sampled_from([0.5, 0.0, 0.25, 2.0, math.inf, math.nan]),
+)
+def test_compiled_line_starts_are_the_python_ones(rows, ratio):
+    ys = np.array([y for y, _ in rows], dtype=np.float64)
+    heights = np.array([h for _, h in rows], dtype=np.float64)
+    expected = lines.line_starts_in_python(ys, heights, ratio)
+    assert compiled.line_starts(ys, heights, ratio) == expected
+
+
+@st.composite
+def _grid_rows(draw):
+    lengths = draw(st.lists(st.integers(0, 6), max_size=8))
+    count = sum(lengths)
+    line_ys = draw(st.lists(_float, min_size=len(lengths), max_size=len(lengths)))
+    targets = draw(st.lists(st.integers(0, 40), min_size=count, max_size=count))
+    flags = st.lists(st.booleans(), min_size=max(count - 1, 0), max_size=max(count - 1, 0))
+    texts = draw(
+        st.lists(st.sampled_from(["a", "", "ﬁ", "bc", " "]), min_size=count, max_size=count)
+    )
+    return (
+        np.array(lengths, dtype=np.intp),
+        line_ys,
+        draw(st.sampled_from([10.0, 1.0, 0.5, math.inf, math.nan])),
+        np.array(targets, dtype=np.int64),
+        draw(st.integers(0, count)),
+        np.array(draw(flags), dtype=bool),
+        np.array(draw(flags), dtype=bool),
+        texts,
+        list(range(count)),
+    )
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    _grid_rows(),
+    st.sampled_from([2000, 30, 3]),
+    st.sampled_from([200, 2, 0]),
+    st.sampled_from([1_000_000, 40, 2, 0]),
+)
+def test_compiled_grid_text_is_the_python_one(rows, columns, blank_lines, padding):
+    rules = Rules(
+        layout_max_columns=columns,
+        layout_max_blank_lines=blank_lines,
+        layout_max_padding=padding,
+    )
+    lengths, line_ys, cell_height, targets, first_capped, block, space, texts, owners = rows
+    results = []
+    for write in (layout.grid_text_in_python, compiled.grid_text):
+        budget = layout._Padding(rules)
+        flags = (block.view(np.uint8), space.view(np.uint8))
+        try:
+            text = write(
+                lengths, line_ys, cell_height, targets, first_capped, *flags, texts, owners, budget
+            )
+        except OverflowError as error:  # math.floor of -inf blank lines, in either path
+            text = type(error)
+        results.append((text, budget.left, list(budget.capped)))
+    assert results[0] == results[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_pages(), _rules)
+def test_layout_with_the_python_loops_is_the_compiled_layout(page, rules):
+    glyphs, order = page
+    expected = repr(layout.layout(glyphs, order, rules))
+    saved = layout._grid_text, lines._line_starts
+    layout._grid_text, lines._line_starts = layout.grid_text_in_python, lines.line_starts_in_python
+    try:
+        assert repr(layout.layout(glyphs, order, rules)) == expected
+    finally:
+        layout._grid_text, lines._line_starts = saved
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.lists(st.tuples(_float, _float), max_size=8), max_size=6),
+    st.sampled_from([0.0, 1.5, 30.0, math.inf, math.nan]),
+)
+def test_compiled_line_inks_are_the_python_ones(lines_rows, distance):
+    rows = [sorted(line) for line in lines_rows]
+    x0 = np.array([x for line in rows for x, _ in line], dtype=np.float64)
+    x1 = np.array([x for line in rows for _, x in line], dtype=np.float64)
+    bounds = np.cumsum([0, *map(len, rows)]).astype(np.intp)
+    expected = columns.line_inks_in_python(x0, x1, bounds, distance)
+    assert repr(compiled.line_inks(x0, x1, bounds, distance)) == repr(expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_pages(), _rules)
+def test_columns_with_the_python_loops_are_the_compiled_columns(page, rules):
+    glyphs, order = page
+    expected = repr(columns.columns_text(glyphs, order, rules))
+    saved = layout._grid_text, lines._line_starts, columns._line_inks
+    layout._grid_text, lines._line_starts = layout.grid_text_in_python, lines.line_starts_in_python
+    columns._line_inks = columns.line_inks_in_python
+    try:
+        assert repr(columns.columns_text(glyphs, order, rules)) == expected
+    finally:
+        layout._grid_text, lines._line_starts, columns._line_inks = saved
