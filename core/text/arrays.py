@@ -107,8 +107,20 @@ def few_records(glyphs: Sequence[Glyph]) -> Sequence[Glyph]:
 
 
 def hypots(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
-    """math.hypot element-wise (not numpy.hypot: the last bit may differ)."""
-    return np.fromiter(map(math.hypot, dx.tolist(), dy.tolist()), np.float64, len(dx))
+    """math.hypot element-wise (not numpy.hypot: the last bit may differ). Where one side is
+    zero, math.hypot is the other's magnitude exactly (the exact result is a float, and
+    math.hypot rounds correctly there), so only the vectors off both axes go through it: a
+    page of upright text has few."""
+    with np.errstate(all="ignore"):
+        lengths = np.where(dy == 0.0, np.abs(dx), np.abs(dy))
+        off_axis = np.flatnonzero((dx != 0.0) & (dy != 0.0))
+    if len(off_axis):
+        lengths[off_axis] = np.fromiter(
+            map(math.hypot, dx[off_axis].tolist(), dy[off_axis].tolist()),
+            np.float64,
+            len(off_axis),
+        )
+    return lengths
 
 
 def quad_heights(quads: np.ndarray) -> np.ndarray:
