@@ -90,8 +90,11 @@ _elements = st.lists(st.one_of(_strings, _numbers.map(str.encode)), max_size=12)
 def _operators(draw) -> bytes:
     parts = []
     for _ in range(draw(st.integers(1, 6))):
-        state = draw(st.sampled_from([b"Tc", b"Tw", b"Tz", b"Ts", b"Td"]))
-        values = [draw(_numbers).encode() for _ in range(2 if state == b"Td" else 1)]
+        state = draw(
+            st.sampled_from([b"Tc", b"Tw", b"Tz", b"Ts", b"TL", b"Td", b"TD", b"T*", b"Tm"])
+        )
+        count = {b"Td": 2, b"TD": 2, b"T*": 0, b"Tm": 6}.get(state, 1)
+        values = [draw(_numbers).encode() for _ in range(count)]
         parts.append(b" ".join([*values, state]))
         font = draw(st.sampled_from([b"/F1", b"/F2"]))
         parts.append(font + b" " + draw(_numbers).encode() + b" Tf")
