@@ -99,7 +99,9 @@ def _operators(draw) -> bytes:
         font = draw(st.sampled_from([b"/F1", b"/F2"]))
         parts.append(font + b" " + draw(_numbers).encode() + b" Tf")
         paths = [b"10 20 30 40 re W n", b"1 2 m 3 nan l 5 -0 l h W* n", b"5 5 100 100 re f"]
-        parts.append(draw(st.sampled_from([b"", b"q", b"Q", b"2 0 0 2 1 1 cm", *paths])))
+        parts.append(
+            draw(st.sampled_from([b"", b"q", b"Q", b"2 0 0 2 1 1 cm", b"0 1 -1 0 5 -0 cm", *paths]))
+        )
         parts.append(draw(st.sampled_from([b"", b"/P <</MCID 4>> BDC", b"/X BMC", b"EMC"])))
         parts.append(draw(st.sampled_from([b"", b"(x) 3 l", b"1 2 3 re", b"q 1 2 cm"])))
         showing = draw(st.sampled_from(["Tj", "TJ", "'", '"']))

@@ -31,7 +31,6 @@ from glyphscope.core.interpret.clipping import (
     PATH_OPERATORS,
     intersect,
     rectangle_corners,
-    transformed_box,
 )
 from glyphscope.core.interpret.runs import RUN_INTEGERS, RUN_NUMBERS, GlyphBudget
 from glyphscope.core.interpret.state import matrix_operand, set_text_state
@@ -316,6 +315,33 @@ cdef tuple _show(
     return _translated(pen, 0.0, text_matrix), line_matrix
 
 
+cdef tuple _transformed_box(tuple m, double x0, double y0, double x1, double y1):
+    """clipping.transformed_box: the corners through geometry.apply, then min and max as
+    Python takes them (a later value only when strictly smaller or larger: nan stays out
+    unless first, -0.0 and 0.0 keep the first)."""
+    cdef double a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5]
+    cdef double xs[4]
+    cdef double ys[4]
+    cdef double left, bottom, right, top
+    cdef int k
+    xs[0], ys[0] = a * x0 + c * y0 + e, b * x0 + d * y0 + f
+    xs[1], ys[1] = a * x1 + c * y0 + e, b * x1 + d * y0 + f
+    xs[2], ys[2] = a * x1 + c * y1 + e, b * x1 + d * y1 + f
+    xs[3], ys[3] = a * x0 + c * y1 + e, b * x0 + d * y1 + f
+    left = right = xs[0]
+    bottom = top = ys[0]
+    for k in range(1, 4):
+        if xs[k] < left:
+            left = xs[k]
+        if xs[k] > right:
+            right = xs[k]
+        if ys[k] < bottom:
+            bottom = ys[k]
+        if ys[k] > top:
+            top = ys[k]
+    return (left, bottom, right, top)
+
+
 cdef class PathBox:
     """clipping.PathBox compiled: the bounding box of the path under construction, its
     corners kept with the comparisons of Python's min and max (the first argument unless the
@@ -341,7 +367,9 @@ cdef class PathBox:
             return clip
         if operator in PAINTING:
             if self.clip_pending and self.left <= self.right:
-                clip = intersect(clip, transformed_box(ctm, self.box()))
+                clip = intersect(
+                    clip, _transformed_box(ctm, self.left, self.bottom, self.right, self.top)
+                )
             self.reset()
             return clip
         values = [float(v) for v in operands]
