@@ -298,7 +298,7 @@ def _array_duplicates(
         ids = {text: n for n, text in enumerate(sorted(set(texts_in_order)))}
         numbered = np.fromiter(map(ids.__getitem__, texts_in_order), np.int64, count), len(ids)
     text_ids, id_count = numbered
-    order = np.lexsort((np.arange(count), origins[:, 0], text_ids))
+    order = np.lexsort((origins[:, 0], text_ids))  # stable: ties keep the drawing order
     xs, ys, sizes, texts = origins[order, 0], origins[order, 1], sizes[order], text_ids[order]
     drawn = rows.index[order]
     modes = rows.numbers("writing_mode")[order]
