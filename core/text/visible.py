@@ -27,7 +27,7 @@ from glyphscope.core.text.arrays import (
     hypots,
     quad_heights,
 )
-from glyphscope.core.text.chars import is_blank_text
+from glyphscope.core.text.chars import text_classes
 
 
 class DropReason(StrEnum):
@@ -208,7 +208,7 @@ def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) ->
     distinct = sorted(set(texts))
     ids = {text: n for n, text in enumerate(distinct)}
     text_ids = np.fromiter(map(ids.__getitem__, texts), np.int64, len(texts))
-    read = ~np.array([text == "" or is_blank_text(text) for text in distinct], dtype=bool)
+    read = ~np.array([text == "" or text_classes(text)[3] for text in distinct], dtype=bool)
     scanned = read[text_ids]
     scan = np.array(candidates, dtype=np.intp)[scanned].tolist()
     if len(scan) >= _ARRAY_SCAN_FROM:
