@@ -18,20 +18,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import BinaryIO, NoReturn
+from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
-from glyphscope.core.document import Document
 from glyphscope.core.errors import GlyphscopeError
-from glyphscope.core.interpret.interpreter import page_rows
-from glyphscope.core.jsontext import Converted, JsonWriter
-from glyphscope.core.output import parse_page_range, write_document_text
 from glyphscope.core.rules import Rules
-from glyphscope.core.serialize import GlyphJson, analysis_json, explain_report, json_rows
-from glyphscope.core.text.hidden import INCLUDE, SELECTIONS, hidden_runs
-from glyphscope.core.text.visible import visible_rows
+
+if TYPE_CHECKING:
+    from glyphscope.core.document import Document
+
+# The engine is imported by the functions that use it, not here: `main` sets up the process
+# (BLAS threads) before numpy loads, and each mode loads only its own stages.
 
 MODES = ("glyphs", "text", "layout", "columns", "structure", "visible", "explain", "hidden")
 EXIT_ERROR = 2
@@ -64,6 +64,8 @@ class _Version(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from glyphscope.core.text.hidden import INCLUDE, SELECTIONS
+
     parser = _Parser(prog="glyphscope-extract", description=__doc__.split("\n\n")[0])
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     parser.add_argument("files", metavar="FILE", nargs="+")
@@ -115,13 +117,16 @@ def _rules(args: argparse.Namespace) -> Rules:
     return rules.with_values(**values)
 
 
-# One glyph record a line; its non-finite numbers are null (glyph_to_json marks them).
-_GLYPH_LINES = JsonWriter(ensure_ascii=False, finite=True)
-
-
 def _write_json_lines(
     document: Document, pages: list[int], rules: Rules, out: BinaryIO, visible_only: bool
 ) -> None:
+    from glyphscope.core.interpret.interpreter import page_rows
+    from glyphscope.core.jsontext import JsonWriter
+    from glyphscope.core.serialize import GlyphJson
+    from glyphscope.core.text.visible import visible_rows
+
+    # One glyph record a line; its non-finite numbers are null (glyph_to_json marks them).
+    glyph_lines = JsonWriter(ensure_ascii=False, finite=True)
     for index in pages:
         page = document.page(index)
         extraction = page.extract(rules)
@@ -133,7 +138,7 @@ def _write_json_lines(
             rows = page_rows(painted)  # the page's own glyphs (spec §3 "all glyphs")
         # Written from the columns a chunk at a time (core.jsontext, the characters of
         # json.dumps(record, ensure_ascii=False)): a page's records never exist at once.
-        for lines in GlyphJson(painted, page.number, rows).json_items(_GLYPH_LINES, 0):
+        for lines in GlyphJson(painted, page.number, rows).json_items(glyph_lines, 0):
             if lines:
                 out.write(("\n".join(lines) + "\n").encode("utf-8"))
 
@@ -141,6 +146,7 @@ def _write_json_lines(
 def _write_hidden(document: Document, pages: list[int], rules: Rules, out: BinaryIO) -> None:
     """One JSON object per hidden run (core.text.hidden), the pixel test included."""
     from glyphscope.core.analysis import analyse_page
+    from glyphscope.core.text.hidden import hidden_runs
 
     for index in pages:
         analysis = analyse_page(document.page(index), rules, ink=True)
@@ -157,6 +163,8 @@ def _write_explain(document: Document, pages: list[int], rules: Rules, out: Bina
     characters `json.dump(..., ensure_ascii=False, indent=1)` writes with every non-finite
     number as null."""
     from glyphscope.core.analysis import analyse_page
+    from glyphscope.core.jsontext import Converted, JsonWriter
+    from glyphscope.core.serialize import analysis_json, explain_report, json_rows
 
     def page_record(index: int) -> object:
         return analysis_json(analyse_page(document.page(index), rules), json_rows)
@@ -184,6 +192,8 @@ def run(args: argparse.Namespace, out: BinaryIO) -> int:
 
 def run_file(args: argparse.Namespace, out: BinaryIO, path: str, rules: Rules) -> int:
     """Write one file's output in args.mode to out; the exit status for that file."""
+    from glyphscope.core.document import Document
+
     with Document.open(path, password=args.password) as document:
         return run_on(document, args, out, rules)
 
@@ -193,6 +203,8 @@ def run_on(
 ) -> int:
     """`args.mode` of an open document (args.files and args.password are not read), so one
     caller can ask several modes of one document, sharing its page cache."""
+    from glyphscope.core.output import parse_page_range, write_document_text
+
     rules = _rules(args) if rules is None else rules
     pages = parse_page_range(args.pages, document.page_count)
     if args.mode in ("glyphs", "visible"):
@@ -256,6 +268,11 @@ def _overall(statuses: list[int]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # numpy's OpenBLAS starts a thread per core when it loads; the engine makes no BLAS call,
+    # and on a busy machine those threads cost a process tens of milliseconds of start-up.
+    # A setting of the user's own is kept; in a process where numpy is loaded already this
+    # changes nothing.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     args = build_parser().parse_args(argv)
     try:
         rules = _rules(args)

@@ -201,16 +201,24 @@ def _loaded_modules(*cli_args: object) -> set[str]:
     return set(json.loads(subprocess.run(command, capture_output=True, check=True).stdout))
 
 
-def test_text_mode_loads_no_layout_columns_structure_or_analysis():
-    loaded = _loaded_modules()
+def test_text_mode_loads_no_layout_columns_structure_or_analysis(two_pages):
+    # The CLI imports the engine when it runs a mode, so that text mode is what is run here.
+    loaded = _loaded_modules("--mode", "text", two_pages)
     for module in ("text.layout", "text.columns", "structure", "analysis"):
         assert f"glyphscope.core.{module}" not in loaded
     assert "glyphscope.core.text.reading" in loaded
 
 
-def test_cli_start_up_loads_no_fonttools():
-    # numpy is not asserted: the columnar stages read arrays on every page.
-    loaded = _loaded_modules()
+def test_importing_the_cli_loads_no_numpy():
+    # main() asks for one BLAS thread before numpy loads (core.cli), so importing the CLI
+    # must not load it.
+    assert "numpy" not in _loaded_modules()
+
+
+def test_cli_start_up_loads_no_fonttools(tmp_path):
+    # numpy is not asserted: the columnar stages read arrays on every page. A file that is
+    # not there: the engine is loaded (to open it), no page is read.
+    loaded = _loaded_modules("--mode", "text", tmp_path / "missing.pdf")
     assert "glyphscope.core.fonts.program" in loaded
     assert not {m for m in loaded if m.split(".")[0] == "fontTools"}
 

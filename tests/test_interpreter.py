@@ -6,6 +6,7 @@ import pikepdf
 import pytest
 
 from glyphscope.core.document import Document
+from glyphscope.core.interpret.state import GraphicsState
 from glyphscope.core.rules import Rules
 from tests.pdfbuilder import PdfBuilder
 
@@ -349,3 +350,14 @@ def test_a_fault_repeated_on_a_page_is_warned_once():
     extraction = Document.open(builder.to_bytes()).page(0).extract()
     assert [g.text for g in extraction.glyphs] == ["a", "b", "c"]
     assert sum("font /Nope missing" in w for w in extraction.warnings) == 1
+
+
+def test_graphics_state_copy_carries_every_slot():
+    state = GraphicsState((1.0, 2.0, 3.0, 4.0, 5.0, 6.0))
+    for number, name in enumerate(GraphicsState.__slots__):
+        setattr(state, name, (name, number))  # a distinct value in each slot
+    clone = state.copy()
+    assert clone is not state
+    assert [getattr(clone, n) for n in state.__slots__] == [
+        getattr(state, n) for n in state.__slots__
+    ]

@@ -90,13 +90,18 @@ _elements = st.lists(st.one_of(_strings, _numbers.map(str.encode)), max_size=12)
 def _operators(draw) -> bytes:
     parts = []
     for _ in range(draw(st.integers(1, 6))):
-        state = draw(st.sampled_from([b"Tc", b"Tw", b"Tz", b"Ts", b"Td"]))
-        values = [draw(_numbers).encode() for _ in range(2 if state == b"Td" else 1)]
+        state = draw(
+            st.sampled_from([b"Tc", b"Tw", b"Tz", b"Ts", b"TL", b"Td", b"TD", b"T*", b"Tm"])
+        )
+        count = {b"Td": 2, b"TD": 2, b"T*": 0, b"Tm": 6}.get(state, 1)
+        values = [draw(_numbers).encode() for _ in range(count)]
         parts.append(b" ".join([*values, state]))
         font = draw(st.sampled_from([b"/F1", b"/F2"]))
         parts.append(font + b" " + draw(_numbers).encode() + b" Tf")
         paths = [b"10 20 30 40 re W n", b"1 2 m 3 nan l 5 -0 l h W* n", b"5 5 100 100 re f"]
-        parts.append(draw(st.sampled_from([b"", b"q", b"Q", b"2 0 0 2 1 1 cm", *paths])))
+        parts.append(
+            draw(st.sampled_from([b"", b"q", b"Q", b"2 0 0 2 1 1 cm", b"0 1 -1 0 5 -0 cm", *paths]))
+        )
         parts.append(draw(st.sampled_from([b"", b"/P <</MCID 4>> BDC", b"/X BMC", b"EMC"])))
         parts.append(draw(st.sampled_from([b"", b"(x) 3 l", b"1 2 3 re", b"q 1 2 cm"])))
         showing = draw(st.sampled_from(["Tj", "TJ", "'", '"']))

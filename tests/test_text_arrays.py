@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +16,7 @@ from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import quad_height
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import reading, visible
-from glyphscope.core.text.arrays import GlyphRows, quad_heights
+from glyphscope.core.text.arrays import GlyphRows, hypots, quad_heights
 from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
 from tests import text_reference
@@ -164,6 +165,22 @@ def test_directions_heights_and_sizes_per_row_are_the_record_functions(page):
         assert repr(heights) == repr([quad_height(glyphs[i].quad) for i in order])
         sizes = visible.drawn_sizes(rows).tolist()
         assert repr(sizes) == repr([float(visible.drawn_size(glyphs[i])) for i in order])
+
+
+_COMPONENTS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True),
+    st.sampled_from([0.0, -0.0, 5e-324, 1.7976931348623157e308, 1e-310, 3.0, -4.0]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_COMPONENTS, _COMPONENTS), max_size=40))
+def test_hypots_are_math_hypot_bit_for_bit(vectors):
+    # On an axis the magnitude is taken over the arrays, off it math.hypot: the same bits.
+    dx = np.array([x for x, _ in vectors], dtype=np.float64)
+    dy = np.array([y for _, y in vectors], dtype=np.float64)
+    expected = [math.hypot(x, y) for x, y in zip(dx.tolist(), dy.tolist(), strict=True)]
+    assert repr(hypots(dx, dy).tolist()) == repr(expected)
 
 
 def _prepared_both(page):

@@ -24,20 +24,105 @@ import array as _array_module  # noqa: F401 - cpython.array needs the module loa
 import pikepdf
 
 from glyphscope.core.columns import NO_MCID
-from glyphscope.core.geometry import IDENTITY, multiply, translate
+from glyphscope.core.geometry import IDENTITY
 from glyphscope.core.interpret.clipping import (
     CLIPPING,
     PAINTING,
     PATH_OPERATORS,
     intersect,
     rectangle_corners,
-    transformed_box,
 )
-from glyphscope.core.interpret.runs import GlyphBudget
-from glyphscope.core.interpret.state import matrix_operand, position_text, set_text_state
+from glyphscope.core.interpret.runs import RUN_INTEGERS, RUN_NUMBERS, GlyphBudget
+from glyphscope.core.interpret.state import matrix_operand, set_text_state
 
 # Distinct (font, string) pieces kept per page (GlyphRuns' own limit).
 from glyphscope.core.interpret.runs import _PIECES_KEPT
+
+# The run record GlyphRuns.end_run keeps, as C arrays (its tuples, in their order).
+DEF NUMBERS_PER_RUN = 14
+DEF INTEGERS_PER_RUN = 6
+assert (RUN_NUMBERS, RUN_INTEGERS) == (NUMBERS_PER_RUN, INTEGERS_PER_RUN)
+
+
+cdef tuple _multiply(tuple m1, tuple m2):
+    """geometry.multiply with the same products and sums in the same order."""
+    cdef double a1 = m1[0], b1 = m1[1], c1 = m1[2], d1 = m1[3], e1 = m1[4], f1 = m1[5]
+    cdef double a2 = m2[0], b2 = m2[1], c2 = m2[2], d2 = m2[3], e2 = m2[4], f2 = m2[5]
+    return (
+        a1 * a2 + b1 * c2,
+        a1 * b2 + b1 * d2,
+        c1 * a2 + d1 * c2,
+        c1 * b2 + d1 * d2,
+        e1 * a2 + f1 * c2 + e2,
+        e1 * b2 + f1 * d2 + f2,
+    )
+
+
+cdef tuple _translated(double tx, double ty, tuple m):
+    """multiply(translate(tx, ty), m), the translation's ones and zeros multiplied as there
+    (a zero times an infinite entry is nan, 1·a + 0·c is not always a)."""
+    cdef double one = 1.0, zero = 0.0
+    cdef double a2 = m[0], b2 = m[1], c2 = m[2], d2 = m[3], e2 = m[4], f2 = m[5]
+    return (
+        one * a2 + zero * c2,
+        one * b2 + zero * d2,
+        zero * a2 + one * c2,
+        zero * b2 + one * d2,
+        tx * a2 + ty * c2 + e2,
+        tx * b2 + ty * d2 + f2,
+    )
+
+
+cdef tuple _position_text(object operator, object operands, object state, tuple line_matrix):
+    """state.position_text: §9.4.2 Table 108, Td, TD, Tm and T* set both matrices."""
+    cdef double tx, ty
+    if operator == "Tm":
+        matrix = matrix_operand(operands)
+        return matrix, matrix
+    if operator == "T*":
+        tx, ty = 0.0, -state.leading
+    else:
+        tx, ty = float(operands[0]), float(operands[1])
+        if operator == "TD":
+            state.leading = -ty
+    matrix = _translated(tx, ty, line_matrix)
+    return matrix, matrix
+
+
+cdef void _end_run(
+    object runs,
+    long long start,
+    tuple numbers,
+    long long vertical,
+    long long render_mode,
+    long long mcid,
+    long long token_index,
+    long long form_depth,
+    long long operator_index,
+    tuple strings,
+) except *:
+    """GlyphRuns.end_run, its numbers and integers written into the arrays from C."""
+    cdef long long count = runs.count
+    cdef double values[NUMBERS_PER_RUN]
+    cdef long long integers[INTEGERS_PER_RUN]
+    cdef Py_ssize_t k
+    cdef array.array run_numbers = runs.run_numbers
+    cdef array.array run_integers = runs.run_integers
+    if count == start:
+        return
+    for k in range(NUMBERS_PER_RUN):
+        values[k] = numbers[k]
+    array.extend_buffer(run_numbers, <char *> values, NUMBERS_PER_RUN)
+    integers[0], integers[1], integers[2] = vertical, render_mode, mcid
+    integers[3], integers[4], integers[5] = token_index, form_depth, operator_index
+    array.extend_buffer(run_integers, <char *> integers, INTEGERS_PER_RUN)
+    string_rows = runs._string_rows
+    row = string_rows.get(strings)
+    if row is None:
+        row = string_rows[strings] = len(runs.strings)
+        runs.strings.append(strings)
+    runs.run_strings.append(row)
+    runs.run_counts.append(count - start)
 
 
 cdef class _Piece:
@@ -179,7 +264,7 @@ cdef tuple _show(
                 state.word_spacing = float(operands[0])
                 state.character_spacing = float(operands[1])
             # §9.4.3 Table 109: ' is T* then Tj.
-            text_matrix, line_matrix = position_text("T*", [], state, line_matrix)
+            text_matrix, line_matrix = _position_text("T*", (), state, line_matrix)
         elements = [operands[-1]]
     font = state.font
     if font is None:
@@ -193,7 +278,7 @@ cdef tuple _show(
     scaling = state.horizontal_scaling
     char_spacing = state.character_spacing
     rise = state.text_rise
-    a, b, c, d, e, f = multiply(text_matrix, state.ctm)
+    a, b, c, d, e, f = _multiply(text_matrix, state.ctm)
     vertical = font.writing_mode == 1
     start = runs.count
     # §9.4.3: Tw applies to the single-byte code 32 only.
@@ -203,31 +288,58 @@ cdef tuple _show(
             runs, font, elements, size, char_spacing, space_spacing, scaling, vertical
         )
     finally:
-        mcid_stack = interpreter.mcid_stack
-        mcid = mcid_stack[-1] if mcid_stack else None
-        runs.end_run(
-            start,
-            (
-                a, b, c, d, e, f,
-                size, scaling, char_spacing, space_spacing, rise,
-                font.descent * size,
-                font.ascent * size,
-                abs(size) * math.hypot(c, d),
-            ),
-            (
+        if runs.count != start:
+            mcid_stack = interpreter.mcid_stack
+            mcid = mcid_stack[-1] if mcid_stack else None
+            _end_run(
+                runs,
+                start,
+                (
+                    a, b, c, d, e, f,
+                    size, scaling, char_spacing, space_spacing, rise,
+                    font.descent * size,
+                    font.ascent * size,
+                    abs(size) * math.hypot(c, d),
+                ),
                 1 if vertical else 0,
                 state.render_mode,
                 NO_MCID if mcid is None else mcid,
                 index if form_depth == 0 else -1,
                 form_depth,
                 index,
-            ),
-            (state.font_key, font.name, form_path),
-        )
+                (state.font_key, font.name, form_path),
+            )
     # §9.4.4: after showing, Tm is translated by the total displacement.
     if font.writing_mode:
-        return multiply(translate(0.0, pen), text_matrix), line_matrix
-    return multiply(translate(pen, 0.0), text_matrix), line_matrix
+        return _translated(0.0, pen, text_matrix), line_matrix
+    return _translated(pen, 0.0, text_matrix), line_matrix
+
+
+cdef tuple _transformed_box(tuple m, double x0, double y0, double x1, double y1):
+    """clipping.transformed_box: the corners through geometry.apply, then min and max as
+    Python takes them (a later value only when strictly smaller or larger: nan stays out
+    unless first, -0.0 and 0.0 keep the first)."""
+    cdef double a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5]
+    cdef double xs[4]
+    cdef double ys[4]
+    cdef double left, bottom, right, top
+    cdef int k
+    xs[0], ys[0] = a * x0 + c * y0 + e, b * x0 + d * y0 + f
+    xs[1], ys[1] = a * x1 + c * y0 + e, b * x1 + d * y0 + f
+    xs[2], ys[2] = a * x1 + c * y1 + e, b * x1 + d * y1 + f
+    xs[3], ys[3] = a * x0 + c * y1 + e, b * x0 + d * y1 + f
+    left = right = xs[0]
+    bottom = top = ys[0]
+    for k in range(1, 4):
+        if xs[k] < left:
+            left = xs[k]
+        if xs[k] > right:
+            right = xs[k]
+        if ys[k] < bottom:
+            bottom = ys[k]
+        if ys[k] > top:
+            top = ys[k]
+    return (left, bottom, right, top)
 
 
 cdef class PathBox:
@@ -255,7 +367,9 @@ cdef class PathBox:
             return clip
         if operator in PAINTING:
             if self.clip_pending and self.left <= self.right:
-                clip = intersect(clip, transformed_box(ctm, self.box()))
+                clip = intersect(
+                    clip, _transformed_box(ctm, self.left, self.bottom, self.right, self.top)
+                )
             self.reset()
             return clip
         values = [float(v) for v in operands]
@@ -357,7 +471,7 @@ def run(
                     form_path,
                 )
             elif kind == POSITIONING:
-                text_matrix, line_matrix = position_text(operator, operands, state, line_matrix)
+                text_matrix, line_matrix = _position_text(operator, operands, state, line_matrix)
             elif kind == TEXT_STATE:
                 set_text_state(operator, operands, state)
             elif kind == FONT:
@@ -372,7 +486,7 @@ def run(
                 if stack:
                     state = stack.pop()
             elif kind == CONCATENATE:
-                state.ctm = multiply(matrix_operand(operands), state.ctm)
+                state.ctm = _multiply(matrix_operand(operands), state.ctm)
             elif kind == DRAW:
                 interpreter.draw_xobject(operands[0], resources, state, form_depth, form_path)
             elif kind == BEGIN_PROPERTIES:

@@ -35,6 +35,8 @@ def replacement_entries(properties: object) -> tuple[str | None, str | None]:
 
 
 def _text_entry(dictionary: pikepdf.Dictionary, key: str) -> str | None:
+    if key not in dictionary:
+        return None  # asked first: pikepdf's get of a missing key costs several times more
     value = dictionary.get(key)
     if isinstance(value, pikepdf.String):
         # §7.9.2.2: a text string is PDFDocEncoding or UTF-16BE with a BOM; pikepdf decodes both.

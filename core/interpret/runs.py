@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
-from itertools import chain, repeat
 
 import numpy as np
 
@@ -158,11 +157,11 @@ class GlyphRuns:
         self.run_strings.append(row)
         self.run_counts.append(self.count - start)
 
-    def _repeated(self, field: int) -> list[str]:
-        """A run string (0 font key, 1 font name, 2 form path) per glyph."""
-        values = [strings[field] for strings in self.strings]
-        per_run = map(values.__getitem__, self.run_strings)
-        return list(chain.from_iterable(map(repeat, per_run, self.run_counts)))
+    def _repeated(self, field: int, run: np.ndarray) -> list[str]:
+        """A run string (0 font key, 1 font name, 2 form path) per glyph (`run`: each glyph's
+        run)."""
+        rows = np.frombuffer(self.run_strings, dtype=np.int64)[run]
+        return _gathered([strings[field] for strings in self.strings], rows)
 
     def columns(self) -> GlyphColumns:
         """The page's glyphs as columns, row i the glyph drawn i-th."""
@@ -198,15 +197,12 @@ class GlyphRuns:
                 geometry.horizontal(horizontal_rows, number, pen, width, spaces)
             else:
                 geometry.horizontal(slice(None), number, pen, width, spaces)
-        row_list = self.rows.tolist()
-        texts = [g.text for g in table]
-        sources = [g.decode_source for g in table]
         return GlyphColumns(
-            text=list(map(texts.__getitem__, row_list)),
+            text=_gathered([g.text for g in table], rows),
             code=np.array([g.code for g in table], dtype=np.int64)[rows],
             code_length=np.array([g.code_length for g in table], dtype=np.int64)[rows],
-            font_key=self._repeated(0),
-            font_name=self._repeated(1),
+            font_key=self._repeated(0, run),
+            font_name=self._repeated(1, run),
             font_size=number(_DRAWN_SIZE),
             origin=geometry.origin,
             glyph_end=geometry.glyph_end,
@@ -217,14 +213,22 @@ class GlyphRuns:
             mcid=integer(_MCID),
             token_index=integer(_TOKEN_INDEX),
             form_depth=integer(_FORM_DEPTH),
-            decode_source=list(map(sources.__getitem__, row_list)),
+            decode_source=_gathered([g.decode_source for g in table], rows),
             operator_index=integer(_OPERATOR_INDEX),
             element_index=np.repeat(
                 np.frombuffer(self.elements, dtype=np.int64),
                 np.frombuffer(self.element_counts, dtype=np.int64),
             ),
-            form_path=self._repeated(2),
+            form_path=self._repeated(2, run),
         )
+
+
+def _gathered(values: list[str], rows: np.ndarray) -> list[str]:
+    """values[row] for each row, the same (shared) objects: gathered by numpy as an object
+    array, quicker than a Python map over thousands of rows."""
+    table = np.empty(len(values), dtype=object)
+    table[:] = values
+    return table[rows].tolist()
 
 
 # Columns of a run's numbers and integers (GlyphRuns.end_run's tuples, in this order; an

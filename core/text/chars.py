@@ -6,6 +6,7 @@ same characters (spec §1: an unresolved glyph becomes a space, never nothing).
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from glyphscope.core.records import Glyph
@@ -59,6 +60,19 @@ def is_whitespace_text(text: str) -> bool:
     if len(text) == 1:  # the common case, without a generator
         return text <= " " or text.isspace()
     return text == "" or all(c <= " " or c.isspace() for c in text)
+
+
+@functools.lru_cache(maxsize=8192)
+def text_classes(text: str) -> tuple[bool, bool, bool, bool]:
+    """The classes of a glyph's text that the text stages test, kept per text (a page has
+    few distinct texts, and a document repeats them page after page): is_whitespace_text,
+    whether its first and its last character are CJK (False for ""), is_blank_text."""
+    return (
+        is_whitespace_text(text),
+        text != "" and is_cjk_char(text[0]),
+        text != "" and is_cjk_char(text[-1]),
+        is_blank_text(text),
+    )
 
 
 def is_cjk_char(char: str) -> bool:

@@ -27,7 +27,7 @@ from glyphscope.core.text.arrays import (
     hypots,
     quad_heights,
 )
-from glyphscope.core.text.chars import is_blank_text
+from glyphscope.core.text.chars import text_classes
 
 
 class DropReason(StrEnum):
@@ -208,7 +208,7 @@ def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) ->
     distinct = sorted(set(texts))
     ids = {text: n for n, text in enumerate(distinct)}
     text_ids = np.fromiter(map(ids.__getitem__, texts), np.int64, len(texts))
-    read = ~np.array([text == "" or is_blank_text(text) for text in distinct], dtype=bool)
+    read = ~np.array([text == "" or text_classes(text)[3] for text in distinct], dtype=bool)
     scanned = read[text_ids]
     scan = np.array(candidates, dtype=np.intp)[scanned].tolist()
     if len(scan) >= _ARRAY_SCAN_FROM:
@@ -298,7 +298,7 @@ def _array_duplicates(
         ids = {text: n for n, text in enumerate(sorted(set(texts_in_order)))}
         numbered = np.fromiter(map(ids.__getitem__, texts_in_order), np.int64, count), len(ids)
     text_ids, id_count = numbered
-    order = np.lexsort((np.arange(count), origins[:, 0], text_ids))
+    order = np.lexsort((origins[:, 0], text_ids))  # stable: ties keep the drawing order
     xs, ys, sizes, texts = origins[order, 0], origins[order, 1], sizes[order], text_ids[order]
     drawn = rows.index[order]
     modes = rows.numbers("writing_mode")[order]

@@ -133,8 +133,9 @@ class CMap:
         self.codespaces: tuple[Codespace, ...] = tuple(codespaces)
         self.code_lengths = frozenset(len(c.lows) for c in codespaces)
         self._shortest = min(self.code_lengths)
-        self._by_first_byte = _first_byte_table(self.codespaces)
         self._uniform_length = _uniform_length(self.codespaces)
+        # A uniform codespace is split by slicing: no table to look codes up in.
+        self._by_first_byte = () if self._uniform_length else _first_byte_table(self.codespaces)
 
     def __repr__(self) -> str:
         return f"CMap({self.name!r}, writing_mode={self.writing_mode})"
@@ -229,14 +230,14 @@ def _first_byte_table(
     codespaces: tuple[Codespace, ...],
 ) -> tuple[tuple[tuple[int, tuple[tuple[bytes, bytes], ...]], ...], ...]:
     """For each first byte: (code length, rectangles of the following bytes), shortest first."""
-    table = []
-    for byte in range(256):
-        by_length: dict[int, list[tuple[bytes, bytes]]] = {}
-        for space in codespaces:
-            if space.lows[0] <= byte <= space.highs[0]:
-                by_length.setdefault(len(space.lows), []).append((space.lows[1:], space.highs[1:]))
-        table.append(tuple((n, tuple(by_length[n])) for n in sorted(by_length)))
-    return tuple(table)
+    by_byte: list[dict[int, list[tuple[bytes, bytes]]]] = [{} for _ in range(256)]
+    for space in codespaces:
+        rectangle = (space.lows[1:], space.highs[1:])
+        for byte in range(space.lows[0], space.highs[0] + 1):
+            by_byte[byte].setdefault(len(space.lows), []).append(rectangle)
+    return tuple(
+        tuple((n, tuple(by_length[n])) for n in sorted(by_length)) for by_length in by_byte
+    )
 
 
 def _uniform_length(codespaces: tuple[Codespace, ...]) -> int:
