@@ -49,7 +49,8 @@ def _extensions() -> list[Extension]:
         "glyphscope.core.interpret._loop", ["core/interpret/_loop.pyx"], extra_compile_args=exact
     )
     duplicates = Extension("glyphscope.core.text._duplicates", ["core/text/_duplicates.pyx"])
-    return cythonize([scanner, loop, duplicates], language_level=3, quiet=True)
+    rows = Extension("glyphscope.core._jsonrows", ["core/_jsonrows.pyx"])
+    return cythonize([scanner, loop, duplicates, rows], language_level=3, quiet=True)
 
 
 setup(cmdclass={"build_py": BuildPy, "build_ext": OptionalBuildExt}, ext_modules=_extensions())

@@ -88,7 +88,8 @@ def hidden_glyphs(
     codes[_clipped(quads, clips)] |= 1 << REASONS.index(CLIPPED)
     codes[_rows(no_ink, count)] |= 1 << REASONS.index(NO_INK)
     codes[quad_heights(quads) < rules.hidden_tiny_height] |= 1 << REASONS.index(TINY)
-    outside, duplicates = [], []
+    outside: list[int] = []
+    duplicates: list[int] = []
     for item in dropped:
         (outside if item.reason == OUTSIDE_VISIBLE_BOX else duplicates).append(item.index)
     codes[_rows(outside, count)] |= 1 << REASONS.index(OUTSIDE_VISIBLE_BOX)
@@ -123,9 +124,9 @@ def _clipped(quads: np.ndarray, clips: Sequence[tuple[int, Clip]]) -> np.ndarray
     # Slot 0 stands for "no clip": before the first clip, and every clip of None.
     boxes = np.zeros((len(clips) + 1, 4), dtype=np.float64)
     clipping = np.zeros(len(clips) + 1, dtype=bool)
-    for slot, (_, box) in enumerate(clips, start=1):
-        if box is not None:
-            boxes[slot], clipping[slot] = box, True
+    for slot, (_, clip) in enumerate(clips, start=1):
+        if clip is not None:
+            boxes[slot], clipping[slot] = clip, True
     slots = np.searchsorted(starts, np.arange(count), side="right")
     box = boxes[slots]
     with np.errstate(all="ignore"):  # inf and nan as Python's floats make them, unwarned

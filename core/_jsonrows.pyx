@@ -1,0 +1,196 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""jsontext.join_rows_in_python compiled: the JSON text of a chunk of rows, written from their
+columns into one buffer, without a str per field per row.
+
+Row r is between[0] + text(fields[0], r) + between[1] + … + between[k], rows joined by
+`separator`; a row in `replaced` is written as replaced[r] instead. A field is
+- a str: the same text on every row;
+- a list of str: row r's text;
+- a tuple (codes, table): table[codes[r]], codes an intp array;
+- an int64 array: the decimal text of the value (as int.__repr__);
+- a tuple (values, null, text): values an int64 array, `text` where the value is `null`.
+Texts are copied as UTF-8; a str that cannot be (a lone surrogate) raises
+UnicodeEncodeError, and the caller writes the rows in Python.
+"""
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.string cimport memcpy
+
+import numpy as np
+
+
+cdef extern from "Python.h":
+    const char* PyUnicode_AsUTF8AndSize(object text, Py_ssize_t* size) except NULL
+
+
+cdef struct Buffer:
+    char* data
+    Py_ssize_t size
+    Py_ssize_t capacity
+
+
+cdef int _grow(Buffer* buffer, Py_ssize_t wanted) except -1:
+    cdef Py_ssize_t capacity = buffer.capacity
+    cdef char* grown
+    while capacity < wanted:
+        capacity = 2 * capacity + 4096
+    grown = <char*>PyMem_Realloc(buffer.data, capacity)
+    if grown == NULL:
+        raise MemoryError()
+    buffer.data, buffer.capacity = grown, capacity
+    return 0
+
+
+cdef inline int _append(Buffer* buffer, const char* text, Py_ssize_t size) except -1:
+    if buffer.size + size > buffer.capacity:
+        _grow(buffer, buffer.size + size)
+    memcpy(buffer.data + buffer.size, text, size)
+    buffer.size += size
+    return 0
+
+
+cdef inline int _append_int(Buffer* buffer, long long value) except -1:
+    # int.__repr__ of an int64: the digits, a minus sign before a negative value.
+    cdef char digits[24]
+    cdef int position = 24
+    cdef unsigned long long magnitude = (
+        <unsigned long long>(-(value + 1)) + 1 if value < 0 else <unsigned long long>value
+    )
+    while True:
+        position -= 1
+        digits[position] = <char>(48 + magnitude % 10)
+        magnitude //= 10
+        if magnitude == 0:
+            break
+    if value < 0:
+        position -= 1
+        digits[position] = 45
+    return _append(buffer, digits + position, 24 - position)
+
+
+cdef struct Text:
+    const char* data
+    Py_ssize_t size
+
+
+cdef Text _text(object text) except *:
+    cdef Text found
+    found.data = PyUnicode_AsUTF8AndSize(text, &found.size)
+    return found
+
+
+cdef enum:
+    CONSTANT, LISTED, TABLE, INTEGER, NULLABLE
+
+
+cdef extern from "Python.h":
+    ctypedef struct PyObject
+    PyObject* PyList_GET_ITEM(object items, Py_ssize_t index)
+
+
+cdef struct Field:
+    int kind
+    Text text  # CONSTANT and NULLABLE: the text
+    Text after  # between[k + 1]
+    Text* table  # TABLE: the texts of the codes
+    PyObject* texts  # LISTED: the list of texts
+    const Py_ssize_t* codes
+    const long long* values
+    long long null
+
+
+cdef Py_ssize_t _address(object array):
+    return array.__array_interface__["data"][0]
+
+
+def join_rows(list between, list fields, Py_ssize_t count, str separator, dict replaced):
+    cdef Py_ssize_t field_count = len(fields)
+    if len(between) != field_count + 1 or not all(isinstance(text, str) for text in between):
+        raise ValueError("between must hold one text more than there are fields")
+    held: list = []  # the arrays, lists and texts the fields point into, alive until the end
+    cdef Field* described = <Field*>PyMem_Malloc(max(field_count, 1) * sizeof(Field))
+    if described == NULL:
+        raise MemoryError()
+    cdef Py_ssize_t k, r, entry
+    for k in range(field_count):
+        described[k].table = NULL
+    cdef Buffer buffer
+    buffer.data, buffer.size, buffer.capacity = NULL, 0, 0
+    cdef Field* f
+    cdef Field* end = described + field_count
+    cdef bint replacing = len(replaced) > 0
+    cdef Text first = _text(between[0])
+    cdef Text joint = _text(separator)
+    cdef Text piece
+    try:
+        for k in range(field_count):
+            f = &described[k]
+            f.codes, f.values, f.null, f.texts = NULL, NULL, 0, NULL
+            f.after = _text(between[k + 1])
+            field = fields[k]
+            if isinstance(field, str):
+                f.kind, f.text = CONSTANT, _text(field)
+                held.append(field)
+            elif isinstance(field, list):
+                if len(<list>field) != count:
+                    raise ValueError("a listed field must hold a text per row")
+                f.kind, f.texts = LISTED, <PyObject*>field
+                held.append(field)
+            elif isinstance(field, tuple) and len(<tuple>field) == 2:
+                codes = np.ascontiguousarray(field[0], dtype=np.intp)
+                texts = list(field[1])
+                if codes.ndim != 1 or len(codes) != count:
+                    raise ValueError("a table field must hold a code per row")
+                if count and (codes.min() < 0 or codes.max() >= len(texts)):
+                    raise ValueError("a code outside its table")
+                held.extend((codes, texts))
+                f.kind = TABLE
+                f.codes = <const Py_ssize_t*><Py_ssize_t>_address(codes)
+                f.table = <Text*>PyMem_Malloc(max(len(texts), 1) * sizeof(Text))
+                if f.table == NULL:
+                    raise MemoryError()
+                for entry in range(len(texts)):
+                    f.table[entry] = _text(texts[entry])
+            else:
+                nullable = isinstance(field, tuple) and len(<tuple>field) == 3
+                values = np.ascontiguousarray(field[0] if nullable else field, dtype=np.int64)
+                if values.ndim != 1 or len(values) != count:
+                    raise ValueError("an integer field must hold a value per row")
+                held.append(values)
+                f.values = <const long long*><Py_ssize_t>_address(values)
+                f.kind = INTEGER
+                if nullable:
+                    f.kind, f.null = NULLABLE, field[1]
+                    f.text = _text(field[2])
+                    held.append(field[2])
+        for r in range(count):
+            if r:
+                _append(&buffer, joint.data, joint.size)
+            if replacing and r in replaced:
+                piece = _text(replaced[r])
+                _append(&buffer, piece.data, piece.size)
+                continue
+            _append(&buffer, first.data, first.size)
+            f = described
+            while f < end:
+                if f.kind == TABLE:
+                    piece = f.table[f.codes[r]]
+                    _append(&buffer, piece.data, piece.size)
+                elif f.kind == INTEGER:
+                    _append_int(&buffer, f.values[r])
+                elif f.kind == LISTED:
+                    piece = _text(<object>PyList_GET_ITEM(<object>f.texts, r))
+                    _append(&buffer, piece.data, piece.size)
+                elif f.kind == CONSTANT or f.values[r] == f.null:
+                    _append(&buffer, f.text.data, f.text.size)
+                else:
+                    _append_int(&buffer, f.values[r])
+                _append(&buffer, f.after.data, f.after.size)
+                f += 1
+        return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+    finally:
+        PyMem_Free(buffer.data)
+        for k in range(field_count):
+            PyMem_Free(described[k].table)
+        PyMem_Free(described)
