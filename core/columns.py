@@ -244,7 +244,7 @@ def _column_equal(a: Sequence | np.ndarray, b: Sequence | np.ndarray) -> bool:
     return len(a) == len(b) and _listed(a) == _listed(b)
 
 
-def _listed(column: Sequence) -> list:
+def _listed(column: Sequence | np.ndarray) -> list:
     return column if isinstance(column, list) else list(column)
 
 
