@@ -148,7 +148,8 @@ class JsonWriter:
         for chunk in chunks:
             if not chunk:
                 continue
-            yield (separator if started else opening) + chunk
+            yield separator if started else opening
+            yield chunk  # apart: a chunk of rows is long, and "+" would copy it
             started = True
         yield closing if started else "[]"
 
