@@ -27,7 +27,7 @@ import numpy as np
 from glyphscope.core.geometry import quad_bounds
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
-from glyphscope.core.text.arrays import GlyphRows, quad_heights
+from glyphscope.core.text.arrays import GlyphRows, few_records, quad_heights
 from glyphscope.core.text.chars import is_whitespace_text
 from glyphscope.core.text.visible import DroppedGlyph
 
@@ -155,6 +155,7 @@ def select_hidden(
 
 def hidden_runs(glyphs: Sequence[Glyph], hidden: Sequence[HiddenGlyph]) -> list[HiddenRun]:
     """Hidden glyphs grouped into runs: consecutive indices with the same reasons."""
+    glyphs = few_records(glyphs)  # the hidden glyphs' records only, not the page's
     runs: list[HiddenRun] = []
     group: list[HiddenGlyph] = []
     for item in hidden:
