@@ -22,6 +22,9 @@ import numpy as np
 
 cdef extern from "Python.h":
     const char* PyUnicode_AsUTF8AndSize(object text, Py_ssize_t* size) except NULL
+    bint PyUnicode_IS_ASCII(object text)
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void* PyUnicode_DATA(object text)
 
 
 cdef struct Buffer:
@@ -42,15 +45,25 @@ cdef int _grow(Buffer* buffer, Py_ssize_t wanted) except -1:
     return 0
 
 
-cdef inline int _append(Buffer* buffer, const char* text, Py_ssize_t size) except -1:
-    if buffer.size + size > buffer.capacity:
-        _grow(buffer, buffer.size + size)
-    memcpy(buffer.data + buffer.size, text, size)
-    buffer.size += size
+cdef inline int _reserve(Buffer* buffer, Py_ssize_t more) except -1:
+    if buffer.size + more > buffer.capacity:
+        _grow(buffer, buffer.size + more)
     return 0
 
 
-cdef inline int _append_int(Buffer* buffer, long long value) except -1:
+cdef inline void _put(Buffer* buffer, const char* text, Py_ssize_t size) noexcept:
+    # Room is reserved a row at a time; most pieces are a few bytes, copied in the loop.
+    cdef char* out = buffer.data + buffer.size
+    cdef Py_ssize_t i
+    if size > 16:
+        memcpy(out, text, size)
+    else:
+        for i in range(size):
+            out[i] = text[i]
+    buffer.size += size
+
+
+cdef inline void _put_int(Buffer* buffer, long long value) noexcept:
     # int.__repr__ of an int64: the digits, a minus sign before a negative value.
     cdef char digits[24]
     cdef int position = 24
@@ -66,17 +79,23 @@ cdef inline int _append_int(Buffer* buffer, long long value) except -1:
     if value < 0:
         position -= 1
         digits[position] = 45
-    return _append(buffer, digits + position, 24 - position)
+    _put(buffer, digits + position, 24 - position)
+
+
+# The longest text of an int64 ("-9223372036854775808").
+cdef Py_ssize_t INT_TEXT = 20
 
 
 cdef struct Text:
     const char* data
     Py_ssize_t size
+    bint ascii
 
 
 cdef Text _text(object text) except *:
     cdef Text found
     found.data = PyUnicode_AsUTF8AndSize(text, &found.size)
+    found.ascii = PyUnicode_IS_ASCII(text)
     return found
 
 
@@ -94,6 +113,9 @@ cdef struct Field:
     Text text  # CONSTANT and NULLABLE: the text
     Text after  # between[k + 1]
     Text* table  # TABLE: the texts of the codes
+    Py_ssize_t entries  # TABLE: how many
+    Py_ssize_t widest  # the longest text the field writes but a LISTED one
+    Text current  # LISTED: the text of the row being written
     PyObject* texts  # LISTED: the list of texts
     const Py_ssize_t* codes
     const long long* values
@@ -123,14 +145,19 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
     cdef Text first = _text(between[0])
     cdef Text joint = _text(separator)
     cdef Text piece
+    cdef Py_ssize_t fixed, wanted
+    cdef bint ascii
     try:
         for k in range(field_count):
             f = &described[k]
             f.codes, f.values, f.null, f.texts = NULL, NULL, 0, NULL
             f.after = _text(between[k + 1])
             field = fields[k]
+            f.widest = INT_TEXT
+            f.text.data, f.text.size, f.text.ascii = NULL, 0, True
             if isinstance(field, str):
                 f.kind, f.text = CONSTANT, _text(field)
+                f.widest = f.text.size
                 held.append(field)
             elif isinstance(field, list):
                 if len(<list>field) != count:
@@ -150,8 +177,10 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                 f.table = <Text*>PyMem_Malloc(max(len(texts), 1) * sizeof(Text))
                 if f.table == NULL:
                     raise MemoryError()
+                f.widest, f.entries = 0, len(texts)
                 for entry in range(len(texts)):
                     f.table[entry] = _text(texts[entry])
+                    f.widest = max(f.widest, f.table[entry].size)
             else:
                 nullable = isinstance(field, tuple) and len(<tuple>field) == 3
                 values = np.ascontiguousarray(field[0] if nullable else field, dtype=np.int64)
@@ -163,32 +192,61 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                 if nullable:
                     f.kind, f.null = NULLABLE, field[1]
                     f.text = _text(field[2])
+                    f.widest = max(INT_TEXT, f.text.size)
                     held.append(field[2])
+        # The widest row but its LISTED texts: reserved, with them, before each row.
+        fixed = first.size + joint.size
+        ascii = first.ascii and joint.ascii
+        for k in range(field_count):
+            f = &described[k]
+            fixed += f.after.size + f.widest
+            ascii = ascii and f.after.ascii and (f.kind == LISTED or f.text.ascii)
+            if f.kind == TABLE:
+                for entry in range(f.entries):
+                    ascii = ascii and f.table[entry].ascii
+        _reserve(&buffer, count * fixed)
         for r in range(count):
-            if r:
-                _append(&buffer, joint.data, joint.size)
             if replacing and r in replaced:
                 piece = _text(replaced[r])
-                _append(&buffer, piece.data, piece.size)
+                ascii = ascii and piece.ascii
+                _reserve(&buffer, joint.size + piece.size)
+                if r:
+                    _put(&buffer, joint.data, joint.size)
+                _put(&buffer, piece.data, piece.size)
                 continue
-            _append(&buffer, first.data, first.size)
+            wanted = fixed
+            f = described
+            while f < end:
+                if f.kind == LISTED:
+                    f.current = _text(<object>PyList_GET_ITEM(<object>f.texts, r))
+                    wanted += f.current.size
+                    ascii = ascii and f.current.ascii
+                f += 1
+            _reserve(&buffer, wanted)
+            if r:
+                _put(&buffer, joint.data, joint.size)
+            _put(&buffer, first.data, first.size)
             f = described
             while f < end:
                 if f.kind == TABLE:
                     piece = f.table[f.codes[r]]
-                    _append(&buffer, piece.data, piece.size)
+                    _put(&buffer, piece.data, piece.size)
                 elif f.kind == INTEGER:
-                    _append_int(&buffer, f.values[r])
+                    _put_int(&buffer, f.values[r])
                 elif f.kind == LISTED:
-                    piece = _text(<object>PyList_GET_ITEM(<object>f.texts, r))
-                    _append(&buffer, piece.data, piece.size)
+                    _put(&buffer, f.current.data, f.current.size)
                 elif f.kind == CONSTANT or f.values[r] == f.null:
-                    _append(&buffer, f.text.data, f.text.size)
+                    _put(&buffer, f.text.data, f.text.size)
                 else:
-                    _append_int(&buffer, f.values[r])
-                _append(&buffer, f.after.data, f.after.size)
+                    _put_int(&buffer, f.values[r])
+                _put(&buffer, f.after.data, f.after.size)
                 f += 1
-        return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+        if not ascii:
+            return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+        # Every piece ASCII: the bytes are the str's own, copied without decoding.
+        written = PyUnicode_New(buffer.size, 127)
+        memcpy(PyUnicode_DATA(written), buffer.data, buffer.size)
+        return written
     finally:
         PyMem_Free(buffer.data)
         for k in range(field_count):
