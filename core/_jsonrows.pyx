@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""jsontext.join_rows_in_python compiled: the JSON text of a chunk of rows, written from their
-columns into one buffer, without a str per field per row.
+"""jsontext.join_rows_in_python and float_table_in_python compiled: the JSON text of a chunk of
+rows, written from their columns into one buffer, without a str per field per row; and a
+float column's distinct texts, found by a hash of the bits instead of a sort.
 
 Row r is between[0] + text(fields[0], r) + between[1] + … + between[k], rows joined by
 `separator`; a row in `replaced` is written as replaced[r] instead. A field is
@@ -15,6 +16,7 @@ UnicodeEncodeError, and the caller writes the rows in Python.
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.math cimport isinf, isnan
 from libc.string cimport memcpy
 
 import numpy as np
@@ -252,3 +254,50 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
         for k in range(field_count):
             PyMem_Free(described[k].table)
         PyMem_Free(described)
+
+
+cdef extern from "Python.h":
+    char* PyOS_double_to_string(
+        double value, char format_code, int precision, int flags, int* type
+    ) except NULL
+    int Py_DTSF_ADD_DOT_0
+
+
+def float_table(const double[::1] values, str nan, str infinity, str negative_infinity):
+    """jsontext.JsonWriter.float_table's codes and texts, each distinct bit pattern converted
+    once (float.__repr__'s own conversion; a non-finite value written as the text given),
+    the texts in order of first appearance: a hash of the bits instead of a sort."""
+    cdef Py_ssize_t count = values.shape[0], size = 16, i, slot
+    while size < 2 * count:
+        size *= 2
+    cdef unsigned long long mask = size - 1
+    keys_array = np.empty(size, dtype=np.uint64)
+    slots_array = np.full(size, -1, dtype=np.intp)
+    codes_array = np.empty(count, dtype=np.intp)
+    cdef unsigned long long[::1] keys = keys_array
+    cdef Py_ssize_t[::1] slots = slots_array
+    cdef Py_ssize_t[::1] codes = codes_array
+    cdef unsigned long long bits
+    cdef double value
+    cdef char* text
+    texts: list = []
+    for i in range(count):
+        value = values[i]
+        memcpy(&bits, &value, sizeof(double))
+        slot = <Py_ssize_t>(((bits ^ (bits >> 29)) * 0x9E3779B97F4A7C15ULL >> 20) & mask)
+        while slots[slot] >= 0 and keys[slot] != bits:
+            slot = (slot + 1) & mask
+        if slots[slot] < 0:
+            keys[slot], slots[slot] = bits, len(texts)
+            if isnan(value):
+                texts.append(nan)
+            elif isinf(value):
+                texts.append(infinity if value > 0 else negative_infinity)
+            else:
+                text = PyOS_double_to_string(value, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+                try:
+                    texts.append(text.decode("ascii"))
+                finally:
+                    PyMem_Free(text)
+        codes[i] = slots[slot]
+    return codes_array, texts

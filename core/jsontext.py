@@ -94,13 +94,11 @@ class JsonWriter:
     def float_table(self, values: np.ndarray) -> Table:
         """A float64 array's values (flattened) as a Table, each distinct bit pattern converted
         once (by bits, not by value: 0.0 and -0.0 are written differently)."""
-        bits = np.ascontiguousarray(values, dtype=np.float64).view(np.int64).reshape(-1)
-        distinct, positions = np.unique(bits, return_inverse=True)
-        numbers = distinct.view(np.float64)
-        texts = list(map(float.__repr__, numbers.tolist()))
-        for position in np.flatnonzero(~np.isfinite(numbers)).tolist():
-            texts[position] = self.float_text(float(numbers[position]))
-        return Table(positions.reshape(-1), texts)
+        flat = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
+        if _compiled_float_table is not None:
+            texts = [self.float_text(value) for value in (math.nan, math.inf, -math.inf)]
+            return Table(*_compiled_float_table(flat, *texts))
+        return float_table_in_python(flat, self.float_text)
 
     def ints(self, values: np.ndarray) -> list[str]:
         """The texts of an integer array's values."""
@@ -269,6 +267,17 @@ def join_rows_in_python(
     return separator.join(rows)
 
 
+def float_table_in_python(values: np.ndarray, float_text: Callable[[float], str]) -> Table:
+    """A float64 array's values as a Table by sorting their bits (the compiled one's oracle
+    and fallback); float_text writes the non-finite ones."""
+    distinct, positions = np.unique(values.view(np.int64), return_inverse=True)
+    numbers = distinct.view(np.float64)
+    texts = list(map(float.__repr__, numbers.tolist()))
+    for position in np.flatnonzero(~np.isfinite(numbers)).tolist():
+        texts[position] = float_text(float(numbers[position]))
+    return Table(positions.reshape(-1), texts)
+
+
 def _field_texts(field: Field, count: int) -> Sequence[str] | Iterable[str]:
     if isinstance(field, str):
         return repeat(field, count)
@@ -296,8 +305,10 @@ def _int_texts(values: np.ndarray) -> list[str]:
 
 
 _compiled_join_rows: Callable[..., str] | None
+_compiled_float_table: Callable[..., tuple[np.ndarray, list[str]]] | None
 try:
-    # join_rows compiled (_jsonrows.pyx), when the extension was built.
+    # join_rows and float_table compiled (_jsonrows.pyx), when the extension was built.
+    from glyphscope.core._jsonrows import float_table as _compiled_float_table
     from glyphscope.core._jsonrows import join_rows as _compiled_join_rows
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _compiled_join_rows = None
+    _compiled_join_rows = _compiled_float_table = None

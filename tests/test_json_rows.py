@@ -2,9 +2,11 @@
 jsontext.join_rows_in_python writes: every kind of field (constant, listed texts, tables,
 int64 columns with their extremes, nullable ints), replaced rows, non-ASCII texts, and texts
 that are not UTF-8 (lone surrogates), which the compiled writer refuses and join_rows then
-writes in Python."""
+writes in Python. Its float tables hold the texts float_table_in_python's do."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -12,7 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glyphscope.core import jsontext
-from glyphscope.core.jsontext import Nullable, Table, join_rows, join_rows_in_python
+from glyphscope.core.jsontext import (
+    Nullable,
+    Table,
+    float_table_in_python,
+    join_rows,
+    join_rows_in_python,
+)
 
 compiled = pytest.importorskip("glyphscope.core._jsonrows")
 
@@ -85,3 +93,27 @@ def test_without_the_compiled_writer_the_writer_writes_the_same(monkeypatch):
     expected = join_rows(*rows, ", ")
     monkeypatch.setattr(jsontext, "_compiled_join_rows", None)
     assert join_rows(*rows, ", ") == expected == "{1: b}, {-2: a}"
+
+
+_doubles = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_doubles | st.sampled_from([0.0, -0.0, 1.5, 72.0]), max_size=40), st.booleans())
+def test_compiled_float_tables_write_the_python_tables_texts(values, finite):
+    array = np.array(values, dtype=np.float64)
+    writer = jsontext.JsonWriter(finite=finite)
+    expected = float_table_in_python(array, writer.float_text)
+    codes, texts = writer.float_table(array)
+    assert [texts[code] for code in codes.tolist()] == [
+        expected.texts[code] for code in expected.codes.tolist()
+    ]
+    assert len(texts) == len(expected.texts)  # each distinct bit pattern once
+    assert writer.floats(array) == [writer.float_text(value) for value in values]
+
+
+def test_nan_of_another_bit_pattern_is_written_as_nan():
+    quiet, negative = np.array([math.nan]), -np.array([math.nan])
+    array = np.concatenate([quiet, negative])
+    assert jsontext.JsonWriter().floats(array) == ["NaN", "NaN"]
+    assert jsontext.JsonWriter(finite=True).floats(array) == ["null", "null"]
