@@ -54,7 +54,8 @@ def _extensions() -> list[Extension]:
         "glyphscope.core.text._grid", ["core/text/_grid.pyx"], extra_compile_args=exact
     )
     builder = Extension("glyphscope.core.text._builder", ["core/text/_builder.pyx"])
-    extensions = [scanner, loop, duplicates, grid, builder]
+    rows = Extension("glyphscope.core._jsonrows", ["core/_jsonrows.pyx"])
+    extensions = [scanner, loop, duplicates, grid, builder, rows]
     return cythonize(extensions, language_level=3, quiet=True)
 
 

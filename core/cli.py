@@ -138,9 +138,9 @@ def _write_json_lines(
             rows = page_rows(painted)  # the page's own glyphs (spec §3 "all glyphs")
         # Written from the columns a chunk at a time (core.jsontext, the characters of
         # json.dumps(record, ensure_ascii=False)): a page's records never exist at once.
-        for lines in GlyphJson(painted, page.number, rows).json_items(glyph_lines, 0):
+        for lines in GlyphJson(painted, page.number, rows).json_items(glyph_lines, 0, "\n"):
             if lines:
-                out.write(("\n".join(lines) + "\n").encode("utf-8"))
+                out.write((lines + "\n").encode("utf-8"))
 
 
 def _write_hidden(document: Document, pages: list[int], rules: Rules, out: BinaryIO) -> None:

@@ -56,7 +56,7 @@ class GlyphColumns(Sequence[Glyph]):
     operator_index: np.ndarray
     element_index: np.ndarray
     form_path: list[str]
-    _listed: list[list] = field(default_factory=list, repr=False, compare=False)
+    _listed: list[list] = field(default_factory=list, init=False, repr=False, compare=False)
 
     @classmethod
     def from_glyphs(cls, glyphs: Sequence[Glyph]) -> GlyphColumns:
@@ -143,7 +143,8 @@ class GlyphColumns(Sequence[Glyph]):
             return True
         if isinstance(other, GlyphColumns):
             # Column by column, as the records compare field by field (NaN unequal to
-            # itself either way): the inspector compares a dense page's two analyses.
+            # itself either way; strings by value, however each side holds and shares
+            # them): the inspector compares a dense page's two analyses.
             return len(self) == len(other) and all(
                 _column_equal(getattr(self, name), getattr(other, name))
                 for name in self.__dataclass_fields__
@@ -231,10 +232,20 @@ class GlyphColumns(Sequence[Glyph]):
             object.__setattr__(self, name, value)
 
 
-def _column_equal(a: list | np.ndarray, b: list | np.ndarray) -> bool:
-    if isinstance(a, np.ndarray):
-        return isinstance(b, np.ndarray) and np.array_equal(a, b)
-    return a == b
+def _column_equal(a: Sequence | np.ndarray, b: Sequence | np.ndarray) -> bool:
+    """Whether two columns hold equal values row by row, as the records' fields compare:
+    number columns by value whatever their dtypes, string columns by the strings they
+    resolve to, whatever holds them (a list, a tuple, an object array) and however their
+    strings are shared."""
+    if isinstance(a, np.ndarray) and a.dtype != object:
+        return isinstance(b, np.ndarray) and b.dtype != object and np.array_equal(a, b)
+    if isinstance(b, np.ndarray) and b.dtype != object:
+        return False
+    return len(a) == len(b) and _listed(a) == _listed(b)
+
+
+def _listed(column: Sequence | np.ndarray) -> list:
+    return column if isinstance(column, list) else list(column)
 
 
 class _RowRecords(Sequence[Glyph]):

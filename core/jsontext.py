@@ -7,13 +7,15 @@ picks: ", " between items without indent, "," with it; ": " after keys), with `f
 nan and ±inf written as null (what `json.dumps(finite_json(value))` writes). Values are dicts,
 lists, tuples, str, int, float, bool, None and their subclasses (a StrEnum member is written as
 its string), as json takes them; Converted items; and row sources: objects with a
-`json_items(writer, level)` method yielding the texts of their items chunk by chunk
-(serialize.GlyphJson, DecisionJson).
+`json_items(writer, level, separator)` method yielding the text of their items a chunk at a
+time, the items of a chunk joined by `separator` (serialize.GlyphJson, DecisionJson).
 
 A row source writes a chunk of rows (`rows`) from an example record of their shape, written by
-this writer itself (so its punctuation is the writer's own), and one column of texts per
-field: numbers through `floats` and `ints`, strings through `strings`, each distinct
-value converted once (a page repeats its baselines, sizes and fonts on every glyph).
+this writer itself (so its punctuation is the writer's own), and one field per slot of it:
+a float column as a Table of its distinct values' texts (`float_table`: a page repeats its
+baselines, sizes and fonts on every glyph), an integer column as the array itself, strings
+through `strings`. `join_rows` writes the rows from them into one text, compiled
+(core/_jsonrows.pyx) where the extension was built, in Python otherwise.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -63,10 +65,11 @@ class JsonWriter:
         elif isinstance(value, float):
             yield self.float_text(value)
         elif hasattr(value, "json_items"):
-            yield from self._rows(value.json_items(self, level + 1), level)
+            separator = self._brackets(level)[1]
+            yield from self._rows(value.json_items(self, level + 1, separator), level)
         elif isinstance(value, (list, tuple)):
             if value and set(map(type, value)) == {int}:  # glyph indexes: written at once
-                yield from self._rows([self._int_texts(value)], level)
+                yield from self._rows([self._int_list(value, self._brackets(level)[1])], level)
             else:
                 yield from self._items(value, level)
         elif isinstance(value, Converted):
@@ -84,33 +87,33 @@ class JsonWriter:
         return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
 
     def floats(self, values: np.ndarray) -> list[str]:
-        """The texts of a float64 array's values, each distinct bit pattern converted once
-        (by bits, not by value: 0.0 and -0.0 are written differently)."""
-        bits = np.ascontiguousarray(values, dtype=np.float64).view(np.int64).reshape(-1)
-        distinct, positions = np.unique(bits, return_inverse=True)
-        numbers = distinct.view(np.float64)
-        texts = np.array(list(map(float.__repr__, numbers.tolist())), dtype=object)
-        for position in np.flatnonzero(~np.isfinite(numbers)).tolist():
-            texts[position] = self.float_text(float(numbers[position]))
-        return texts[positions.reshape(-1)].tolist()
+        """The texts of a float64 array's values."""
+        codes, texts = self.float_table(values)
+        return list(map(texts.__getitem__, codes.tolist()))
+
+    def float_table(self, values: np.ndarray) -> Table:
+        """A float64 array's values (flattened) as a Table, each distinct bit pattern converted
+        once (by bits, not by value: 0.0 and -0.0 are written differently)."""
+        flat = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
+        if _compiled_float_table is not None:
+            texts = [self.float_text(value) for value in (math.nan, math.inf, -math.inf)]
+            return Table(*_compiled_float_table(flat, *texts))
+        return float_table_in_python(flat, self.float_text)
 
     def ints(self, values: np.ndarray) -> list[str]:
-        """The texts of an integer array's values; through a table of every text between the
-        least and the greatest when that span is no longer than the array (codes, modes,
-        depths, and the indexes of a page's rows)."""
-        if not len(values):
-            return []
-        low, high = int(values.min()), int(values.max())
-        if high - low > max(len(values), 256):
-            return list(map(int.__repr__, values.tolist()))
-        table = np.array(list(map(int.__repr__, range(low, high + 1))), dtype=object)
-        return table[values - low].tolist()
+        """The texts of an integer array's values."""
+        return _int_texts(values)
 
-    def _int_texts(self, values: Sequence[int]) -> list[str]:
+    def _int_list(self, values: Sequence[int], separator: str) -> str:
+        """A list of ints' texts joined by `separator`: a long one (glyph indexes) written
+        from an array, a short one (a line's glyphs) or one beyond int64 one by one."""
+        if len(values) < _SHORT_LIST:
+            return separator.join(map(int.__repr__, values))
         try:
-            return self.ints(np.asarray(values, dtype=np.int64))
-        except OverflowError:  # beyond int64: one at a time
-            return list(map(int.__repr__, values))
+            array = np.asarray(values, dtype=np.int64)
+        except OverflowError:  # beyond int64
+            return separator.join(map(int.__repr__, values))
+        return join_rows(["", ""], [array], len(array), separator)
 
     def strings(self, values: Iterable[str]) -> list[str]:
         values = list(values)
@@ -118,28 +121,33 @@ class JsonWriter:
         return list(map(quoted.__getitem__, values))
 
     def rows(
-        self, example: object, level: int, count: int, fields: Sequence[Iterable[str]]
-    ) -> list[str]:
-        """The texts of `count` records shaped as `example` (whose every SLOT string stands
-        for a field) written at `level`, the ith field's texts taken from fields[i]: the
-        example's own text between the fields, joined in C."""
+        self,
+        example: object,
+        level: int,
+        count: int,
+        fields: Sequence[Field],
+        separator: str,
+        replaced: dict[int, str] | None = None,
+    ) -> str:
+        """The text of `count` records shaped as `example` (whose every SLOT string stands
+        for a field) written at `level`, the ith field's texts taken from fields[i] (see
+        join_rows), joined by `separator`; record r written as replaced[r] where given."""
         key = (repr(example), level)
         if key not in self._templates:
             self._templates[key] = tuple(self.text(example, level).split(_SLOT_TEXT))
-        between = self._templates[key]
-        pieces: list[Iterable[str]] = [repeat(between[0], count)]
-        for field, text in zip(fields, between[1:], strict=True):
-            pieces.extend((field, repeat(text, count)))
-        return list(map("".join, zip(*pieces, strict=True)))
+        between = list(self._templates[key])
+        return join_rows(between, list(fields), count, separator, replaced or {})
 
-    def _rows(self, chunks: Iterable[Sequence[str]], level: int) -> Iterator[str]:
-        """An array of the item texts of `chunks`, a chunk at a time."""
+    def _rows(self, chunks: Iterable[str], level: int) -> Iterator[str]:
+        """An array whose items come as `chunks`, each the text of some items joined by the
+        array's separator."""
         opening, separator, closing = self._brackets(level)
         started = False
         for chunk in chunks:
             if not chunk:
                 continue
-            yield (separator if started else opening) + separator.join(chunk)
+            yield separator if started else opening
+            yield chunk  # apart: a chunk of rows is long, and "+" would copy it
             started = True
         yield closing if started else "[]"
 
@@ -197,3 +205,110 @@ class Converted:
 
     items: Iterable
     convert: Callable[[Any], object]
+
+
+class Table(NamedTuple):
+    """A column of texts as codes into the table of its distinct texts: row i is
+    texts[codes[i]] (codes an intp array)."""
+
+    codes: np.ndarray
+    texts: list[str]
+
+
+class Nullable(NamedTuple):
+    """An int64 column written as its decimal texts, `text` (null) where the value is
+    `null` (the MCID column's sentinel)."""
+
+    values: np.ndarray
+    null: int
+    text: str
+
+
+# A field of join_rows: the same text on every row, a text per row, a Table, an int64 array
+# (decimal texts) or a Nullable.
+Field = str | list[str] | Table | np.ndarray | Nullable
+
+# Lists of ints shorter than this are written one int at a time (numpy's set-up costs more).
+_SHORT_LIST = 32
+
+
+def join_rows(
+    between: list[str],
+    fields: list[Field],
+    count: int,
+    separator: str,
+    replaced: dict[int, str] | None = None,
+) -> str:
+    """The text of `count` rows joined by `separator`: row r is between[0], the text of
+    fields[0] at r, between[1], …, between[-1]; or replaced[r] where given."""
+    replaced = replaced or {}
+    if _compiled_join_rows is not None:
+        try:
+            return _compiled_join_rows(between, fields, count, separator, replaced)
+        except UnicodeEncodeError:  # a lone surrogate (ensure_ascii=False) is not UTF-8
+            pass
+    return join_rows_in_python(between, fields, count, separator, replaced)
+
+
+def join_rows_in_python(
+    between: list[str],
+    fields: list[Field],
+    count: int,
+    separator: str,
+    replaced: dict[int, str],
+) -> str:
+    """join_rows written with str.join (the compiled one's oracle and fallback)."""
+    pieces: list[Iterable[str]] = [repeat(between[0], count)]
+    for field, text in zip(fields, between[1:], strict=True):
+        pieces.extend((_field_texts(field, count), repeat(text, count)))
+    rows = list(map("".join, zip(*pieces, strict=True)))
+    for row, text in replaced.items():
+        rows[row] = text
+    return separator.join(rows)
+
+
+def float_table_in_python(values: np.ndarray, float_text: Callable[[float], str]) -> Table:
+    """A float64 array's values as a Table by sorting their bits (the compiled one's oracle
+    and fallback); float_text writes the non-finite ones."""
+    distinct, positions = np.unique(values.view(np.int64), return_inverse=True)
+    numbers = distinct.view(np.float64)
+    texts = list(map(float.__repr__, numbers.tolist()))
+    for position in np.flatnonzero(~np.isfinite(numbers)).tolist():
+        texts[position] = float_text(float(numbers[position]))
+    return Table(positions.reshape(-1), texts)
+
+
+def _field_texts(field: Field, count: int) -> Sequence[str] | Iterable[str]:
+    if isinstance(field, str):
+        return repeat(field, count)
+    if isinstance(field, list):
+        return field
+    if isinstance(field, Table):
+        return list(map(field.texts.__getitem__, field.codes.tolist()))
+    if isinstance(field, Nullable):
+        values = field.values.tolist()
+        return [field.text if value == field.null else int.__repr__(value) for value in values]
+    return _int_texts(field)
+
+
+def _int_texts(values: np.ndarray) -> list[str]:
+    """The texts of an integer array's values; through a table of every text between the
+    least and the greatest when that span is no longer than the array (codes, modes, depths,
+    and the indexes of a page's rows)."""
+    if not len(values):
+        return []
+    low, high = int(values.min()), int(values.max())
+    if high - low > max(len(values), 256):
+        return list(map(int.__repr__, values.tolist()))
+    table = np.array(list(map(int.__repr__, range(low, high + 1))), dtype=object)
+    return table[values - low].tolist()
+
+
+_compiled_join_rows: Callable[..., str] | None
+_compiled_float_table: Callable[..., tuple[np.ndarray, list[str]]] | None
+try:
+    # join_rows and float_table compiled (_jsonrows.pyx), when the extension was built.
+    from glyphscope.core._jsonrows import float_table as _compiled_float_table
+    from glyphscope.core._jsonrows import join_rows as _compiled_join_rows
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _compiled_join_rows = _compiled_float_table = None

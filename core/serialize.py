@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from glyphscope.core.columns import NO_MCID, GlyphColumns
-from glyphscope.core.jsontext import SLOT, Converted, JsonWriter
+from glyphscope.core.jsontext import SLOT, Converted, Field, JsonWriter, Nullable, Table
 from glyphscope.core.records import DecodeSource, Glyph, finite_json, has_finite_geometry
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.decisions import DecisionColumns
@@ -155,30 +155,30 @@ class GlyphJson(Sequence[dict]):
         for rows in self._chunks():
             yield from self._dicts(glyphs, rows)
 
-    def json_items(self, writer: JsonWriter, level: int) -> Iterator[list[str]]:
-        """The JSON texts of the records (jsontext's row source), a chunk at a time: over
-        GlyphColumns from the arrays by one template, a glyph with non-finite geometry
-        written from its dictionary."""
+    def json_items(self, writer: JsonWriter, level: int, separator: str) -> Iterator[str]:
+        """The JSON text of the records (jsontext's row source), a chunk at a time joined by
+        `separator`: over GlyphColumns from the arrays by one template, a glyph with
+        non-finite geometry written from its dictionary."""
         glyphs = self._glyphs
         if not isinstance(glyphs, GlyphColumns):
-            for position in range(len(self._rows)):
-                yield [writer.text(self[position], level)]
+            yield separator.join(writer.text(record, level) for record in self)
             return
         example = _GLYPH_EXAMPLES[self._indexed]
         for rows in self._chunks():
-            texts = writer.rows(example, level, len(rows), self._fields(glyphs, rows, writer))
+            replaced = {}
             for position in np.flatnonzero(~_finite_rows(glyphs, rows)).tolist():
                 (record,) = self._dicts(glyphs, rows[position : position + 1])
-                texts[position] = writer.text(record, level)
-            yield texts
+                replaced[position] = writer.text(record, level)
+            fields = self._fields(glyphs, rows, writer)
+            yield writer.rows(example, level, len(rows), fields, separator, replaced)
 
     def _chunks(self) -> Iterator[np.ndarray]:
         rows = np.asarray(self._rows, dtype=np.int64)
         for start in range(0, len(rows), _JSON_CHUNK):
             yield rows[start : start + _JSON_CHUNK]
 
-    def _fields(self, glyphs: GlyphColumns, rows: np.ndarray, writer: JsonWriter) -> list:
-        """The texts of every field of the template, a column each, in the record's order."""
+    def _fields(self, glyphs: GlyphColumns, rows: np.ndarray, writer: JsonWriter) -> list[Field]:
+        """The fields of the template, a column each, in the record's order."""
         count, listed = len(rows), rows.tolist()
         numbers = np.concatenate(
             [
@@ -190,36 +190,32 @@ class GlyphJson(Sequence[dict]):
             ],
             axis=1,
         )
-        floats = writer.floats(numbers)
-        size, points = floats[0::15], [floats[k::15] for k in range(1, 15)]
-        mcid = glyphs.mcid[rows]
-        mcids = writer.ints(mcid)
-        for position in np.flatnonzero(mcid == NO_MCID).tolist():
-            mcids[position] = "null"
+        codes, texts = writer.float_table(numbers)
+        floats = codes.reshape(count, 15).T
+        size, points = Table(floats[0], texts), [Table(floats[k], texts) for k in range(1, 15)]
 
         def strings(column: list[str]) -> list[str]:
             return writer.strings(map(column.__getitem__, listed))
 
-        indexes = writer.ints(rows)
         return [
-            *([indexes] if self._indexed else []),
-            repeat(int.__repr__(self._page_number), count),
+            *([rows] if self._indexed else []),
+            int.__repr__(self._page_number),
             strings(glyphs.text),
-            writer.ints(glyphs.code[rows]),
-            writer.ints(glyphs.code_length[rows]),
+            glyphs.code[rows],
+            glyphs.code_length[rows],
             strings(glyphs.font_key),
             strings(glyphs.font_name),
             size,
             *points,
-            writer.ints(glyphs.writing_mode[rows]),
-            writer.ints(glyphs.render_mode[rows]),
-            mcids,
-            writer.ints(glyphs.token_index[rows]),
-            writer.ints(glyphs.form_depth[rows]),
+            glyphs.writing_mode[rows],
+            glyphs.render_mode[rows],
+            Nullable(glyphs.mcid[rows], NO_MCID, "null"),
+            glyphs.token_index[rows],
+            glyphs.form_depth[rows],
             strings(glyphs.decode_source),
-            indexes,
-            writer.ints(glyphs.operator_index[rows]),
-            writer.ints(glyphs.element_index[rows]),
+            rows,
+            glyphs.operator_index[rows],
+            glyphs.element_index[rows],
             strings(glyphs.form_path),
         ]
 
@@ -305,31 +301,31 @@ class DecisionJson(Sequence[dict]):
         for start in range(0, len(decisions), _JSON_CHUNK):
             yield from decisions.dicts(start, min(start + _JSON_CHUNK, len(decisions)))
 
-    def json_items(self, writer: JsonWriter, level: int) -> Iterator[list[str]]:
+    def json_items(self, writer: JsonWriter, level: int, separator: str) -> Iterator[str]:
         decisions = self._decisions
         if not isinstance(decisions, DecisionColumns):
-            yield [writer.text(record, level) for record in self]
+            yield separator.join(writer.text(record, level) for record in self)
             return
         example = dict.fromkeys(decisions.record._fields, SLOT)
         for start in range(0, len(decisions), _JSON_CHUNK):
             stop = min(start + _JSON_CHUNK, len(decisions))
-            fields = [_texts(column[start:stop], writer) for column in decisions.arrays()]
-            yield writer.rows(example, level, stop - start, fields)
+            fields = [_field(column[start:stop], writer) for column in decisions.arrays()]
+            yield writer.rows(example, level, stop - start, fields, separator)
 
 
-_BOOLEANS = ("false", "true")
-_REASON_TEXTS = tuple(json.dumps(reason.value) for reason in REASONS)
+_BOOLEANS = ["false", "true"]
+_REASON_TEXTS = [json.dumps(reason.value) for reason in REASONS]
 
 
-def _texts(column: np.ndarray, writer: JsonWriter) -> list[str]:
-    """The JSON texts of a decision column's values (GapDecision.reason: REASONS positions)."""
+def _field(column: np.ndarray, writer: JsonWriter) -> Field:
+    """A decision column as a field of its rows (GapDecision.reason: REASONS positions)."""
     if column.dtype == np.float64:
-        return writer.floats(column)
+        return writer.float_table(column)
     if column.dtype == np.bool_:
-        return list(map(_BOOLEANS.__getitem__, column.tolist()))
+        return Table(column.astype(np.intp), _BOOLEANS)
     if column.dtype == np.uint8:
-        return list(map(_REASON_TEXTS.__getitem__, column.tolist()))
-    return writer.ints(column)
+        return Table(column.astype(np.intp), _REASON_TEXTS)
+    return column
 
 
 # listed or json_rows: (items, convert=None) → a JSON array of them.

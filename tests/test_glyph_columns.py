@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import pickle
 
+import numpy as np
 import pytest
 
 from glyphscope.core import columns as columns_module
@@ -117,3 +119,23 @@ def test_two_columns_compare_as_their_records_do():
     nan = [glyphs[0]._replace(origin=(math.nan, 1.0)), *glyphs[1:]]
     assert GlyphColumns.from_glyphs(nan) != GlyphColumns.from_glyphs(nan)
     assert list(GlyphColumns.from_glyphs(nan)) != list(GlyphColumns.from_glyphs(nan))
+
+
+def _from_table(strings: list[str], table: list[str]) -> np.ndarray:
+    """A string column held as an object array made from `table` by codes."""
+    codes = [table.index(text) for text in strings]
+    return np.array(table, dtype=object)[codes]
+
+
+def test_columns_whose_strings_come_from_differently_ordered_tables_compare_by_the_strings():
+    glyphs = _page_glyphs()
+    columns = GlyphColumns.from_glyphs(glyphs)
+    table = sorted(set(columns.text))
+    forward = dataclasses.replace(columns, text=_from_table(columns.text, table))
+    backward = dataclasses.replace(columns, text=_from_table(columns.text, table[::-1]))
+    held_as_tuple = dataclasses.replace(columns, font_key=tuple(columns.font_key))
+    assert forward == backward == columns == held_as_tuple == glyphs
+    other = dataclasses.replace(columns, text=_from_table(columns.text[::-1], table))
+    assert forward != other and list(forward) != list(other)
+    # A number column is not a string column of the same length.
+    assert dataclasses.replace(columns, code=columns.text) != columns

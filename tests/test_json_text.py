@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from glyphscope.core import cli
+from glyphscope.core import cli, jsontext
 from glyphscope.core.analysis import analyse_page
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.document import Document
@@ -157,3 +157,12 @@ def test_glyph_lines_are_json_of_each_glyph_record(tmp_path, mode):
             rows = visible_glyphs(glyphs, page.visible_box, Rules()).visible
     expected = [json.dumps(glyph_to_json(glyphs[row], 1), ensure_ascii=False) for row in rows]
     assert out.getvalue().decode("utf-8").splitlines() == expected
+
+
+def test_the_log_text_without_the_compiled_writer_is_the_same(monkeypatch):
+    analysis = analyse(b"BT /F1 12 Tf 72 700 Td [(ab)-400(cd)] TJ 0 -14 Td (ef) Tj ET", "helvetica")
+    compiled = analysis.to_json_text(), analysis.to_json_text(1, False, True)
+    monkeypatch.setattr(jsontext, "_compiled_join_rows", None)
+    monkeypatch.setattr(jsontext, "_compiled_float_table", None)
+    assert (analysis.to_json_text(), analysis.to_json_text(1, False, True)) == compiled
+    assert compiled[0] == json.dumps(analysis.to_json())

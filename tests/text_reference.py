@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from glyphscope.core.geometry import (
     Matrix,
@@ -21,7 +21,7 @@ from glyphscope.core.records import Glyph, Quad, has_finite_geometry
 from glyphscope.core.rules import Rules
 from glyphscope.core.structure import order
 from glyphscope.core.structure.tree import McidKey, ObjGen
-from glyphscope.core.text import reading
+from glyphscope.core.text import hidden, reading
 from glyphscope.core.text.bidi import logical_order
 from glyphscope.core.text.chars import glyph_output_text, is_whitespace_text
 from glyphscope.core.text.columns import (
@@ -560,3 +560,40 @@ def _glyph_key(
             if form in stm_forms:
                 return (form, glyph.mcid)
     return (None, glyph.mcid)
+
+
+# Hidden text (core.text.hidden) glyph by glyph, as before it ran over arrays.
+
+
+def hidden_glyphs(
+    glyphs: Sequence[Glyph],
+    clips: Sequence[tuple[int, tuple[float, float, float, float] | None]],
+    dropped: Sequence[DroppedGlyph],
+    rules: Rules,
+    no_ink: Collection[int] = (),
+) -> tuple[hidden.HiddenGlyph, ...]:
+    outside = {d.index for d in dropped if d.reason == hidden.OUTSIDE_VISIBLE_BOX}
+    duplicates = {d.index for d in dropped if d.reason != hidden.OUTSIDE_VISIBLE_BOX}
+    starts = [start for start, _ in clips]
+    found: list[hidden.HiddenGlyph] = []
+    for index, glyph in enumerate(glyphs):
+        if index in duplicates or (glyph.text and is_whitespace_text(glyph.text)):
+            continue
+        reasons = []
+        if glyph.render_mode in (3, 7):
+            reasons.append(hidden.INVISIBLE_RENDER_MODE)
+        slot = bisect.bisect_right(starts, index) - 1
+        clip = clips[slot][1] if slot >= 0 else None
+        if clip is not None:
+            x, y = quad_centre(glyph.quad)
+            if not (clip[0] <= x <= clip[2] and clip[1] <= y <= clip[3]):
+                reasons.append(hidden.CLIPPED)
+        if index in no_ink:
+            reasons.append(hidden.NO_INK)
+        if quad_height(glyph.quad) < rules.hidden_tiny_height:
+            reasons.append(hidden.TINY)
+        if index in outside:
+            reasons.append(hidden.OUTSIDE_VISIBLE_BOX)
+        if reasons:
+            found.append(hidden.HiddenGlyph(index, tuple(reasons)))
+    return tuple(found)

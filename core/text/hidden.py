@@ -19,13 +19,15 @@ Text modes keep reading the visible glyphs; `select_hidden` narrows them for the
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Collection, Iterable, Sequence
 from typing import NamedTuple
 
-from glyphscope.core.geometry import quad_bounds, quad_centre, quad_height
+import numpy as np
+
+from glyphscope.core.geometry import quad_bounds
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.arrays import GlyphRows, few_records, quad_heights
 from glyphscope.core.text.chars import is_whitespace_text
 from glyphscope.core.text.visible import DroppedGlyph
 
@@ -65,34 +67,73 @@ def hidden_glyphs(
     rules: Rules,
     no_ink: Collection[int] = (),
 ) -> tuple[HiddenGlyph, ...]:
-    """Every non-blank, non-duplicate glyph a reader would not see, with its reasons."""
-    outside = {d.index for d in dropped if d.reason == OUTSIDE_VISIBLE_BOX}
-    duplicates = {d.index for d in dropped if d.reason != OUTSIDE_VISIBLE_BOX}
-    starts = [start for start, _ in clips]
-    found: list[HiddenGlyph] = []
-    for index, glyph in enumerate(glyphs):
-        if index in duplicates or (glyph.text and is_whitespace_text(glyph.text)):
-            continue
-        reasons = []
-        if glyph.render_mode in (3, 7):
-            reasons.append(INVISIBLE_RENDER_MODE)
-        slot = bisect_right(starts, index) - 1
-        clip = clips[slot][1] if slot >= 0 else None
-        if clip is not None and not _inside(quad_centre(glyph.quad), clip):
-            reasons.append(CLIPPED)
-        if index in no_ink:
-            reasons.append(NO_INK)
-        if quad_height(glyph.quad) < rules.hidden_tiny_height:
-            reasons.append(TINY)
-        if index in outside:
-            reasons.append(OUTSIDE_VISIBLE_BOX)
-        if reasons:
-            found.append(HiddenGlyph(index, tuple(reasons)))
-    return tuple(found)
+    """Every non-blank, non-duplicate glyph a reader would not see, with its reasons.
+
+    Over the glyphs' arrays (GlyphColumns, or records read once): each reason is a mask,
+    computed with the float operations of the record functions (geometry.quad_centre,
+    quad_height through math.hypot), so a glyph is hidden for exactly the reasons it was
+    when the glyphs were looked at one by one."""
+    count = len(glyphs)
+    if not count:
+        return ()
+    rows = GlyphRows(glyphs)
+    texts = rows.texts()
+    # A page has far fewer distinct texts than glyphs: classify each once.
+    blank = {text: text != "" and is_whitespace_text(text) for text in set(texts)}
+    # Bit k of a glyph's code set when REASONS[k] holds for it.
+    codes = np.zeros(count, dtype=np.intp)
+    render_mode = rows.numbers("render_mode")
+    codes[(render_mode == 3) | (render_mode == 7)] |= 1 << REASONS.index(INVISIBLE_RENDER_MODE)
+    quads = rows.quads()
+    codes[_clipped(quads, clips)] |= 1 << REASONS.index(CLIPPED)
+    codes[_rows(no_ink, count)] |= 1 << REASONS.index(NO_INK)
+    codes[quad_heights(quads) < rules.hidden_tiny_height] |= 1 << REASONS.index(TINY)
+    outside: list[int] = []
+    duplicates: list[int] = []
+    for item in dropped:
+        (outside if item.reason == OUTSIDE_VISIBLE_BOX else duplicates).append(item.index)
+    codes[_rows(outside, count)] |= 1 << REASONS.index(OUTSIDE_VISIBLE_BOX)
+    codes[_rows(duplicates, count)] = 0
+    codes[np.fromiter(map(blank.__getitem__, texts), dtype=bool, count=count)] = 0
+    found = np.flatnonzero(codes)
+    reasons = map(_REASON_SETS.__getitem__, codes[found].tolist())
+    return tuple(map(HiddenGlyph, found.tolist(), reasons))
 
 
-def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+# The reasons of each code (bit k: REASONS[k]), in REASONS order.
+_REASON_SETS = tuple(
+    tuple(reason for bit, reason in enumerate(REASONS) if code >> bit & 1)
+    for code in range(1 << len(REASONS))
+)
+
+
+def _rows(indices: Collection[int], count: int) -> np.ndarray:
+    """The glyph rows among `indices` (a set or sequence of glyph indices), as an index array."""
+    found = np.fromiter(indices, dtype=np.int64, count=len(indices))
+    return found[(found >= 0) & (found < count)]
+
+
+def _clipped(quads: np.ndarray, clips: Sequence[tuple[int, Clip]]) -> np.ndarray:
+    """Per glyph, whether its quad centre lies outside the clipping box in force: the box of
+    the last clip whose start is at or before the glyph (as bisect_right finds it; the
+    interpreter records clips in drawing order), none before the first."""
+    count = len(quads)
+    if not clips:
+        return np.zeros(count, dtype=bool)
+    starts = np.fromiter((start for start, _ in clips), dtype=np.int64, count=len(clips))
+    # Slot 0 stands for "no clip": before the first clip, and every clip of None.
+    boxes = np.zeros((len(clips) + 1, 4), dtype=np.float64)
+    clipping = np.zeros(len(clips) + 1, dtype=bool)
+    for slot, (_, clip) in enumerate(clips, start=1):
+        if clip is not None:
+            boxes[slot], clipping[slot] = clip, True
+    slots = np.searchsorted(starts, np.arange(count), side="right")
+    box = boxes[slots]
+    with np.errstate(all="ignore"):  # inf and nan as Python's floats make them, unwarned
+        x = (quads[:, 0, 0] + quads[:, 2, 0]) * 0.5
+        y = (quads[:, 0, 1] + quads[:, 2, 1]) * 0.5
+        inside = (box[:, 0] <= x) & (x <= box[:, 2]) & (box[:, 1] <= y) & (y <= box[:, 3])
+    return clipping[slots] & ~inside
 
 
 def select_hidden(
@@ -114,6 +155,7 @@ def select_hidden(
 
 def hidden_runs(glyphs: Sequence[Glyph], hidden: Sequence[HiddenGlyph]) -> list[HiddenRun]:
     """Hidden glyphs grouped into runs: consecutive indices with the same reasons."""
+    glyphs = few_records(glyphs)  # the hidden glyphs' records only, not the page's
     runs: list[HiddenRun] = []
     group: list[HiddenGlyph] = []
     for item in hidden:

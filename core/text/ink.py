@@ -31,13 +31,14 @@ import numpy as np
 import pikepdf
 import pypdfium2
 
-from glyphscope.core.geometry import quad_bounds, quad_height
+from glyphscope.core.geometry import quad_bounds
 from glyphscope.core.interpret.content import page_streams
 from glyphscope.core.pdf.document import PdfPage
 from glyphscope.core.pdf.objects import inherited_attribute
 from glyphscope.core.pdf.streams import decode_stream
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.arrays import GlyphRows, quad_heights
 from glyphscope.core.text.chars import is_blank_text
 from glyphscope.core.text.hidden import Clip, HiddenGlyph, hidden_glyphs
 from glyphscope.core.text.visible import VisibleResult
@@ -72,7 +73,9 @@ def page_hidden(
 
 def ink_candidates(glyphs: Sequence[Glyph], visible: Sequence[int]) -> list[int]:
     """The glyphs the pixel test looks at: visible ones that should paint something."""
-    return [i for i in visible if not is_blank_text(glyphs[i].text)]
+    texts = GlyphRows(glyphs, visible).texts()
+    blank = {text: is_blank_text(text) for text in set(texts)}
+    return [i for i, text in zip(visible, texts, strict=True) if not blank[text]]
 
 
 class InkRequest(NamedTuple):
@@ -105,8 +108,10 @@ def ink_request(
     """The two one-page documents to render, or the finished (empty) test when there is
     nothing to test or the page cannot be copied."""
     started = time.perf_counter()
-    tested = [i for i in candidates if not glyphs[i].form_path.startswith("[annot")]
-    heights = [h for h in (quad_height(glyphs[i].quad) for i in tested) if h > 0]
+    paths = GlyphRows(glyphs, candidates).strings("form_path")
+    tested = [i for i, path in zip(candidates, paths, strict=True) if not path.startswith("[annot")]
+    rows = GlyphRows(glyphs, tested)
+    heights = [h for h in quad_heights(rows.quads()).tolist() if h > 0]
     if not heights:
         return InkTest(frozenset(), 0, 0.0, time.perf_counter() - started)
     scale = min(MAX_SCALE, max(MIN_SCALE, rules.hidden_ink_pixels / statistics.median(heights)))
@@ -128,7 +133,7 @@ def ink_request(
         # is not UTF-8 when the resources are rebuilt) as such.
         warning = f"pixel test skipped: {type(exc).__name__}: {exc}"
         return InkTest(frozenset(), 0, scale, time.perf_counter() - started, warning)
-    boxes = tuple((i, quad_bounds(glyphs[i].quad)) for i in tested)
+    boxes = tuple(zip(tested, map(quad_bounds, rows.quads().tolist()), strict=True))
     left, top = x0, y1
     seconds = time.perf_counter() - started
     tolerance = rules.hidden_ink_tolerance

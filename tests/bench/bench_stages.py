@@ -6,7 +6,8 @@ Every page is interpreted first (not timed); its glyphs are then held as GlyphCo
 interpreter hands them over) or, with --records, as Glyph records, and frozen out of the
 garbage collector (gc.freeze) so that collections of long-lived data do not land on a stage.
 Each stage is timed on every page in turn, best of `--rounds`: the visible-box filter with
-the finite-geometry test, duplicate removal, the whole visible stage, prepared glyphs
+the finite-geometry test, duplicate removal, the whole visible stage, hidden text (render
+mode, clipping, tiny glyphs, without the pixel test), prepared glyphs
 (replacement text, accents), reading order with its decision log (the analysis) and
 without it (text mode), layout, columns (handed the layout and the reading text, as the
 analysis does) and structure order (the tree walk included). Before each stage the columns'
@@ -29,6 +30,7 @@ from glyphscope.core.pdf.document import PdfDocument
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import visible
 from glyphscope.core.text.columns import columns_text
+from glyphscope.core.text.hidden import hidden_glyphs
 from glyphscope.core.text.layout import layout
 from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
@@ -48,6 +50,7 @@ STAGES = (
     "box",
     "duplicates",
     "visible",
+    "hidden",
     "prepared",
     "reading+log",
     "reading text",
@@ -68,7 +71,7 @@ def _pages(records: bool, rules: Rules) -> list[tuple]:
                 continue
             glyphs = tuple(extraction.glyphs)
             held = glyphs if records else GlyphColumns.from_glyphs(glyphs)
-            pages.append((page, held, extraction.replacements))
+            pages.append((page, held, extraction.replacements, extraction.clips))
         document.extraction_cache.clear()
     return pages
 
@@ -84,11 +87,12 @@ def _round(pages: list[tuple], rules: Rules) -> dict[str, float]:
         spent[stage] += time.process_time() - start
         return result
 
-    for page, glyphs, spans in pages:
+    for page, glyphs, spans, clips in pages:
         visible_box = page.visible_box
         inside, _ = timed("box", visible._box_filter, glyphs, normalize_rect(visible_box))
         timed("duplicates", visible._duplicates, glyphs, inside, rules)
         shown = timed("visible", visible.visible_glyphs, glyphs, visible_box, rules)
+        timed("hidden", hidden_glyphs, glyphs, clips, shown.dropped, rules)
         prepared = timed("prepared", prepare_glyphs, glyphs, shown.visible, spans, rules)
         text_glyphs, order = prepared.glyphs, prepared.order
         timed("reading+log", reading_order, text_glyphs, order, rules)
@@ -110,7 +114,7 @@ def main() -> None:
     args = parser.parse_args()
     rules = Rules()
     pages = _pages(args.records, rules)
-    glyph_count = sum(len(glyphs) for _, glyphs, _ in pages)
+    glyph_count = sum(len(glyphs) for _, glyphs, _, _ in pages)
     held = "records" if args.records else "GlyphColumns"
     print(f"{len(pages)} pages, {glyph_count} glyphs held as {held}")
     gc.collect()

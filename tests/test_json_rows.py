@@ -1,0 +1,119 @@
+"""The compiled row writer (core/_jsonrows.pyx) writes, character for character, what
+jsontext.join_rows_in_python writes: every kind of field (constant, listed texts, tables,
+int64 columns with their extremes, nullable ints), replaced rows, non-ASCII texts, and texts
+that are not UTF-8 (lone surrogates), which the compiled writer refuses and join_rows then
+writes in Python. Its float tables hold the texts float_table_in_python's do."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from glyphscope.core import jsontext
+from glyphscope.core.jsontext import (
+    Nullable,
+    Table,
+    float_table_in_python,
+    join_rows,
+    join_rows_in_python,
+)
+
+compiled = pytest.importorskip("glyphscope.core._jsonrows")
+
+_INT64 = st.integers(-(2**63), 2**63 - 1)
+_texts = st.text(max_size=6)
+_ascii = st.text(st.characters(max_codepoint=127), max_size=6)
+
+
+@st.composite
+def _field(draw, count: int, texts):
+    kind = draw(st.sampled_from(["constant", "listed", "table", "ints", "nullable"]))
+    if kind == "constant":
+        return draw(texts)
+    if kind == "listed":
+        return draw(st.lists(texts, min_size=count, max_size=count))
+    if kind == "table":
+        table = draw(st.lists(texts, min_size=1, max_size=5))
+        codes = draw(st.lists(st.integers(0, len(table) - 1), min_size=count, max_size=count))
+        return Table(np.array(codes, dtype=np.intp), table)
+    values = np.array(draw(st.lists(_INT64, min_size=count, max_size=count)), dtype=np.int64)
+    if kind == "ints":
+        return values
+    null = int(values[0]) if count and draw(st.booleans()) else np.iinfo(np.int64).min
+    return Nullable(values, null, draw(texts))
+
+
+@st.composite
+def _rows(draw, texts=_texts):
+    count = draw(st.integers(0, 8))
+    fields = draw(st.lists(_field(count, texts), max_size=5))
+    between = draw(st.lists(texts, min_size=len(fields) + 1, max_size=len(fields) + 1))
+    replaced = draw(st.dictionaries(st.integers(0, max(count - 1, 0)), texts, max_size=count))
+    return between, fields, count, draw(texts), replaced
+
+
+@settings(max_examples=500, deadline=None)
+@given(_rows(_ascii) | _rows(st.text(st.characters(blacklist_categories=["Cs"]), max_size=6)))
+def test_compiled_rows_are_the_python_rows(rows):
+    assert compiled.join_rows(*rows) == join_rows_in_python(*rows)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_rows())
+def test_rows_with_any_text_are_the_python_rows(rows):
+    # Lone surrogates included: the compiled writer refuses them, join_rows writes in Python.
+    assert join_rows(*rows) == join_rows_in_python(*rows)
+
+
+def test_a_lone_surrogate_is_refused_by_the_compiled_writer():
+    with pytest.raises(UnicodeEncodeError):
+        compiled.join_rows(["", ""], [["\ud800"]], 1, ", ", {})
+    assert join_rows(["[", "]"], [["\ud800"]], 1, ", ") == "[\ud800]"
+
+
+def test_malformed_fields_raise_instead_of_reading_past_their_arrays():
+    with pytest.raises(ValueError):
+        compiled.join_rows(["", ""], [Table(np.array([2], dtype=np.intp), ["a"])], 1, "", {})
+    with pytest.raises(ValueError):
+        compiled.join_rows(["", ""], [np.array([1, 2])], 3, "", {})
+    with pytest.raises(ValueError):
+        compiled.join_rows(["", ""], [["a"]], 2, "", {})
+    with pytest.raises(ValueError):
+        compiled.join_rows([""], [np.array([1])], 1, "", {})
+    with pytest.raises(TypeError):
+        compiled.join_rows(["", ""], [[1]], 1, "", {})
+
+
+def test_without_the_compiled_writer_the_writer_writes_the_same(monkeypatch):
+    rows = (["{", ": ", "}"], [np.array([1, -2]), Table(np.array([1, 0]), ["a", "b"])], 2)
+    expected = join_rows(*rows, ", ")
+    monkeypatch.setattr(jsontext, "_compiled_join_rows", None)
+    assert join_rows(*rows, ", ") == expected == "{1: b}, {-2: a}"
+
+
+_doubles = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_doubles | st.sampled_from([0.0, -0.0, 1.5, 72.0]), max_size=40), st.booleans())
+def test_compiled_float_tables_write_the_python_tables_texts(values, finite):
+    array = np.array(values, dtype=np.float64)
+    writer = jsontext.JsonWriter(finite=finite)
+    expected = float_table_in_python(array, writer.float_text)
+    codes, texts = writer.float_table(array)
+    assert [texts[code] for code in codes.tolist()] == [
+        expected.texts[code] for code in expected.codes.tolist()
+    ]
+    assert len(texts) == len(expected.texts)  # each distinct bit pattern once
+    assert writer.floats(array) == [writer.float_text(value) for value in values]
+
+
+def test_nan_of_another_bit_pattern_is_written_as_nan():
+    quiet, negative = np.array([math.nan]), -np.array([math.nan])
+    array = np.concatenate([quiet, negative])
+    assert jsontext.JsonWriter().floats(array) == ["NaN", "NaN"]
+    assert jsontext.JsonWriter(finite=True).floats(array) == ["null", "null"]
