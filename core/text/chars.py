@@ -75,6 +75,12 @@ def text_classes(text: str) -> tuple[bool, bool, bool, bool]:
     )
 
 
+def is_resolved_whitespace_text(text: str) -> bool:
+    """A glyph whose own text is white space: is_whitespace_text without the unresolved ""
+    (which is written as a space, but is no blank the page painted)."""
+    return text != "" and text_classes(text)[0]
+
+
 def is_cjk_char(char: str) -> bool:
     code = ord(char)
     for low, high in CJK_RANGES:

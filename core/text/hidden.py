@@ -28,7 +28,7 @@ from glyphscope.core.geometry import quad_bounds
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import GlyphRows, few_records, quad_heights
-from glyphscope.core.text.chars import is_whitespace_text
+from glyphscope.core.text.chars import is_resolved_whitespace_text
 from glyphscope.core.text.visible import DroppedGlyph
 
 INVISIBLE_RENDER_MODE = "invisible_render_mode"
@@ -79,7 +79,7 @@ def hidden_glyphs(
     rows = GlyphRows(glyphs)
     texts = rows.texts()
     # A page has far fewer distinct texts than glyphs: classify each once.
-    blank = {text: text != "" and is_whitespace_text(text) for text in set(texts)}
+    blank = {text: is_resolved_whitespace_text(text) for text in set(texts)}
     # Bit k of a glyph's code set when REASONS[k] holds for it.
     codes = np.zeros(count, dtype=np.intp)
     render_mode = rows.numbers("render_mode")

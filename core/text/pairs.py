@@ -17,7 +17,7 @@ import numpy as np
 from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import GlyphRows, quad_heights
-from glyphscope.core.text.chars import output_text, text_classes
+from glyphscope.core.text.chars import is_resolved_whitespace_text, output_text, text_classes
 from glyphscope.core.text.visible import writing_directions
 
 
@@ -68,7 +68,7 @@ def reading_pairs(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -
     classes = np.array([text_classes(t)[:3] for t in distinct], dtype=bool).reshape(-1, 3)[ids]
     whitespace, cjk_first, cjk_last = classes[:, 0], classes[:, 1], classes[:, 2]
     outputs = {text: output_text(text, rules) for text in distinct}
-    blanks = {text: text != "" and text_classes(text)[0] for text in distinct}
+    blanks = {text: is_resolved_whitespace_text(text) for text in distinct}
 
     origin, glyph_end = rows.points("origin"), rows.points("glyph_end")
     ux, uy = writing_directions(rows)

@@ -27,7 +27,12 @@ from glyphscope.core.geometry import across, along, quad_centre, quad_height
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.bidi import BidiRun, logical_order
-from glyphscope.core.text.chars import glyph_output_text, is_cjk_char, is_whitespace_text
+from glyphscope.core.text.chars import (
+    glyph_output_text,
+    is_cjk_char,
+    is_resolved_whitespace_text,
+    is_whitespace_text,
+)
 from glyphscope.core.text.decisions import (
     GapColumns,
     GapDecision,
@@ -356,7 +361,7 @@ def word_gap(
 
 def _write(builder: TextBuilder, index: int, glyph: Glyph, rules: Rules) -> None:
     text = glyph.text
-    builder.glyph(index, glyph_output_text(glyph, rules), text != "" and is_whitespace_text(text))
+    builder.glyph(index, glyph_output_text(glyph, rules), is_resolved_whitespace_text(text))
 
 
 def _read_vertical(
