@@ -160,6 +160,19 @@ def test_glyph_table_headers_are_not_clipped(qtbot, window):
         assert header.sectionSize(column) >= metrics.horizontalAdvance(title) + 16, title
 
 
+def test_the_glyph_table_scope_choices_are_not_clipped(qtbot, decisions):
+    table = decisions.glyph_table
+    decisions.panels["glyphs"].raise_()
+    combo = table.scope
+    qtbot.waitUntil(combo.isVisible, timeout=2000)
+    metrics = combo.fontMetrics()
+    for choice in range(combo.count()):
+        combo.setCurrentIndex(choice)
+        text = combo.currentText()
+        # The text area is the combo less its arrow (and frame): it holds the whole choice.
+        assert combo.width() >= metrics.horizontalAdvance(text) + 20, text
+
+
 def test_mediabox_and_cropbox_labels_do_not_overlap_at_25_percent(qtbot, tmp_path):
     from PySide6.QtGui import QFont, QFontMetrics
 

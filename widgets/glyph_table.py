@@ -287,7 +287,10 @@ class GlyphTable(QWidget):
         key_row.addWidget(self.mcid)
         key_row.addStretch(1)
         key_row.addWidget(self.count)
-        for combo in (self.scope, self.font, self.mcid):
+        # The scope's few fixed choices are shown whole ("painted (page" was all one read);
+        # font names and MCIDs, as long as a file makes them, start short.
+        self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for combo in (self.font, self.mcid):
             combo.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             )
