@@ -14,6 +14,7 @@ from glyphscope.inspector.worker_process import WorkerProcess
 from glyphscope.widgets.sidebar import THUMB_WIDTH, Sidebar
 
 THUMB_KIND = "sidebar-thumbnail"
+NO_OUTLINE = "No outline (bookmarks) in this document."
 
 
 def read_outline(path: str, password: str | None) -> list[OutlineEntry]:
@@ -66,7 +67,7 @@ class SidebarController(QObject):
 
     def _on_outline(self, kind: str, generation: int, entries) -> None:
         if self.thread.is_latest(kind, generation):
-            self.sidebar.set_outline(entries)
+            self.sidebar.set_outline(entries, NO_OUTLINE)
 
     # -- thumbnails -------------------------------------------------------------------------
     def _want(self, indices: list[int]) -> None:

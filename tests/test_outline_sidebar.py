@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pikepdf
 import pytest
+from PySide6.QtCore import Qt
 
 from glyphscope.core.pdf.document import PdfDocument
 from glyphscope.core.pdf.outline import OutlineEntry, outline_entries
@@ -80,3 +81,27 @@ def test_thumbnails_are_rendered_and_a_click_turns_the_page(qtbot, window, tmp_p
     with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
         window.next_page()
     assert sidebar.pages.currentRow() == 2  # the sidebar follows the page shown
+
+
+def test_a_document_without_bookmarks_says_so_in_the_outline_tab(qtbot, window, tmp_path):
+    from glyphscope.inspector.sidebar import NO_OUTLINE
+
+    text_pages_pdf(tmp_path / "plain.pdf", 2)
+    open_and_wait(qtbot, window, tmp_path / "plain.pdf")
+    sidebar = window.sidebar.sidebar
+    tree = sidebar.outline
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 1, timeout=TIMEOUT_MS)
+    note = tree.topLevelItem(0)
+    assert note.text(0) == NO_OUTLINE
+    assert sidebar.tabText(1) == "Outline"
+    # Clicking the note is not a bookmark: the page stays.
+    tree.setCurrentItem(note)
+    qtbot.mouseClick(
+        tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(note).center()
+    )
+    assert window.page_index == 0 and tree.currentItem() is None
+    # A document with bookmarks shows them, not the note.
+    outlined_pdf(tmp_path / "outlined.pdf")
+    open_and_wait(qtbot, window, tmp_path / "outlined.pdf")
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() == 3, timeout=TIMEOUT_MS)
+    assert tree.topLevelItem(0).text(0) == "Intro"

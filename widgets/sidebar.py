@@ -72,8 +72,14 @@ class Sidebar(QTabWidget):
             self.pages.addItem(item)
         self._want_soon.start()
 
-    def set_outline(self, entries: list[OutlineEntry]) -> None:
+    def set_outline(self, entries: list[OutlineEntry], note: str = "") -> None:
+        """Show the bookmarks; with none, `note` (if any) says so in place of an empty tree."""
         self.outline.clear()
+        if not entries and note:
+            item = QTreeWidgetItem([note, ""])
+            item.setFlags(Qt.ItemFlag.NoItemFlags)  # not a bookmark: nothing to choose
+            self.outline.addTopLevelItem(item)
+            item.setFirstColumnSpanned(True)
         parents: list[QTreeWidgetItem] = []
         for entry in entries:
             shown = "" if entry.page_index is None else str(entry.page_index + 1)
