@@ -32,6 +32,8 @@ MODEL_CACHE_PAGES = 8
 # The analysis worker's jobs for the page shown: its view model, then its text modes.
 VIEW_JOB = "analyse-view"
 ANALYSE_JOB = "analyse"
+# The selection source of a selection kept over a new analysis of its page: no view moves.
+KEPT_SELECTION = "reanalysed"
 
 
 class AnalysisSession:
@@ -160,6 +162,7 @@ class AnalysisSession:
         self._done("overlays")
 
     def _apply_model(self, model: PageModel) -> None:
+        shown = self.model if self.model is not None else self._view_model
         if model is not self._view_model:
             self._view_model = model
             self._show_overlays(model)
@@ -168,9 +171,27 @@ class AnalysisSession:
         self.state_label.setText(status_text(model))
         if warnings:
             self.statusBar().showMessage(warnings, 8000)
+        self._keep_selection(shown, model)
         self.analysisReady.emit(model.page_index, model)
         self._done("overlays")
         self._done("analysis")
+
+    def _keep_selection(self, shown: PageModel | None, model: PageModel) -> None:
+        """The page analysed again (a rule changed) keeps the glyphs selected on it: the
+        views just drew the new model unselected. A glyph the new analysis no longer has at
+        that index (another form depth or annotations rule) leaves the selection."""
+        indices = self.selection.indices
+        if not indices or shown is None or shown.page_index != model.page_index:
+            return
+        kept = tuple(
+            i
+            for i in indices
+            if i < model.count and i < shown.count and same_glyph(shown.glyphs[i], model.glyphs[i])
+        )
+        if kept == indices:
+            self.selection.refresh(KEPT_SELECTION)
+        else:
+            self.selection.set(kept, KEPT_SELECTION)
 
     def _show_overlays(self, model: PageModel | None) -> None:
         """What the page view draws of the model: its layers and the scene's bounds."""
@@ -201,6 +222,17 @@ class AnalysisSession:
         if model is not None and timing is not None and timing.index == model.page_index:
             timing.panes_shown = time.perf_counter()
             timing.gui["panes"] = timing.panes_shown - start
+
+
+def same_glyph(a, b) -> bool:
+    """The same painted glyph in two analyses of a page: drawn by the same operator of the
+    same content stream, with the same code at the same place."""
+    return (a.form_path, a.operator_index, a.code, a.origin) == (
+        b.form_path,
+        b.operator_index,
+        b.code,
+        b.origin,
+    )
 
 
 def error_message(error: object) -> str:

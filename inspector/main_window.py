@@ -40,6 +40,7 @@ from glyphscope.core.rules import Rules
 from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.inspector.actions import build_actions
+from glyphscope.inspector.analysis_session import KEPT_SELECTION
 from glyphscope.inspector.analysis_worker import CoreOwner
 from glyphscope.inspector.page_ahead import PageAhead
 from glyphscope.inspector.page_session import PageSession
@@ -65,7 +66,9 @@ from glyphscope.widgets.text_panes import TextPanes
 from glyphscope.widgets.text_provenance import linked_glyphs
 
 # Selections made on the page itself, or emptied, leave the view where it is.
-STAY_PUT_SOURCES = frozenset({"page", "band", "page-change", "escape", "clear", "select-all"})
+STAY_PUT_SOURCES = frozenset(
+    {"page", "band", "page-change", "escape", "clear", "select-all", KEPT_SELECTION}
+)
 
 
 class MainWindow(PageSession, QMainWindow):

@@ -140,3 +140,41 @@ def test_a_comparison_that_returns_after_the_page_changed_is_not_shown(qtbot, qa
     stale = object()
     features._on_compared(stale, (None, window.model, "the previous rules"))
     assert features.changes is changes and features.rules_panel.summary.text() == shown
+
+
+def drag_over(qtbot, window, glyphs) -> None:
+    """Drag a rectangle on the page around `glyphs`, as a user selects them."""
+    quads = [window.model.glyphs[i].quad for i in glyphs]
+    x0 = min(q[0][0] for q in quads) - 1
+    x1 = max(q[2][0] for q in quads) + 1
+    y0 = min(q[0][1] for q in quads) - 1
+    y1 = max(q[2][1] for q in quads) + 1
+    viewport = window.view.viewport()
+    start, end = window.view.view_point(x0, y1), window.view.view_point(x1, y0)
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start)
+    for step in range(1, 6):
+        qtbot.mouseMove(viewport, start + (end - start) * (step / 5))
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=end)
+
+
+def test_a_rule_change_keeps_the_selection_shown_and_copyable(qtbot, qa_window, tmp_path):
+    from PySide6.QtGui import QGuiApplication
+
+    window, features = qa_window
+    open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
+    plain = glyph_indices(window, "Plain words")
+    drag_over(qtbot, window, plain)
+    assert list(window.selection.indices) == plain
+    change_rule(qtbot, features, space_gap_ratio=0.7)
+    # The page analysed again still shows the same glyphs selected everywhere.
+    assert list(window.selection.indices) == plain
+    assert window.selection_layer.selected == tuple(plain)
+    assert f"{len(plain)} glyphs selected" in window.details.toPlainText()
+    rows = window.glyph_table.view.selectionModel().selectedRows()
+    assert len(rows) == len(plain)
+    window.activateWindow()
+    window.view.setFocus()
+    qtbot.waitUntil(window.view.hasFocus, timeout=2000)
+    QGuiApplication.clipboard().clear()
+    qtbot.keyClick(window.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QGuiApplication.clipboard().text() == "Plain words"

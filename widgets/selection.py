@@ -36,3 +36,8 @@ class GlyphSelection(QObject):
 
     def clear(self, source: str = "clear") -> None:
         self.set((), source)
+
+    def refresh(self, source: str) -> None:
+        """Tell every view the selection again, unchanged: they were handed a new model of
+        its page (its analysis under other rules) and drew it unselected."""
+        self.changed.emit(self._indices, source)
