@@ -178,3 +178,20 @@ def test_a_rule_change_keeps_the_selection_shown_and_copyable(qtbot, qa_window, 
     QGuiApplication.clipboard().clear()
     qtbot.keyClick(window.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     assert QGuiApplication.clipboard().text() == "Plain words"
+
+
+def test_a_rule_change_in_fit_width_keeps_the_place_on_the_page(qtbot, qa_window, tmp_path):
+    window, features = qa_window
+    open_and_wait(qtbot, window, dense_tj_pdf(tmp_path / "tj.pdf", lines=20))
+    view = window.view
+    window.actions_by_name["fit_width"].trigger()
+    bar = view.verticalScrollBar()
+    assert bar.maximum() > 0  # a Letter page is taller than the view at its width
+    for _ in range(3):
+        wheel(view.viewport())
+    top = view.mapToScene(0, 0).y()  # the page's line at the view's top edge
+    assert bar.value() > bar.minimum()
+    change_rule(qtbot, features, space_gap_ratio=0.7)
+    assert view.fit_mode == "width"
+    # Before, the new analysis re-fitted the width and scrolled back to the top of the page.
+    assert abs(view.mapToScene(0, 0).y() - top) < 1.0

@@ -20,6 +20,23 @@ def test_fit_width_shows_no_horizontal_scroll_bar(qtbot, decisions):
     assert view.horizontalScrollBar().maximum() == 0
 
 
+def test_resizing_the_window_in_fit_width_keeps_the_place_on_the_page(qtbot, window, tmp_path):
+    from tests.test_gui_rules_on_purpose import dense_tj_pdf
+
+    open_and_wait(qtbot, window, dense_tj_pdf(tmp_path / "letter.pdf", lines=20))
+    view = window.view
+    window.actions_by_name["fit_width"].trigger()
+    bar = view.verticalScrollBar()
+    bar.setValue((bar.minimum() + bar.maximum()) // 2)
+    top = view.mapToScene(0, 0).y()  # the page's line at the view's top edge
+    assert bar.value() > bar.minimum()
+    window.resize(window.width() + 200, window.height())  # the width fitted again
+    qtbot.waitUntil(lambda: view.maximumViewportSize() == view._fitted_for, timeout=2000)
+    assert view.fit_mode == "width"
+    # Before, every re-fit of the width scrolled back to the top of the page.
+    assert abs(view.mapToScene(0, 0).y() - top) < 1.0
+
+
 def test_ctrl_wheel_keeps_the_point_under_the_pointer_fixed(qtbot, decisions):
     view = decisions.view
     view.set_zoom(1.5)

@@ -83,6 +83,7 @@ class PageView(ContinuousPages, QGraphicsView):
         self._zoom = 1.0
         self._fit_mode: str | None = "width"
         self._fitted_for: QSize | None = None  # the room the last fit measured
+        self._fitted_page: int | None = None  # the page the last fit laid out
         self._press_pos: QPoint | None = None
         self._band_rect: QRectF | None = None
         # User-space rectangles from set_content_bounds: everything drawn, and what "fit" shows.
@@ -147,6 +148,7 @@ class PageView(ContinuousPages, QGraphicsView):
         """Show no page (the document is closing); continuous scrolling waits for the next
         document's page sizes."""
         self.geometry = None
+        self._fitted_page = None
         self._page_item.setPixmap(QPixmap())
         self._page_shadow.setRect(QRectF())
         self._drop_neighbours()
@@ -321,6 +323,11 @@ class PageView(ContinuousPages, QGraphicsView):
             scene = self.sceneRect()
             area = QRectF(scene.left(), 0, scene.width(), height)
         self._fitted_for = self.maximumViewportSize()
+        # Fitted again, the page shown (its new analysis, a resized window or dock) keeps
+        # what was at the top of the view there; another page starts at its top.
+        same_page = self._fitted_page == self.geometry.index
+        self._fitted_page = self.geometry.index
+        top = self.mapToScene(QPoint(0, 0)).y()
         if self._stack is not None:
             self._fit_continuous(mode, area, self.fit_zoom(mode, area))
             return
@@ -329,7 +336,8 @@ class PageView(ContinuousPages, QGraphicsView):
             self.centerOn(area.center())
         else:
             self.centerOn(area.center().x(), 0)
-            self.verticalScrollBar().setValue(self.verticalScrollBar().minimum())
+            bar = self.verticalScrollBar()
+            bar.setValue(round(top * self.transform().m22()) if same_page else bar.minimum())
 
     def fit_zoom(self, mode: str, area: QRectF) -> float:
         """The zoom that fits `area` (scene units) for "width" or "page".
