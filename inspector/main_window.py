@@ -70,6 +70,10 @@ STAY_PUT_SOURCES = frozenset(
     {"page", "band", "page-change", "escape", "clear", "select-all", KEPT_SELECTION}
 )
 
+# The page view's least share of the window's width and height: a window made small (a
+# 1024×700 screen) takes the room from the docks beside and under the page, in proportion.
+PAGE_SHARE = 0.45
+
 
 class MainWindow(PageSession, QMainWindow):
     documentOpened = Signal(str, int)
@@ -420,6 +424,42 @@ class MainWindow(PageSession, QMainWindow):
     def showEvent(self, event) -> None:
         self.restore_layout()
         super().showEvent(event)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._make_room_for_the_page()
+
+    def _make_room_for_the_page(self) -> None:
+        """Shrink the docks around the page, keeping their proportions, when they would leave
+        it less than PAGE_SHARE of the window (they keep their widths as the window shrinks:
+        at 1024×700 the page had 300 pixels of 1024)."""
+        areas = Qt.DockWidgetArea
+        horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+        for orientation, sides, room in (
+            (horizontal, (areas.LeftDockWidgetArea, areas.RightDockWidgetArea), self.width()),
+            (vertical, (areas.TopDockWidgetArea, areas.BottomDockWidgetArea), self.height()),
+        ):
+            docks = [
+                dock
+                for dock in self.findChildren(QDockWidget)
+                if dock.isVisible() and not dock.isFloating() and self.dockWidgetArea(dock) in sides
+            ]
+            sizes = [d.width() if orientation == horizontal else d.height() for d in docks]
+            # Docks in one area share its width (stacked or tabbed): its widest one counts.
+            taken = sum(
+                max(
+                    (
+                        n
+                        for d, n in zip(docks, sizes, strict=True)
+                        if self.dockWidgetArea(d) == side
+                    ),
+                    default=0,
+                )
+                for side in sides
+            )
+            allowed = room * (1 - PAGE_SHARE)
+            if taken > allowed:
+                self.resizeDocks(docks, [int(n * allowed / taken) for n in sizes], orientation)
 
     def closeEvent(self, event) -> None:
         self.save_settings()

@@ -240,6 +240,28 @@ def test_the_window_is_usable_at_1024_by_700(qtbot, tmp_path):
         win.shutdown()
 
 
+def test_at_1024_by_700_the_page_keeps_its_share_of_the_window(qtbot, tmp_path):
+    from glyphscope.inspector.main_window import PAGE_SHARE
+    from glyphscope.inspector.qa_features import install_qa_features
+
+    win = MainWindow(persist=False)
+    qtbot.addWidget(win)
+    install_qa_features(win)
+    win.show()
+    try:
+        decisions_pdf(tmp_path / "decisions.pdf")
+        open_and_wait(qtbot, win, tmp_path / "decisions.pdf")
+        win.resize(1024, 700)  # from the 1500×950 it opens at, as a small screen makes it
+        qtbot.waitUntil(lambda: win.width() == 1024, timeout=2000)
+        qtbot.wait(50)
+        # Before, the Layers and Details docks kept 300 and 380 pixels: the page had 300.
+        assert win.view.width() >= (PAGE_SHARE - 0.03) * win.width()
+        assert win.panels["layers"].width() < 300 and win.panels["details"].width() < 380
+        assert win.panels["details"].isVisible() and win.panels["text"].isVisible()
+    finally:
+        win.shutdown()
+
+
 def wheel_over(view, notches: int) -> None:
     send_wheel(view.viewport(), notches)
 
