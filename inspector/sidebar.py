@@ -14,7 +14,7 @@ from glyphscope.inspector.worker_process import WorkerProcess
 from glyphscope.widgets.sidebar import THUMB_WIDTH, Sidebar
 
 THUMB_KIND = "sidebar-thumbnail"
-NO_OUTLINE = "No outline (bookmarks) in this document."
+NO_OUTLINE = "No bookmarks in this file."
 
 
 def read_outline(path: str, password: str | None) -> list[OutlineEntry]:
