@@ -430,36 +430,47 @@ class MainWindow(PageSession, QMainWindow):
         self._make_room_for_the_page()
 
     def _make_room_for_the_page(self) -> None:
-        """Shrink the docks around the page, keeping their proportions, when they would leave
-        it less than PAGE_SHARE of the window (they keep their widths as the window shrinks:
-        at 1024×700 the page had 300 pixels of 1024)."""
+        """Shrink the dock areas around the page, keeping their proportions, when they would
+        leave it less than PAGE_SHARE of the window (they keep their widths as the window
+        shrinks: at 1024×700 the page had 300 pixels of 1024). No area gets less than its
+        docks' contents ask for (the Rules panel's buttons and spec column fit it)."""
         areas = Qt.DockWidgetArea
-        horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
         for orientation, sides, room in (
-            (horizontal, (areas.LeftDockWidgetArea, areas.RightDockWidgetArea), self.width()),
-            (vertical, (areas.TopDockWidgetArea, areas.BottomDockWidgetArea), self.height()),
+            (
+                Qt.Orientation.Horizontal,
+                (areas.LeftDockWidgetArea, areas.RightDockWidgetArea),
+                self.width(),
+            ),
+            (
+                Qt.Orientation.Vertical,
+                (areas.TopDockWidgetArea, areas.BottomDockWidgetArea),
+                self.height(),
+            ),
         ):
-            docks = [
-                dock
-                for dock in self.findChildren(QDockWidget)
-                if dock.isVisible() and not dock.isFloating() and self.dockWidgetArea(dock) in sides
-            ]
-            sizes = [d.width() if orientation == horizontal else d.height() for d in docks]
-            # Docks in one area share its width (stacked or tabbed): its widest one counts.
-            taken = sum(
-                max(
-                    (
-                        n
-                        for d, n in zip(docks, sizes, strict=True)
-                        if self.dockWidgetArea(d) == side
-                    ),
-                    default=0,
-                )
-                for side in sides
-            )
+            horizontal = orientation == Qt.Orientation.Horizontal
+            # Per area its open docks (a tab not in front too), as wide as its widest one.
+            open_docks = {side: [] for side in sides}
+            for dock in self.findChildren(QDockWidget):
+                side = self.dockWidgetArea(dock)
+                if side in open_docks and dock.toggleViewAction().isChecked():
+                    if not dock.isFloating():
+                        open_docks[side].append(dock)
+            extent = {
+                side: max((d.width() if horizontal else d.height() for d in docks), default=0)
+                for side, docks in open_docks.items()
+            }
+            taken = sum(extent.values())
             allowed = room * (1 - PAGE_SHARE)
-            if taken > allowed:
-                self.resizeDocks(docks, [int(n * allowed / taken) for n in sizes], orientation)
+            if taken <= allowed:
+                continue
+            for side, docks in open_docks.items():
+                if not docks:
+                    continue
+                asked = max(
+                    d.sizeHint().width() if horizontal else d.sizeHint().height() for d in docks
+                )
+                wanted = max(int(extent[side] * allowed / taken), min(extent[side], asked))
+                self.resizeDocks(docks, [wanted] * len(docks), orientation)
 
     def closeEvent(self, event) -> None:
         self.save_settings()
