@@ -16,6 +16,7 @@ import time
 
 from PySide6.QtCore import Slot
 
+from glyphscope.core.records import Glyph
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.inspector.analysis_worker import TextModes
 from glyphscope.inspector.hidden_ink import (
@@ -224,7 +225,7 @@ class AnalysisSession:
             timing.gui["panes"] = timing.panes_shown - start
 
 
-def same_glyph(a, b) -> bool:
+def same_glyph(a: Glyph, b: Glyph) -> bool:
     """The same painted glyph in two analyses of a page: drawn by the same operator of the
     same content stream, with the same code at the same place."""
     return (a.form_path, a.operator_index, a.code, a.origin) == (

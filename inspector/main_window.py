@@ -452,9 +452,12 @@ class MainWindow(PageSession, QMainWindow):
             open_docks = {side: [] for side in sides}
             for dock in self.findChildren(QDockWidget):
                 side = self.dockWidgetArea(dock)
-                if side in open_docks and dock.toggleViewAction().isChecked():
-                    if not dock.isFloating():
-                        open_docks[side].append(dock)
+                if (
+                    side in open_docks
+                    and dock.toggleViewAction().isChecked()
+                    and not dock.isFloating()
+                ):
+                    open_docks[side].append(dock)
             extent = {
                 side: max((d.width() if horizontal else d.height() for d in docks), default=0)
                 for side, docks in open_docks.items()
