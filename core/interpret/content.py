@@ -43,9 +43,10 @@ _PDF_OPERATORS = (
     " y ' \""
 ).split()
 
-# Operand shapes (n number, s string, / name, a array of strings and numbers) in which the
-# interpreter treats the scanner's plain values (int/float, bytes, str, list) exactly as
-# qpdf's objects; any other operator or shape gets qpdf's objects.
+# Operand shapes (n number, s string, / name, a array of strings and numbers, p a property
+# list: a name or an inline dictionary) in which the interpreter treats the scanner's plain
+# values (int/float, bytes, str, list, dict) exactly as qpdf's objects; any other operator or
+# shape gets qpdf's objects.
 PLAIN_SHAPES = {
     **dict.fromkeys(("Tc", "Tw", "Tz", "TL", "Ts", "Tr"), "n"),
     **dict.fromkeys(("Td", "TD"), "nn"),
@@ -56,6 +57,8 @@ PLAIN_SHAPES = {
     "TJ": "a",
     "Tf": "/n",
     "Do": "/",
+    # §14.6.2: a tag and its property list, read for the MCID and replacement text.
+    "BDC": "/p",
     # Path construction and painting, followed for the clipping box (core.interpret.clipping).
     **dict.fromkeys(("m", "l"), "nn"),
     **dict.fromkeys(("v", "y", "re"), "nnnn"),

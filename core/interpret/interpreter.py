@@ -279,12 +279,19 @@ class _Interpreter:
     def begin_marked_content(self, operands: list, resources: pikepdf.Dictionary | None) -> None:
         """§14.6.2: the property list is inline or a name in the /Properties resource."""
         properties = operands[1] if len(operands) > 1 else None
-        if isinstance(properties, pikepdf.Name):
+        if isinstance(properties, (pikepdf.Name, str)):
             # Looked up as the name object: str() fails on a name that is not UTF-8 (§7.3.5),
-            # and a skipped BDC would leave its EMC to close the sequence around it.
+            # and a skipped BDC would leave its EMC to close the sequence around it. The
+            # scanner's plain names (str) are UTF-8 and found as text.
             properties = get_entry(get_entry(resources, "/Properties"), properties)
         mcid = None
-        if isinstance(properties, pikepdf.Dictionary) and "/MCID" in properties:
+        if isinstance(properties, dict):
+            # The scanner's inline dictionary: integers are its only numbers, and any other
+            # value is not numeric, which qpdf's object would refuse too.
+            value = properties.get("/MCID")
+            if type(value) is int and NO_MCID < value <= INT64_MAX:
+                mcid = value
+        elif isinstance(properties, pikepdf.Dictionary) and "/MCID" in properties:
             try:
                 mcid = int(properties.MCID)
             except (TypeError, ValueError, OverflowError):
