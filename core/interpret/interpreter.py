@@ -103,6 +103,8 @@ class _Interpreter:
         self.warnings: list[str] = []
         self.fonts: dict[tuple[str, str], FontInfo] = {}
         self.resource_fonts: dict[tuple[str, str], Font] = {}
+        # (form path, Tf operand) -> (font key, font), for the scanner's names (set_font).
+        self.shown_fonts: dict[tuple[str, str], tuple[str, Font]] = {}
         self.font_limits = FontLimits.of(rules)
         self.used_fonts: dict[tuple[str, str], Font] = {}
         self.operators_run = 0
@@ -222,6 +224,14 @@ class _Interpreter:
         form_path: str,
     ) -> None:
         name, size = operands[0], float(operands[1])
+        if type(name) is str:
+            # The scanner's plain name, seen before with this form path: its font and key as
+            # the first time (the fonts and used fonts of the page already hold them).
+            known = self.shown_fonts.get((form_path, name))
+            if known is not None:
+                state.font_key, state.font = known
+                state.font_size = size
+                return
         # §7.3.5: the resource name may be bytes that are not UTF-8 (a GBK font name); it is
         # looked up as the name object and shown #-escaped.
         is_name = isinstance(name, pikepdf.Name)
@@ -244,6 +254,8 @@ class _Interpreter:
         state.font = font
         self.fonts.setdefault((form_path, state.font_key), font.info())
         self.used_fonts.setdefault((form_path, state.font_key), font)
+        if type(name) is str:
+            self.shown_fonts[(form_path, name)] = (state.font_key, font)
 
     def warn_once(self, message: str) -> None:
         """Record a finding once: a page may repeat the same fault thousands of times."""
