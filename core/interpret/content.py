@@ -32,8 +32,6 @@ except ImportError:  # installed without a C compiler: qpdf tokenises every stre
     _scanner = None
 
 _OPERAND_PREVIEW = 80
-# Shared by every operator read without operands (q, Q, BT, ET…): nobody changes operands.
-_NO_OPERANDS: list = []
 
 # ISO 32000-1 Annex A, Table A.1, less the inline image operators (BI ID EI): the scanner
 # hands a stream holding them, or any other word, back to qpdf.
@@ -90,7 +88,8 @@ class ParsedContent:
 class ParsedOperators:
     """The wanted operators of a stream as (index among all operators, name, operands) in
     stream order, and how many operators it holds; operators is None if it is unreadable.
-    Operands are qpdf's objects, or plain values (PLAIN_SHAPES) from the scanner. A stream
+    Operands are tuples (see _scanner._operands) of qpdf's objects, or of plain values
+    (PLAIN_SHAPES) from the scanner. A stream
     holding more than the caller's operator budget is read only up to one operator past it
     (count is then budget + 1), so a small stream that expands cannot cost more."""
 
@@ -204,7 +203,7 @@ def _qpdf_operands(pdf: pikepdf.Pdf, data: bytes, entries: list, spans: list) ->
         index, name, _ = entries[position]
         if operator_name(instruction.operator) != name:
             return False
-        entries[position] = (index, name, instruction.operands)
+        entries[position] = (index, name, tuple(instruction.operands))
     return True
 
 
@@ -231,7 +230,7 @@ def _tokenise(
                     elif name in wanted:
                         # Operands are read for wanted operators only: most operators paint
                         # paths and colours, and converting their operands would be wasted.
-                        items.append((count, name, instruction.operands or _NO_OPERANDS))
+                        items.append((count, name, tuple(instruction.operands)))
                     count += 1
         except (pikepdf.PdfError, RuntimeError, ValueError, TypeError) as exc:
             problems.append(f"{label}: content stream unreadable: {exc}")
