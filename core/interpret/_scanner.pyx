@@ -22,6 +22,16 @@ from libc.string cimport memcpy
 
 cdef extern from "Python.h":
     double PyOS_string_to_double(const char *s, char **endptr, object overflow_exception) except? -1.0
+    void PyObject_GC_UnTrack(void *op)
+
+
+cdef inline tuple _untracked(tuple values):
+    """values out of the garbage collector's lists: a tuple of numbers, strings, names, plain
+    dictionaries and such tuples can hold no reference cycle, and CPython itself untracks it
+    at its first collection; untracked at once, the page's operators cost no collection any
+    traversal while they are held."""
+    PyObject_GC_UnTrack(<void *> values)
+    return values
 
 
 cdef enum:
@@ -291,9 +301,8 @@ cdef object _operands(bytes data, const unsigned char *buf, _Tokens tokens, str 
     """Operand values when every token has a plain value and their kinds spell `shape`
     ("n" number, "s" string, "/" name, "a" array of strings and numbers, "p" a property list:
     a name or an inline dictionary read by _properties); else None. Operands and arrays are
-    tuples: a tuple of numbers and strings leaves the garbage collector's lists at its first
-    collection, where a list of them would be traversed by every full collection while the
-    page's operators are held (a quarter of interpretation time in lists)."""
+    tuples (_untracked): as lists they were traversed by every collection while the page's
+    operators are held (a quarter of interpretation time)."""
     cdef Py_ssize_t k = 0, size = tokens.size, position = 0
     cdef int kind
     cdef list values, elements
@@ -353,14 +362,14 @@ cdef object _operands(bytes data, const unsigned char *buf, _Tokens tokens, str 
                 else:
                     return None
                 k += 1
-            values.append(tuple(elements))
+            values.append(_untracked(tuple(elements)))
         else:
             return None
         position += 1
         k += 1
     if position != length:
         return None
-    return tuple(values)
+    return _untracked(tuple(values))
 
 
 def scan(bytes data, dict operators, Py_ssize_t max_operators):
@@ -472,7 +481,7 @@ def scan(bytes data, dict operators, Py_ssize_t max_operators):
                         return None
                     if info[1]:
                         values = None if info[2] is None else _operands(data, buf, tokens, info[2])
-                        entries.append((count, info[0], values))
+                        entries.append(_untracked((count, info[0], values)))
                         if values is None:
                             first = tokens.starts[0] if tokens.size else start
                             spans.append((len(entries) - 1, first, i))
