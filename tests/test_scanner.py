@@ -7,6 +7,7 @@ without a warning into the same operators, at the same indices, with equal opera
 
 from __future__ import annotations
 
+import gc
 import warnings
 
 import pikepdf
@@ -355,6 +356,15 @@ def test_property_lists_qpdf_reads_otherwise_are_left_to_qpdf(properties):
     entries, spans, count, _ = scanner.scan(data, content._operator_table(ALL_WANTED), 100)
     assert [position for position, _, _ in spans] == [0]
     check_stream(data)
+
+
+def test_scanned_operators_are_left_out_of_the_garbage_collector():
+    data = b"BT /F1 12 Tf [(a) -20 <41>] TJ /P <</MCID 1 /Lang (en)>> BDC EMC 1 0 0 1 5 5 Tm ET"
+    entries, spans, _, _ = scanner.scan(data, content._operator_table(ALL_WANTED), 100)
+    assert not spans
+    containers = [*entries, *(entry[2] for entry in entries)]
+    containers += [value for entry in entries for value in entry[2] if not isinstance(value, str)]
+    assert not any(gc.is_tracked(container) for container in containers)
 
 
 def test_scan_stops_after_the_budget_plus_one_operator():
