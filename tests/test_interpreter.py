@@ -169,6 +169,49 @@ def test_innermost_mcid_from_inline_dictionary_and_properties_resource():
     assert [g.mcid for g in glyphs] == [4, 4, 9, None]
 
 
+_PROPERTY_LISTS = (
+    b"BT /F1 10 Tf /P <</MCID 4 /Lang (en)>> BDC (a) Tj EMC"
+    b" /Span <</ActualText <FEFF00660069>>> BDC (b) Tj EMC"
+    b" /Span <</E (abbr.) /MCID 5>> BDC (c) Tj EMC"
+    b" /P <</MCID (6)>> BDC (a) Tj EMC"  # a string is no MCID
+    b" /P <</MCID /N7>> BDC (b) Tj EMC"
+    b" /P <</MCID -1>> BDC (c) Tj EMC"
+    b" /P <</MCID 8 /ActualText /Name>> BDC (a) Tj EMC"  # a name is no replacement text
+    b" /P /MC0 BDC (b) Tj EMC /P /Missing BDC (c) Tj EMC /P <<>> BDC (a) Tj EMC ET"
+)
+
+
+def test_inline_property_lists_give_mcids_and_replacement_text():
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica", widths=WIDTHS)
+    builder.add_page(_PROPERTY_LISTS, fonts={"F1": helv}, properties={"MC0": {"MCID": 9}})
+    page = Document.open(builder.to_bytes()).page(0)
+    assert [g.mcid for g in page.glyphs()] == [4, None, 5, None, None, -1, 8, 9, None, None]
+    assert [(s.start, s.end, s.actual_text, s.expansion) for s in page.extract().replacements] == [
+        (1, 2, "fi", None),
+        (2, 3, None, "abbr."),
+    ]
+
+
+def test_property_lists_read_by_the_scanner_give_what_qpdf_objects_give(monkeypatch):
+    from glyphscope.core.interpret import content
+    from glyphscope.core.interpret.interpreter import interpret_page
+
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica", widths=WIDTHS)
+    builder.add_page(_PROPERTY_LISTS, fonts={"F1": helv}, properties={"MC0": {"MCID": 9}})
+    data = builder.to_bytes()
+
+    def extraction():
+        with Document.open(data) as document:
+            found = interpret_page(document.page(0), Rules())
+            return [repr(g) for g in found.glyphs], found.replacements, found.warnings
+
+    scanned = extraction()
+    monkeypatch.setattr(content, "_scanner", None)
+    assert scanned == extraction()
+
+
 def test_inline_image_data_is_skipped_byte_exactly():
     content = (
         b"BT /F1 10 Tf 0 0 Td (a) Tj ET "

@@ -7,6 +7,7 @@ without a warning into the same operators, at the same indices, with equal opera
 
 from __future__ import annotations
 
+import gc
 import warnings
 
 import pikepdf
@@ -47,7 +48,13 @@ def _same_value(plain: object, qpdf: object) -> bool:
         return isinstance(qpdf, pikepdf.String) and bytes(qpdf) == plain
     if isinstance(plain, str):
         return isinstance(qpdf, pikepdf.Name) and str(qpdf) == plain
-    if isinstance(plain, list):
+    if isinstance(plain, dict):
+        return (
+            isinstance(qpdf, pikepdf.Dictionary)
+            and sorted(plain) == sorted(qpdf.keys())
+            and all(_same_value(value, qpdf[key]) for key, value in plain.items())
+        )
+    if isinstance(plain, tuple):
         return (
             isinstance(qpdf, pikepdf.Array)
             and len(plain) == len(qpdf)
@@ -202,6 +209,14 @@ _FRAGMENTS = [
     b"<<",
     b">>",
     b"<</MCID 3>>",
+    b"<</MCID 3 /ActualText (x)>>",
+    b"<</E <41> /MCID -2>>",
+    b"<</MCID 1 /MCID 2>>",
+    b"<</MCID>>",
+    b"<</MCID null>>",
+    b"<</P /Q>>",
+    b"<<>>",
+    b"/P0",
     b"<< /A [1 (x)] /B << /C /D >> >>",
     b"[",
     b"]",
@@ -244,6 +259,7 @@ _SEED = (
     b" (Hello \\(world\\)) Tj T* [(A) -120 (W) 30.5 <0041>] TJ 0 -14 Td (x) ' 1 2 (y) \""
     b" /P <</MCID 0>> BDC (tagged) Tj EMC /Span BMC EMC ET /Fm1 Do Q 0 0 m 10 10 l S"
     b" 1 0 0 RG 0.5 g 0 0 10 10 re f* % comment\n/GS1 gs [1 2] 0 d"
+    b" /Span <</ActualText <FEFF0066> /MCID 7 /Lang (en)>> BDC EMC /Figure /MC1 BDC EMC"
 )
 
 
@@ -296,11 +312,59 @@ def test_scanner_hands_unusual_streams_back_to_qpdf(data):
 
 
 def test_operands_qpdf_reads_otherwise_are_left_to_qpdf():
-    data = b"12345678901234567890 Tc /F#201 12 Tf /P <</MCID 3>> BDC [(a) [1]] TJ true Tw"
+    data = b"12345678901234567890 Tc /F#201 12 Tf /P <</A [1]>> BDC [(a) [1]] TJ true Tw"
     entries, spans, count, _ = scanner.scan(data, content._operator_table(ALL_WANTED), 100)
     assert count == 5
     assert [position for position, _, _ in spans] == [0, 1, 2, 3, 4]
     assert check_stream(data)
+
+
+def test_plain_property_lists_are_read_by_the_scanner():
+    data = (
+        b"/P <</MCID 3 /Lang (en) /ActualText <FEFF0041>>> BDC EMC"
+        b" /Span /MC0 BDC EMC /Artifact <<>> BDC EMC /X <</Type /Pagination>> BDC EMC"
+    )
+    entries, spans, count, _ = scanner.scan(data, content._operator_table(ALL_WANTED), 100)
+    assert not spans
+    assert [entry[2] for entry in entries if entry[1] == "BDC"] == [
+        ("/P", {"/MCID": 3, "/Lang": b"en", "/ActualText": b"\xfe\xff\x00A"}),
+        ("/Span", "/MC0"),
+        ("/Artifact", {}),
+        ("/X", {"/Type": "/Pagination"}),
+    ]
+    assert check_stream(data)
+
+
+@pytest.mark.parametrize(
+    "properties",
+    [
+        b"<</MCID 1 /MCID 2>>",  # a key twice: qpdf keeps the last
+        b"<</MCID>>",  # a key without its value
+        b"<</MCID null>>",  # qpdf drops null entries
+        b"<</MCID true>>",
+        b"<</MCID 1.0>>",  # a real: read by qpdf, as int() of its Decimal
+        b"<</MCID 12345678901234567890>>",  # past 64 bits: qpdf's null
+        b"<<3 /X>>",  # a key that is not a name: qpdf makes one up
+        b"<</A#20B 1>>",  # a key with a # escape
+        b"<</A /B#20C>>",
+        b"<</A [1]>>",  # nested array
+        b"<</A <</B 1>>>>",  # nested dictionary
+    ],
+)
+def test_property_lists_qpdf_reads_otherwise_are_left_to_qpdf(properties):
+    data = b"/P " + properties + b" BDC EMC"
+    entries, spans, count, _ = scanner.scan(data, content._operator_table(ALL_WANTED), 100)
+    assert [position for position, _, _ in spans] == [0]
+    check_stream(data)
+
+
+def test_scanned_operators_are_left_out_of_the_garbage_collector():
+    data = b"BT /F1 12 Tf [(a) -20 <41>] TJ /P <</MCID 1 /Lang (en)>> BDC EMC 1 0 0 1 5 5 Tm ET"
+    entries, spans, _, _ = scanner.scan(data, content._operator_table(ALL_WANTED), 100)
+    assert not spans
+    containers = [*entries, *(entry[2] for entry in entries)]
+    containers += [value for entry in entries for value in entry[2] if not isinstance(value, str)]
+    assert not any(gc.is_tracked(container) for container in containers)
 
 
 def test_scan_stops_after_the_budget_plus_one_operator():

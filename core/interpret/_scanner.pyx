@@ -6,8 +6,9 @@ operators, and counts the others, exactly as qpdf's tokenizer (`pikepdf.parse_co
 would. It never guesses: a stream holding anything it does not read exactly as qpdf does (an
 inline image, an unknown or misplaced operator, an unbalanced delimiter, a malformed hex string,
 operands left at the end) makes `scan` return None, and the caller tokenises that stream with
-qpdf. Operands whose values it does not reproduce exactly (dictionaries, booleans, nested
-arrays, names with # escapes, very long numbers, which qpdf reads as null) or whose operator
+qpdf. Operands whose values it does not reproduce exactly (dictionaries other than plain
+property lists, booleans, nested arrays, names with # escapes, very long numbers, which qpdf
+reads as null) or whose operator
 has no plain shape are not converted: their byte span is returned for qpdf to parse.
 
 Lexing is one pass over the bytes with no regular expressions (no backtracking); string and
@@ -21,6 +22,16 @@ from libc.string cimport memcpy
 
 cdef extern from "Python.h":
     double PyOS_string_to_double(const char *s, char **endptr, object overflow_exception) except? -1.0
+    void PyObject_GC_UnTrack(void *op)
+
+
+cdef inline tuple _untracked(tuple values):
+    """values out of the garbage collector's lists: a tuple of numbers, strings, names, plain
+    dictionaries and such tuples can hold no reference cycle, and CPython itself untracks it
+    at its first collection; untracked at once, the page's operators cost no collection any
+    traversal while they are held."""
+    PyObject_GC_UnTrack(<void *> values)
+    return values
 
 
 cdef enum:
@@ -52,7 +63,7 @@ DEF MAX_NESTING = 64
 
 _KEYWORDS = frozenset((b"true", b"false", b"null"))
 # Shared by every operator without operands (q, Q, BT, ET...): callers never change operands.
-_NO_OPERANDS = []
+_NO_OPERANDS = ()
 
 
 cdef class _Tokens:
@@ -248,9 +259,50 @@ cdef bint _plain_name(const unsigned char *buf, Py_ssize_t start, Py_ssize_t end
     return True
 
 
+cdef object _properties(bytes data, const unsigned char *buf, _Tokens tokens, Py_ssize_t k):
+    """The inline property list (§14.6.2) whose << is token k, as a dict of plain names to
+    plain values (integers, strings as bytes, names), and the index of its >>; None when
+    qpdf should read it: a nested dictionary or array, a real, a boolean or null, a key that
+    is not a plain name, a key given twice or without a value (qpdf drops null entries, keeps
+    the last of duplicated keys and makes up keys, some of it with a logged warning)."""
+    cdef Py_ssize_t size = tokens.size
+    cdef int kind
+    cdef dict properties = {}
+    cdef object value
+    k += 1
+    while k < size and tokens.kinds[k] != K_DICT_CLOSE:
+        if tokens.kinds[k] != K_NAME or not _plain_name(buf, tokens.starts[k], tokens.ends[k]):
+            return None
+        key = data[tokens.starts[k]:tokens.ends[k]].decode("ascii")
+        if key in properties or k + 1 >= size:
+            return None
+        k += 1
+        kind = tokens.kinds[k]
+        if kind == K_INT:
+            value = _number(buf, kind, tokens.starts[k], tokens.ends[k])
+            if value is None:
+                return None
+        elif kind == K_LITERAL:
+            value = _literal_value(buf, tokens.starts[k], tokens.ends[k])
+        elif kind == K_HEX:
+            value = _hex_string_value(buf, tokens.starts[k], tokens.ends[k])
+        elif kind == K_NAME and _plain_name(buf, tokens.starts[k], tokens.ends[k]):
+            value = data[tokens.starts[k]:tokens.ends[k]].decode("ascii")
+        else:
+            return None
+        properties[key] = value
+        k += 1
+    if k >= size:
+        return None
+    return properties, k
+
+
 cdef object _operands(bytes data, const unsigned char *buf, _Tokens tokens, str shape):
     """Operand values when every token has a plain value and their kinds spell `shape`
-    ("n" number, "s" string, "/" name, "a" array of strings and numbers); else None."""
+    ("n" number, "s" string, "/" name, "a" array of strings and numbers, "p" a property list:
+    a name or an inline dictionary read by _properties); else None. Operands and arrays are
+    tuples (_untracked): as lists they were traversed by every collection while the page's
+    operators are held (a quarter of interpretation time)."""
     cdef Py_ssize_t k = 0, size = tokens.size, position = 0
     cdef int kind
     cdef list values, elements
@@ -278,9 +330,19 @@ cdef object _operands(bytes data, const unsigned char *buf, _Tokens tokens, str 
             else:
                 values.append(_hex_string_value(buf, tokens.starts[k], tokens.ends[k]))
         elif kind == K_NAME:
-            if shape[position] != "/" or not _plain_name(buf, tokens.starts[k], tokens.ends[k]):
+            if shape[position] not in "/p" or not _plain_name(
+                buf, tokens.starts[k], tokens.ends[k]
+            ):
                 return None
             values.append(data[tokens.starts[k]:tokens.ends[k]].decode("ascii"))
+        elif kind == K_DICT_OPEN:
+            if shape[position] != "p":
+                return None
+            read = _properties(data, buf, tokens, k)
+            if read is None:
+                return None
+            value, k = read
+            values.append(value)
         elif kind == K_ARRAY_OPEN:
             if shape[position] != "a":
                 return None
@@ -300,14 +362,14 @@ cdef object _operands(bytes data, const unsigned char *buf, _Tokens tokens, str 
                 else:
                     return None
                 k += 1
-            values.append(elements)
+            values.append(_untracked(tuple(elements)))
         else:
             return None
         position += 1
         k += 1
     if position != length:
         return None
-    return values
+    return _untracked(tuple(values))
 
 
 def scan(bytes data, dict operators, Py_ssize_t max_operators):
@@ -419,7 +481,7 @@ def scan(bytes data, dict operators, Py_ssize_t max_operators):
                         return None
                     if info[1]:
                         values = None if info[2] is None else _operands(data, buf, tokens, info[2])
-                        entries.append((count, info[0], values))
+                        entries.append(_untracked((count, info[0], values)))
                         if values is None:
                             first = tokens.starts[0] if tokens.size else start
                             spans.append((len(entries) - 1, first, i))

@@ -32,8 +32,6 @@ except ImportError:  # installed without a C compiler: qpdf tokenises every stre
     _scanner = None
 
 _OPERAND_PREVIEW = 80
-# Shared by every operator read without operands (q, Q, BT, ET…): nobody changes operands.
-_NO_OPERANDS: list = []
 
 # ISO 32000-1 Annex A, Table A.1, less the inline image operators (BI ID EI): the scanner
 # hands a stream holding them, or any other word, back to qpdf.
@@ -43,9 +41,10 @@ _PDF_OPERATORS = (
     " y ' \""
 ).split()
 
-# Operand shapes (n number, s string, / name, a array of strings and numbers) in which the
-# interpreter treats the scanner's plain values (int/float, bytes, str, list) exactly as
-# qpdf's objects; any other operator or shape gets qpdf's objects.
+# Operand shapes (n number, s string, / name, a array of strings and numbers, p a property
+# list: a name or an inline dictionary) in which the interpreter treats the scanner's plain
+# values (int/float, bytes, str, list, dict) exactly as qpdf's objects; any other operator or
+# shape gets qpdf's objects.
 PLAIN_SHAPES = {
     **dict.fromkeys(("Tc", "Tw", "Tz", "TL", "Ts", "Tr"), "n"),
     **dict.fromkeys(("Td", "TD"), "nn"),
@@ -56,6 +55,8 @@ PLAIN_SHAPES = {
     "TJ": "a",
     "Tf": "/n",
     "Do": "/",
+    # §14.6.2: a tag and its property list, read for the MCID and replacement text.
+    "BDC": "/p",
     # Path construction and painting, followed for the clipping box (core.interpret.clipping).
     **dict.fromkeys(("m", "l"), "nn"),
     **dict.fromkeys(("v", "y", "re"), "nnnn"),
@@ -87,7 +88,8 @@ class ParsedContent:
 class ParsedOperators:
     """The wanted operators of a stream as (index among all operators, name, operands) in
     stream order, and how many operators it holds; operators is None if it is unreadable.
-    Operands are qpdf's objects, or plain values (PLAIN_SHAPES) from the scanner. A stream
+    Operands are tuples (see _scanner._operands) of qpdf's objects, or of plain values
+    (PLAIN_SHAPES) from the scanner. A stream
     holding more than the caller's operator budget is read only up to one operator past it
     (count is then budget + 1), so a small stream that expands cannot cost more."""
 
@@ -201,7 +203,7 @@ def _qpdf_operands(pdf: pikepdf.Pdf, data: bytes, entries: list, spans: list) ->
         index, name, _ = entries[position]
         if operator_name(instruction.operator) != name:
             return False
-        entries[position] = (index, name, instruction.operands)
+        entries[position] = (index, name, tuple(instruction.operands))
     return True
 
 
@@ -228,7 +230,7 @@ def _tokenise(
                     elif name in wanted:
                         # Operands are read for wanted operators only: most operators paint
                         # paths and colours, and converting their operands would be wasted.
-                        items.append((count, name, instruction.operands or _NO_OPERANDS))
+                        items.append((count, name, tuple(instruction.operands)))
                     count += 1
         except (pikepdf.PdfError, RuntimeError, ValueError, TypeError) as exc:
             problems.append(f"{label}: content stream unreadable: {exc}")

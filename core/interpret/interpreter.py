@@ -103,6 +103,8 @@ class _Interpreter:
         self.warnings: list[str] = []
         self.fonts: dict[tuple[str, str], FontInfo] = {}
         self.resource_fonts: dict[tuple[str, str], Font] = {}
+        # (form path, Tf operand) -> (font key, font), for the scanner's names (set_font).
+        self.shown_fonts: dict[tuple[str, str], tuple[str, Font]] = {}
         self.font_limits = FontLimits.of(rules)
         self.used_fonts: dict[tuple[str, str], Font] = {}
         self.operators_run = 0
@@ -222,6 +224,14 @@ class _Interpreter:
         form_path: str,
     ) -> None:
         name, size = operands[0], float(operands[1])
+        if type(name) is str:
+            # The scanner's plain name, seen before with this form path: its font and key as
+            # the first time (the fonts and used fonts of the page already hold them).
+            known = self.shown_fonts.get((form_path, name))
+            if known is not None:
+                state.font_key, state.font = known
+                state.font_size = size
+                return
         # §7.3.5: the resource name may be bytes that are not UTF-8 (a GBK font name); it is
         # looked up as the name object and shown #-escaped.
         is_name = isinstance(name, pikepdf.Name)
@@ -244,6 +254,8 @@ class _Interpreter:
         state.font = font
         self.fonts.setdefault((form_path, state.font_key), font.info())
         self.used_fonts.setdefault((form_path, state.font_key), font)
+        if type(name) is str:
+            self.shown_fonts[(form_path, name)] = (state.font_key, font)
 
     def warn_once(self, message: str) -> None:
         """Record a finding once: a page may repeat the same fault thousands of times."""
@@ -279,12 +291,19 @@ class _Interpreter:
     def begin_marked_content(self, operands: list, resources: pikepdf.Dictionary | None) -> None:
         """§14.6.2: the property list is inline or a name in the /Properties resource."""
         properties = operands[1] if len(operands) > 1 else None
-        if isinstance(properties, pikepdf.Name):
+        if isinstance(properties, (pikepdf.Name, str)):
             # Looked up as the name object: str() fails on a name that is not UTF-8 (§7.3.5),
-            # and a skipped BDC would leave its EMC to close the sequence around it.
+            # and a skipped BDC would leave its EMC to close the sequence around it. The
+            # scanner's plain names (str) are UTF-8 and found as text.
             properties = get_entry(get_entry(resources, "/Properties"), properties)
         mcid = None
-        if isinstance(properties, pikepdf.Dictionary) and "/MCID" in properties:
+        if isinstance(properties, dict):
+            # The scanner's inline dictionary: integers are its only numbers, and any other
+            # value is not numeric, which qpdf's object would refuse too.
+            value = properties.get("/MCID")
+            if type(value) is int and NO_MCID < value <= INT64_MAX:
+                mcid = value
+        elif isinstance(properties, pikepdf.Dictionary) and "/MCID" in properties:
             try:
                 mcid = int(properties.MCID)
             except (TypeError, ValueError, OverflowError):

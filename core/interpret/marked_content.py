@@ -28,10 +28,19 @@ class ReplacementSpan(NamedTuple):
 
 
 def replacement_entries(properties: object) -> tuple[str | None, str | None]:
-    """(/ActualText, /E) of a property list, each None when absent or not a text string."""
+    """(/ActualText, /E) of a property list, each None when absent or not a text string.
+    The property list is qpdf's dictionary or the scanner's plain one (strings as bytes)."""
+    if isinstance(properties, dict):
+        return _plain_text_entry(properties, "/ActualText"), _plain_text_entry(properties, "/E")
     if not isinstance(properties, pikepdf.Dictionary):
         return None, None
     return _text_entry(properties, "/ActualText"), _text_entry(properties, "/E")
+
+
+def _plain_text_entry(dictionary: dict, key: str) -> str | None:
+    value = dictionary.get(key)
+    # The same bytes as qpdf's string object, decoded by pikepdf as there (§7.9.2.2).
+    return str(pikepdf.String(value)) if isinstance(value, bytes) else None
 
 
 def _text_entry(dictionary: pikepdf.Dictionary, key: str) -> str | None:

@@ -1,21 +1,22 @@
 """Where the time goes in the whole pipeline: µs per glyph per stage, on issue 9's eight files.
 
     python3 tests/bench/bench_pipeline.py [--engine NAME=PYTHON ...] [--rounds 3] [--records]
-                                          [--json FILE]
+                                          [--cpu] [--json FILE]
 
 Per page, each stage is called as core.analysis.analyse_page calls it (on the interpreter's
 GlyphColumns; with --records on a tuple of Glyph records made first), on a Document opened
 for the round (fonts are loaded by the first page that uses them, as in the CLI), and timed
 alone: interpretation (extract_page after emptying its cache: decoding, tokenising, fonts,
 glyphs), of which decoding and tokenising (the content module's _decode, _scan and
-_tokenise, whichever the engine has, timed where the interpreter calls them), the visible box
-and duplicates, preparation (ActualText, accents), reading order, layout, columns, structure,
-the decision log (to_json and json.dumps of the whole analysis; and the same text by
-to_json_text, written from the columns, where the engine has it), and text mode as the CLI
-runs it (page_text "text" after the extraction cache was emptied, so interpretation
-included). Each stage's total over all pages is divided by the glyph count; the median of
-the rounds is printed. With --engine, each engine runs this file in its own python, round by
-round interleaved.
+_tokenise, whichever the engine has, timed where the interpreter calls them) and the glyph
+columns made from the runs (GlyphRuns.columns), the visible box and duplicates, preparation
+(ActualText, accents), reading order, layout, columns, structure, the decision log (to_json
+and json.dumps of the whole analysis; and the same text by to_json_text, written from the
+columns, where the engine has it), and text mode as the CLI runs it (page_text "text" after
+the extraction cache was emptied, so interpretation included). Each stage's total over all
+pages is divided by the glyph count; the median of the rounds is printed (wall clock, or
+with --cpu the thread's CPU time). With --engine, each engine runs this file in its own
+python, round by round interleaved.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from tests.corpus import corpus_files  # noqa: E402
 STAGES = (
     "interpretation",
     "  decoding + tokenising",
+    "  glyph columns (GlyphRuns.columns)",
     "visible box + duplicates",
     "prepare (ActualText, accents)",
     "reading order",
@@ -52,23 +54,29 @@ STAGES = (
 )
 
 
-def _tokenising_timer(totals: dict[str, float]) -> None:
-    """Time the content module's decoding and tokenising where the interpreter calls them."""
-    from glyphscope.core.interpret import content
+# Wall clock, or with --cpu the thread's CPU time (immune to a loaded machine's waits).
+clock = time.perf_counter
 
-    def timed(function):
+
+def _tokenising_timer(totals: dict[str, float]) -> None:
+    """Time the content module's decoding and tokenising where the interpreter calls them,
+    and the interpreter's columns."""
+    from glyphscope.core.interpret import content, runs
+
+    def timed(function, stage):
         def wrapper(*args, **kwargs):
-            start = time.perf_counter()
+            start = clock()
             try:
                 return function(*args, **kwargs)
             finally:
-                totals[STAGES[1]] += time.perf_counter() - start
+                totals[stage] += clock() - start
 
         return wrapper
 
     for name in ("_decode", "_scan", "_tokenise"):
         if hasattr(content, name):
-            setattr(content, name, timed(getattr(content, name)))
+            setattr(content, name, timed(getattr(content, name), STAGES[1]))
+    runs.GlyphRuns.columns = timed(runs.GlyphRuns.columns, STAGES[2])
 
 
 def _decision_log(analysis) -> str:
@@ -104,9 +112,9 @@ def one_round(records: bool) -> dict:
     rules, glyph_count = Rules(), 0
 
     def timed(stage: str, function, *args):
-        start = time.perf_counter()
+        start = clock()
         result = function(*args)
-        totals[stage] += time.perf_counter() - start
+        totals[stage] += clock() - start
         return result
 
     for corpus_file in (f for f in corpus_files() if f.name in EIGHT):
@@ -118,23 +126,23 @@ def one_round(records: bool) -> dict:
             if records:
                 glyphs = tuple(glyphs)
             glyph_count += len(glyphs)
-            visible = timed(STAGES[2], visible_glyphs, glyphs, page.visible_box, rules)
+            visible = timed(STAGES[3], visible_glyphs, glyphs, page.visible_box, rules)
             prepared = timed(
-                STAGES[3], prepare_glyphs, glyphs, visible.visible, extraction.replacements, rules
+                STAGES[4], prepare_glyphs, glyphs, visible.visible, extraction.replacements, rules
             )
             order = (prepared.glyphs, prepared.order, rules)
-            reading = timed(STAGES[4], reading_order, *order)
-            grid = timed(STAGES[5], layout, *order)
-            start = time.perf_counter()
+            reading = timed(STAGES[5], reading_order, *order)
+            grid = timed(STAGES[6], layout, *order)
+            start = clock()
             columns_text(*order, grid=grid, reading=reading.text)
-            totals[STAGES[6]] += time.perf_counter() - start
+            totals[STAGES[7]] += clock() - start
             if extraction.readable:
-                timed(STAGES[7], analysis_module._structure, page, *order[:2], rules, [])
+                timed(STAGES[8], analysis_module._structure, page, *order[:2], rules, [])
             whole = analyse_page(page, rules)  # the extraction cached: its stages timed above
-            timed(STAGES[8], _decision_log, whole)
-            timed(STAGES[9], _decision_log_text, whole)
+            timed(STAGES[9], _decision_log, whole)
+            timed(STAGES[10], _decision_log_text, whole)
             document.extraction_cache.clear()
-            timed(STAGES[10], page_text, page, "text", rules)
+            timed(STAGES[11], page_text, page, "text", rules)
     return {"seconds": totals, "glyphs": glyph_count}
 
 
@@ -144,9 +152,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--records", action="store_true", help="stages read Glyph records")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--cpu", action="store_true", help="the thread's CPU time, not wall")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
+        global clock
+        clock = time.thread_time if args.cpu else time.perf_counter
         print(json.dumps(one_round(args.records)))
         return
     engines = {}
@@ -160,6 +171,8 @@ def main() -> None:
             command = [python, str(Path(__file__).resolve()), "--worker"]
             if args.records:
                 command.append("--records")
+            if args.cpu:
+                command.append("--cpu")
             done = subprocess.run(
                 command, capture_output=True, text=True, env=bench_environment(), cwd=ROOT.parent
             )
@@ -168,7 +181,8 @@ def main() -> None:
             runs[name].append(json.loads(done.stdout))
         print(f"  round {round_number + 1}/{args.rounds} done", file=sys.stderr)
     glyphs = {name: results[0]["glyphs"] for name, results in runs.items()}
-    print(f"\n## µs per glyph per stage, issue 9's eight files (median of {args.rounds} rounds)")
+    kind = "CPU" if args.cpu else "wall"
+    print(f"\n## µs per glyph per stage ({kind}), issue 9's eight files, median of {args.rounds}")
     print(f"glyphs: {', '.join(f'{name} {count:,}' for name, count in glyphs.items())}\n")
     print("| stage | " + " | ".join(engines) + " |")
     print("|---|" + "---|" * len(engines))
