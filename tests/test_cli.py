@@ -308,6 +308,9 @@ def _font_test_pdf(tmp_path, font_kind: str):
     elif font_kind == "standard":
         font = builder.standard_font("Helvetica")  # WinAnsi glyph names, no program
         content = b"BT /F1 10 Tf 72 700 Td (AB) Tj ET"
+    elif font_kind == "uni-name":
+        font = builder.standard_font("Helvetica", differences=[65, "uni0041", "B"])
+        content = b"BT /F1 10 Tf 72 700 Td (AB) Tj ET"
     elif font_kind == "type1":
         # An embedded Type 1 program's built-in encoding (read by pattern, §9.6.6.2) names
         # the glyphs: 65 is /B, 66 is /fi.
@@ -332,14 +335,15 @@ def _font_test_pdf(tmp_path, font_kind: str):
     ("font_kind", "expected"),
     [
         ("tounicode", set()),
-        ("standard", {"fontTools.agl"}),
-        ("type1", {"fontTools.agl"}),
-        ("program", {"fontTools.agl", "fontTools.ttLib"}),
+        ("standard", set()),
+        ("type1", set()),
+        ("uni-name", {"fontTools.agl"}),
+        ("program", {"fontTools.ttLib"}),
     ],
 )
 def test_text_mode_loads_fonttools_only_for_what_the_fonts_need(tmp_path, font_kind, expected):
-    # fontTools' glyph list when a code is read through a glyph name, its font parsers only
-    # when a font program is read.
+    # fontTools' glyph list only for a glyph name the stored list does not hold (here
+    # uni0041), its font parsers only when a font program other than Type 1 is read.
     path = _font_test_pdf(tmp_path, font_kind)
     assert main(["--mode", "text", "-o", str(tmp_path / "out.txt"), str(path)]) == 0
     assert (tmp_path / "out.txt").read_text() == ("Bfi" if font_kind == "type1" else "AB")
