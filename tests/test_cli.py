@@ -283,6 +283,9 @@ def test_text_mode_loads_no_layout_columns_structure_or_analysis(two_pages):
     for module in ("text.layout", "text.columns", "structure", "analysis"):
         assert f"glyphscope.core.{module}" not in loaded
     assert "glyphscope.core.text.reading" in loaded
+    # Nor what only some pages need: python-bidi (right-to-left lines), statistics (a median
+    # over nan), gzip (a predefined CMap's file).
+    assert not {"bidi", "statistics", "gzip"} & loaded
 
 
 def test_importing_the_cli_loads_no_numpy():
