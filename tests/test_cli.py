@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from pikepdf import Dictionary, Name
 
 from glyphscope.core.cli import main
 from glyphscope.core.serialize import GLYPH_JSON_KEYS
@@ -132,6 +133,81 @@ def test_console_script_entry_point_runs_as_a_module(two_pages):
     assert result.returncode == 0 and result.stdout == b"Hi\fYo\nthere"
 
 
+# `main` as a caller in a process that goes on runs it, and as the console script does (script:
+# no cyclic collector, the process ended by os._exit after the output is flushed).
+_BY_MAIN = "import sys; from glyphscope.core.cli import main; raise SystemExit(main())"
+_BY_SCRIPT = "from glyphscope.core.cli import script; script()"
+
+
+def _both(args: list[object], **options: object) -> tuple[subprocess.CompletedProcess, ...]:
+    return tuple(
+        subprocess.run(
+            [sys.executable, "-c", code, *map(str, args)], capture_output=True, **options
+        )
+        for code in (_BY_MAIN, _BY_SCRIPT)
+    )
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["text", "several", "glyphs", "explain", "missing", "broken", "structure", "bad-option"],
+)
+def test_the_console_script_writes_what_main_writes_and_exits_alike(two_pages, tmp_path, case):
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"not a pdf")
+    args = {
+        "text": ["--mode", "text", two_pages],
+        "several": [two_pages, broken, two_pages],
+        "glyphs": ["--mode", "glyphs", two_pages],
+        "explain": ["--mode", "explain", two_pages],
+        "missing": [tmp_path / "missing.pdf"],
+        "broken": [broken],
+        "structure": ["--mode", "structure", two_pages],
+        "bad-option": ["--mode", "nope", two_pages],
+    }[case]
+    by_main, by_script = _both(args)
+    assert by_script.stdout == by_main.stdout and by_script.stderr == by_main.stderr
+    assert by_script.returncode == by_main.returncode
+    expected_status = {"missing": 2, "broken": 2, "several": 2, "structure": 3, "bad-option": 2}
+    assert by_script.returncode == expected_status.get(case, 0)
+    if case == "text":
+        assert by_script.stdout == b"Hi\fYo\nthere"
+
+
+def test_the_console_script_completes_an_output_file(two_pages, tmp_path):
+    outputs = [tmp_path / "by_main.jsonl", tmp_path / "by_script.jsonl"]
+    for code, output in zip((_BY_MAIN, _BY_SCRIPT), outputs, strict=True):
+        command = [sys.executable, "-c", code, "--mode", "glyphs", "-o", output, two_pages]
+        assert subprocess.run(list(map(str, command)), check=False).returncode == 0
+    assert outputs[1].read_bytes() == outputs[0].read_bytes()
+    assert outputs[1].read_bytes().count(b"\n") == 9  # one line per glyph of HiYothere
+
+
+def test_the_console_script_reports_a_closed_stdout_as_main_does(tmp_path):
+    # Output larger than a pipe's buffer, to a reader that has gone: the write fails inside
+    # main, and the exit is Python's own in both cases.
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    for _ in range(40):
+        builder.add_page(
+            b"BT /F1 10 Tf 72 700 Td " + b"(word ) Tj " * 400 + b"ET", fonts={"F1": helv}
+        )
+    path = tmp_path / "long.pdf"
+    path.write_bytes(builder.to_bytes())
+    results = []
+    for code in (_BY_MAIN, _BY_SCRIPT):
+        process = subprocess.Popen(
+            [sys.executable, "-c", code, str(path)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        process.stdout.read(10)
+        process.stdout.close()
+        results.append((process.wait(timeout=120), process.stderr.read()))
+    assert results[1] == results[0]
+    assert results[0][0] != 0 and b"Broken pipe" in results[0][1]
+
+
 def test_structure_mode_reports_the_untagged_count_of_a_structured_page(tmp_path, capsys):
     from tests.pdfbuilder import Element
 
@@ -207,6 +283,9 @@ def test_text_mode_loads_no_layout_columns_structure_or_analysis(two_pages):
     for module in ("text.layout", "text.columns", "structure", "analysis"):
         assert f"glyphscope.core.{module}" not in loaded
     assert "glyphscope.core.text.reading" in loaded
+    # Nor what only some pages need: python-bidi (right-to-left lines), statistics (a median
+    # over nan), gzip (a predefined CMap's file).
+    assert not {"bidi", "statistics", "gzip"} & loaded
 
 
 def test_importing_the_cli_loads_no_numpy():
@@ -232,6 +311,18 @@ def _font_test_pdf(tmp_path, font_kind: str):
     elif font_kind == "standard":
         font = builder.standard_font("Helvetica")  # WinAnsi glyph names, no program
         content = b"BT /F1 10 Tf 72 700 Td (AB) Tj ET"
+    elif font_kind == "uni-name":
+        font = builder.standard_font("Helvetica", differences=[65, "uni0041", "B"])
+        content = b"BT /F1 10 Tf 72 700 Td (AB) Tj ET"
+    elif font_kind == "type1":
+        # An embedded Type 1 program's built-in encoding (read by pattern, §9.6.6.2) names
+        # the glyphs: 65 is /B, 66 is /fi.
+        font = builder.standard_font("GlyphscopeT1", encoding=None)
+        program = b"/Encoding 256 array\ndup 65 /B put\ndup 66 /fi put\nreadonly def\neexec"
+        font.FontDescriptor = builder.pdf.make_indirect(
+            Dictionary(Type=Name.FontDescriptor, FontFile=builder.stream(program))
+        )
+        content = b"BT /F1 10 Tf 72 700 Td (AB) Tj ET"
     else:
         # A symbolic TrueType font with no /Encoding: only its program's cmap knows the text.
         program = truetype_program("AB", cmap="symbol")
@@ -247,16 +338,18 @@ def _font_test_pdf(tmp_path, font_kind: str):
     ("font_kind", "expected"),
     [
         ("tounicode", set()),
-        ("standard", {"fontTools.agl"}),
-        ("program", {"fontTools.agl", "fontTools.ttLib"}),
+        ("standard", set()),
+        ("type1", set()),
+        ("uni-name", {"fontTools.agl"}),
+        ("program", {"fontTools.ttLib"}),
     ],
 )
 def test_text_mode_loads_fonttools_only_for_what_the_fonts_need(tmp_path, font_kind, expected):
-    # fontTools' glyph list when a code is read through a glyph name, its font parsers only
-    # when a font program is read.
+    # fontTools' glyph list only for a glyph name the stored list does not hold (here
+    # uni0041), its font parsers only when a font program other than Type 1 is read.
     path = _font_test_pdf(tmp_path, font_kind)
     assert main(["--mode", "text", "-o", str(tmp_path / "out.txt"), str(path)]) == 0
-    assert (tmp_path / "out.txt").read_text() == "AB"
+    assert (tmp_path / "out.txt").read_text() == ("Bfi" if font_kind == "type1" else "AB")
     loaded = _loaded_modules("--mode", "text", path)
     fonttools = {"fontTools.agl", "fontTools.ttLib", "fontTools.cffLib"}
     assert fonttools & loaded == expected

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
+import json
+from importlib import resources
+from pathlib import Path
+
 import pytest
+from fontTools.agl import LEGACY_AGL2UV, toUnicode
 
 from glyphscope.core.fonts.encodings import (
     STANDARD_14,
@@ -11,6 +17,31 @@ from glyphscope.core.fonts.encodings import (
     standard14_name,
     standard14_widths,
 )
+
+
+def _glyph_list_generator():
+    path = Path(__file__).resolve().parent.parent / "assets" / "fonts" / "build_glyph_list.py"
+    spec = importlib.util.spec_from_file_location("build_glyph_list", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_stored_glyph_list_is_what_its_generator_makes_from_the_installed_fonttools():
+    built = _glyph_list_generator().build()
+    stored = json.loads(
+        resources.files("glyphscope.assets.fonts").joinpath("glyph_list.json").read_text("ascii")
+    )
+    assert (stored["encodings"], stored["agl"]) == (built["encodings"], built["agl"])
+
+
+def test_glyph_names_read_as_fonttools_reads_them():
+    # The stored list answers for its own names; every other name goes to fontTools.agl.
+    names = [*LEGACY_AGL2UV, "uni0041", "u1F600", "f_f_i", "A.sc", "a12", "g18", ".notdef", ""]
+    for zapf_dingbats in (False, True):
+        for name in names:
+            expected = toUnicode(name, zapf_dingbats) or None
+            assert glyph_name_to_unicode(name, zapf_dingbats) == expected, name
 
 
 def test_every_base_encoding_has_256_entries():

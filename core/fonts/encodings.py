@@ -2,10 +2,12 @@
 
 Each base encoding is a 256-entry tuple of glyph names (None where the code is unassigned).
 They are built from well-kept sources instead of typed tables: fontTools' StandardEncoding and
-MacRoman lists, Python's cp1252 codec with the Adobe Glyph List's reverse mapping for WinAnsi,
+MacRoman lists, Python's cp1252 codec with the Adobe Glyph List's reverse mapping for WinAnsi
+(stored with the AGL's text of each name in assets/fonts/glyph_list.json by its generator),
 and the URW AFMs (assets/fonts/standard14.json) for the Symbol and ZapfDingbats built-ins.
-fontTools' tables are imported where they are read, not with the module: a document whose
-fonts name no glyphs (a ToUnicode CMap for every code) is read without loading fontTools.
+fontTools.agl is imported only for a glyph name the stored list does not hold (uniXXXX,
+ligatures, suffixes, ZapfDingbats names): importing it builds its tables from the list's text,
+which would cost most documents' processes a noticeable share of their start-up.
 """
 
 from __future__ import annotations
@@ -38,56 +40,17 @@ STANDARD_14 = (
 def standard_encoding_names() -> list[str]:
     """Adobe StandardEncoding as fontTools lists it: 256 glyph names, ".notdef" where the code
     is unassigned (the form a font program's built-in encoding is read in)."""
-    from fontTools.encodings.StandardEncoding import StandardEncoding
-
-    return StandardEncoding
+    return [name or ".notdef" for name in _glyph_list()["encodings"]["StandardEncoding"]]
 
 
-def _standard_encoding() -> Encoding:
-    return tuple(None if name == ".notdef" else name for name in standard_encoding_names())
+@cache
+def _glyph_list() -> dict:
+    text = resources.files("glyphscope.assets.fonts").joinpath("glyph_list.json").read_text("ascii")
+    return json.loads(text)
 
 
-def _agl_name(code_point: int) -> str | None:
-    from fontTools.agl import LEGACY_AGL2UV, UV2AGL
-
-    # AGLFN (UV2AGL) omits a few Latin-1 names WinAnsi uses (twosuperior, onesuperior…);
-    # the full AGL has them.
-    name = UV2AGL.get(code_point)
-    if name is None:
-        name = next((n for n, uvs in LEGACY_AGL2UV.items() if uvs == [code_point]), None)
-    return name
-
-
-def _win_ansi_encoding() -> Encoding:
-    names: list[str | None] = [None] * 256
-    for code in range(32, 256):
-        try:
-            character = bytes([code]).decode("cp1252")
-        except UnicodeDecodeError:
-            # Annex D.2 note 6: unused WinAnsi codes above 40 (octal) map to bullet.
-            names[code] = "bullet"
-            continue
-        names[code] = _agl_name(ord(character))
-    # Annex D.2 notes 3 and 5: space is also encoded at 240 (octal) and hyphen at 255;
-    # 177 (octal) is unused, so note 6 applies to it as well.
-    names[0xA0] = "space"
-    names[0xAD] = "hyphen"
-    names[0x7F] = "bullet"
-    return tuple(names)
-
-
-def _mac_roman_encoding() -> Encoding:
-    # fontTools' list is Apple's Mac OS Roman; its 0-31 and 127 slots are control names and
-    # Annex D.2 note 3 puts space (not nbspace) at 312 (octal). 'apple' is a private-use
-    # glyph with no Unicode value, so it stays unassigned as in Annex D.
-    from fontTools.encodings.MacRoman import MacRoman
-
-    names: list[str | None] = list(MacRoman)
-    for code in [*range(32), 127]:
-        names[code] = None
-    names[0xCA] = "space"
-    names[0xF0] = None
-    return tuple(names)
+def _stored_encoding(name: str) -> Encoding:
+    return tuple(_glyph_list()["encodings"][name])
 
 
 @cache
@@ -102,9 +65,9 @@ def _builtin_encoding(font: str) -> Encoding:
 
 
 _BUILDERS = {
-    "StandardEncoding": _standard_encoding,
-    "WinAnsiEncoding": _win_ansi_encoding,
-    "MacRomanEncoding": _mac_roman_encoding,
+    "StandardEncoding": lambda: _stored_encoding("StandardEncoding"),
+    "WinAnsiEncoding": lambda: _stored_encoding("WinAnsiEncoding"),
+    "MacRomanEncoding": lambda: _stored_encoding("MacRomanEncoding"),
     "Symbol": lambda: _builtin_encoding("Symbol"),
     "ZapfDingbats": lambda: _builtin_encoding("ZapfDingbats"),
 }
@@ -124,6 +87,11 @@ def glyph_name_to_unicode(name: str, zapf_dingbats: bool = False) -> str | None:
     uXXXX[XX], f_f_i ligatures, .suffixes dropped) via fontTools.agl; the ZapfDingbats names
     (a1…a191) count only for that font, as the AGL specification requires. None when nothing
     matches."""
+    if not zapf_dingbats:
+        # A name of the list itself: the text fontTools.agl.toUnicode gives it, stored.
+        text = _glyph_list()["agl"].get(name)
+        if text is not None:
+            return text
     from fontTools.agl import toUnicode
 
     return toUnicode(name, zapf_dingbats) or None

@@ -115,10 +115,14 @@ def font_program_unicode(
     simple = not subtype.startswith("CIDFontType")
     standard = False
     by_glyph: dict[int, str]
-    # fontTools is imported by the first program read, not with this module: ttLib and cffLib
-    # are a quarter of the text path's start-up, and most fonts are read without their program.
-    from fontTools.ttLib import TTLibError
+    errors: tuple[type[Exception], ...] = _PARSE_ERRORS
+    if program_type != "FontFile":
+        # fontTools is imported by the first program it parses, not with this module: ttLib
+        # and cffLib are a quarter of the text path's start-up, most fonts are read without
+        # their program, and a Type 1 program is read by pattern, without fontTools.
+        from fontTools.ttLib import TTLibError
 
+        errors = (TTLibError, *_PARSE_ERRORS)
     try:
         if program_type == "FontFile":
             (by_code, standard), by_glyph = _type1_unicode(data), {}
@@ -126,7 +130,7 @@ def font_program_unicode(
             by_code, by_glyph, standard = _cff_unicode(data, simple)
         else:
             by_code, by_glyph = _sfnt_unicode(data, simple)
-    except (TTLibError, *_PARSE_ERRORS) as error:
+    except errors as error:
         problem = f"{program_type} unreadable: {type(error).__name__}: {error}"
         return FontProgramUnicode(program_type, {}, {}, (problem,))
     return FontProgramUnicode(program_type, by_code, by_glyph, (), standard)

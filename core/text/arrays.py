@@ -11,7 +11,6 @@ the very float a decision made glyph by glyph would.
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter
@@ -147,6 +146,8 @@ def median(values: np.ndarray) -> float:
     numbers as sorted() does, and the middle ones are then the same numbers), statistics
     itself otherwise (nan compares false: only Python's sort gives Python's order)."""
     if np.isnan(values).any():
+        import statistics  # only here: with fractions and decimal, a millisecond of start-up
+
         return statistics.median(values.tolist())
     ordered = np.sort(values)
     middle = len(ordered) // 2

@@ -24,8 +24,6 @@ import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from bidi import algorithm as uax9
-
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 
@@ -117,6 +115,10 @@ def _base_level(chars: Sequence[str], rules: Rules) -> int:
 def _levels(chars: Sequence[str], base_level: int) -> dict:
     """python-bidi's storage after UAX #9 resolution (X1–I2): one record per character, each
     tagged with its position in `chars` so the reordering can be followed."""
+    # python-bidi is imported by the lines that need it, not with the module: most documents
+    # have no right-to-left line, and a one-file process need not load it.
+    from bidi import algorithm as uax9
+
     storage = uax9.get_empty_storage()
     storage["base_level"] = base_level
     storage["base_dir"] = ("L", "R")[base_level]
@@ -190,6 +192,8 @@ def _reorder(
     ]
     if not reordered:
         return chars, owners, runs
+    from bidi import algorithm as uax9
+
     uax9.reorder_resolved_levels(storage, False)
     uax9.apply_mirroring(storage, False)
     new_chars = [record["ch"] for record in records]

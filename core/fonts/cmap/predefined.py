@@ -8,7 +8,6 @@ file makes a lookup return None, so the decode step is skipped; it never raises.
 
 from __future__ import annotations
 
-import gzip
 import json
 import logging
 import re
@@ -41,6 +40,8 @@ def _assets_dir() -> Path:
 
 
 def _read_json(file_name: str) -> dict | None:
+    import gzip  # with the first file read, not with the module: most documents read none
+
     path = _assets_dir() / file_name
     if not path.is_file():
         return None
