@@ -80,14 +80,14 @@ class ExportStopped(Exception):
     """The export was cancelled or its page turned before its files were in place."""
 
 
-def write_files(
+def write_temporaries(
     files: Sequence[ExportFile],
     picture: Picture,
     stop: Callable[[], bool] = lambda: False,
     progress: Callable[[int, int], None] | None = None,
-) -> list[Path]:
-    """Make and write every file under a temporary name beside it, then rename them all into
-    place: a failed or stopped export leaves no file, partial or stale, behind."""
+) -> list[str]:
+    """Make every file and write it under a temporary name beside it (put_in_place renames
+    them): a failed or stopped export leaves no file, partial or stale, behind."""
     temporaries: list[str] = []
     try:
         for number, file in enumerate(files):
@@ -103,19 +103,34 @@ def write_files(
                 raise ExportError(write_failure(exc, file.path)) from exc
             if progress is not None:
                 progress(number + 1, len(files))
-        if stop():
-            raise ExportStopped
+    except BaseException:
+        discard(temporaries)
+        raise
+    return temporaries
+
+
+def put_in_place(temporaries: Sequence[str], files: Sequence[ExportFile]) -> list[Path]:
+    """Rename the written temporaries over their files (quick: done on the GUI thread, after
+    it has checked that the export is still wanted)."""
+    try:
         for temporary, file in zip(temporaries, files, strict=True):
             try:
                 os.replace(temporary, file.path)
             except OSError as exc:
                 raise ExportError(write_failure(exc, file.path)) from exc
-    except BaseException:
-        for temporary in temporaries:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-        raise
+    finally:
+        discard(temporaries)
     return [file.path for file in files]
+
+
+def discard(temporaries: Sequence[str]) -> None:
+    for temporary in temporaries:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def write_files(files: Sequence[ExportFile], picture: Picture) -> list[Path]:
+    return put_in_place(write_temporaries(files, picture), files)
 
 
 def write_now(window, job: ExportJob) -> list[Path]:
@@ -136,7 +151,7 @@ class BackgroundExport(QObject):
     finished = Signal(list)
     failed = Signal(str)
     _wrote = Signal(int, int)  # from the worker thread: files written, files to write
-    _ended = Signal(object)  # from the worker thread: the paths, or the failure's message
+    _ended = Signal(object)  # from the worker thread: the temporaries, or the failure's message
 
     def __init__(self, window, job: ExportJob) -> None:
         super().__init__(window)
@@ -189,7 +204,9 @@ class BackgroundExport(QObject):
 
     def _run(self, picture: Picture) -> None:
         try:
-            written = write_files(self._job.files, picture, self._stop.is_set, self._wrote.emit)
+            written = write_temporaries(
+                self._job.files, picture, self._stop.is_set, self._wrote.emit
+            )
         except ExportStopped:
             return  # the GUI thread has said why already
         except ExportError as exc:
@@ -207,13 +224,19 @@ class BackgroundExport(QObject):
 
     @Slot(object)
     def _on_ended(self, outcome) -> None:
-        if self._over:
-            return
         if isinstance(outcome, str):
             self._fail(outcome)
             return
+        if self._over:  # cancelled, or the page turned, after the files were written
+            discard(outcome)
+            return
+        try:
+            written = put_in_place(outcome, self._job.files)
+        except ExportError as exc:
+            self._fail(str(exc))
+            return
         self._finish()
-        self.finished.emit([str(path) for path in outcome])
+        self.finished.emit([str(path) for path in written])
 
     @Slot(int)
     def _on_page_changed(self, index: int) -> None:

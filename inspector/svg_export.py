@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+import numpy as np
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage
 
@@ -37,8 +38,19 @@ def _num(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def _points(points) -> str:
-    return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+def _point_rows(points: np.ndarray) -> list[str]:
+    """Each row of an (N, k, 2) array of points as SVG's "x,y x,y …" text, each number as
+    _num writes it. Formatted by numpy with no tuple or list per point: a dense layer's
+    hundreds of thousands of small containers made the garbage collector, whose passes hold
+    the GIL, cost more than the text itself and stall the GUI thread for 200 ms at a time."""
+    if not len(points):
+        return []
+    numbers = np.char.rstrip(np.char.rstrip(np.char.mod("%.2f", points), "0"), ".")
+    pairs = np.char.add(np.char.add(numbers[..., 0], ","), numbers[..., 1])
+    rows = pairs[:, 0]
+    for column in range(1, pairs.shape[1]):
+        rows = np.char.add(np.char.add(rows, " "), pairs[:, column])
+    return rows.tolist()
 
 
 def _stroke_attributes(stroke) -> str:
@@ -64,7 +76,11 @@ def _layer_group(layer, model) -> list[str]:
             continue
         out.append(f'<g class="stroke stroke-{number}" {_stroke_attributes(stroke)}>')
         # Polylines through every point, the closing one included, as the screen strokes them.
-        out += [f'<polyline points="{_points(points)}"/>' for points in stroke.shape.subpaths()]
+        shape = stroke.shape
+        points = shape.points
+        if shape.closed:
+            points = np.concatenate([points, points[:, :1]], axis=1)
+        out += [f'<polyline points="{row}"/>' for row in _point_rows(points)]
         out.append("</g>")
     out.append("</g>")
     return out
@@ -73,13 +89,14 @@ def _layer_group(layer, model) -> list[str]:
 def _glyph_titles(model, indices) -> list[str]:
     """One transparent polygon per glyph with its title (hover shows which glyph it is)."""
     out = ['<g class="glyph-titles" fill="transparent" stroke="none">']
-    for i in indices:
+    indices = list(indices)
+    rows = _point_rows(model.quads[indices]) if indices else []
+    for i, points in zip(indices, rows, strict=True):
         glyph = model.glyphs[i]
         title = (
             f"#{i} {char_label(glyph.text)} · /{glyph.font_key} {glyph.font_size:.1f} pt · "
             f"{glyph.decode_source} · {model.status[i].replace('_', ' ')}"
         )
-        points = _points(model.quads[i].tolist())
         out.append(
             f'<polygon class="glyph" data-index="{i}" points="{points}">'
             f"<title>{escape(title)}</title></polygon>"
