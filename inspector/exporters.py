@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QObject, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 
 from glyphscope.core.rules import Rules
@@ -146,30 +146,32 @@ def page_image(
 
 
 def _rendered(
-    window, sections: Sequence[LegendSection], scale: float, region: QRectF | None = None
+    window,
+    sections: Sequence[LegendSection],
+    scale: float,
+    region: QRectF | None = None,
+    asking: bool = False,
 ) -> QImage:
+    """The export picture painted now. `asking`: PageImageExport's first pass, which only
+    lets each background layer record its device transform (ExportImages): everything is
+    clipped away, so the page image and the small layers cost nothing to not paint."""
     if region is not None:
-        return _region_rendered(window, region, scale)
-    image = QImage(export_size(window, sections, scale), QImage.Format.Format_ARGB32)
-    image.fill(QColor("#ffffff"))
+        size = QSize(max(int(region.width() * scale), 1), max(int(region.height() * scale), 1))
+    else:
+        size = export_size(window, sections, scale)
+    image = QImage(size, QImage.Format.Format_ARGB32)
+    if not asking:
+        image.fill(QColor("#ffffff"))
     painter = QPainter(image)
-    paint_export(painter, window, sections, scale)
-    painter.end()
-    return image
-
-
-def _region_rendered(window, region: QRectF, scale: float) -> QImage:
-    image = QImage(
-        max(int(region.width() * scale), 1),
-        max(int(region.height() * scale), 1),
-        QImage.Format.Format_ARGB32,
-    )
-    image.fill(QColor("#ffffff"))
-    painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-    target = QRectF(0, 0, image.width(), image.height())
-    window.view.scene().render(painter, target, region, Qt.AspectRatioMode.KeepAspectRatio)
+    if asking:
+        painter.setClipRect(QRect(0, 0, 1, 1))
+    if region is not None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        target = QRectF(0, 0, image.width(), image.height())
+        window.view.scene().render(painter, target, region, Qt.AspectRatioMode.KeepAspectRatio)
+    else:
+        paint_export(painter, window, sections, scale)
     painter.end()
     return image
 
@@ -213,7 +215,7 @@ class PageImageExport(QObject):
         """Ask every background layer for its image (the first pass paints only the small
         layers, and is thrown away); `finished` may be emitted before this returns."""
         with self._exporting():
-            _rendered(self._window, self._sections, self._scale, self._region)
+            _rendered(self._window, self._sections, self._scale, self._region, asking=True)
         self.progress.emit(0, self._images.total)
         self._images.submit()
 
