@@ -23,6 +23,7 @@ __all__ = [
     "LEGEND_ROW",
     "LEGEND_WIDTH",
     "LegendSection",
+    "legend_height",
     "legend_sections",
     "page_rect",
     "open_temporary",
@@ -53,6 +54,11 @@ def legend_sections(window, layer_ids: Sequence[str]) -> list[LegendSection]:
             entries = layer.legend()
         sections.append(LegendSection(layer.title, tuple(entries)))
     return sections
+
+
+def legend_height(sections: Sequence[LegendSection]) -> float:
+    rows = sum(1 + len(section.entries) for section in sections)
+    return LEGEND_MARGIN * 2 + rows * LEGEND_ROW + len(sections) * 4
 
 
 def page_rect(window) -> QRectF:

@@ -23,6 +23,7 @@ from glyphscope.inspector.export_common import (
     LEGEND_ROW,
     LEGEND_WIDTH,
     LegendSection,
+    legend_height,
     legend_sections,
     open_temporary,
     page_rect,
@@ -36,6 +37,7 @@ __all__ = [
     "PageImageExport",
     "export_png",
     "export_svg",
+    "legend_height",
     "page_image",
     "page_rect",
     "png_bytes",
@@ -60,11 +62,6 @@ def layers_shown(window, layer_ids: Sequence[str], selection: bool = False):
         for layer_id, visible in before.items():
             window.layers[layer_id].setVisible(visible)
         window.selection_layer.setVisible(selection_visible)
-
-
-def legend_height(sections: Sequence[LegendSection]) -> float:
-    rows = sum(1 + len(section.entries) for section in sections)
-    return LEGEND_MARGIN * 2 + rows * LEGEND_ROW + len(sections) * 4
 
 
 def export_size(window, sections: Sequence[LegendSection], scale: float) -> QSize:

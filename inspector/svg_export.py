@@ -23,6 +23,7 @@ from glyphscope.inspector.export_common import (
     LEGEND_ROW,
     LEGEND_WIDTH,
     LegendSection,
+    legend_height,
     legend_sections,
     page_rect,
     png_bytes,
@@ -221,7 +222,8 @@ def svg_text(page: SvgPage) -> str:
     left, top, area_width, area_height = page.area
     sections = page.sections
     width = area_width + (LEGEND_WIDTH if sections else 0.0)
-    height = area_height
+    # As tall as the legend when that is taller than the page (as the PNG export is).
+    height = max(area_height, legend_height(sections)) if sections else area_height
     a, b, c, d, e, f = page.matrix
     page_width, page_height = page.page_size
     out = [

@@ -280,3 +280,19 @@ def test_the_svgs_point_text_is_each_numbers_two_decimals_without_trailing_zeros
         " ".join(f"{_num(x)},{_num(y)}" for x, y in row)
         for row in points.astype(np.float32).tolist()
     ]
+
+
+def test_an_svgs_legend_taller_than_the_page_is_not_cut_off(qtbot, qa_window, tmp_path):
+    from xml.etree import ElementTree
+
+    from glyphscope.inspector.exporters import legend_height, legend_sections
+    from glyphscope.inspector.svg_export import _num
+
+    window, _features = qa_window
+    open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))  # a page 160 pt high
+    layers = list(window.layers)
+    export_svg(window, tmp_path / "page.svg", layers)
+    root = ElementTree.parse(tmp_path / "page.svg").getroot()
+    tallest = legend_height(legend_sections(window, layers))
+    assert tallest > 160
+    assert root.get("height") == f"{_num(tallest)}pt"
