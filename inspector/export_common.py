@@ -1,11 +1,16 @@
-"""What the picture exports share: the legend's sections and sizes, the scene area exported, and
-PNG bytes of an image (raster exports in inspector/exporters.py, vector SVG in
-inspector/svg_export.py)."""
+"""What the exports share: the legend's sections and sizes, the scene area exported, PNG bytes
+of an image (raster exports in inspector/exporters.py, vector SVG in inspector/svg_export.py),
+and files written whole or not at all with the user's usual permissions, with a message a
+user understands when that fails."""
 
 from __future__ import annotations
 
+import errno
+import os
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
 from PySide6.QtGui import QImage
@@ -18,9 +23,12 @@ __all__ = [
     "LEGEND_ROW",
     "LEGEND_WIDTH",
     "LegendSection",
+    "legend_height",
     "legend_sections",
     "page_rect",
+    "open_temporary",
     "png_bytes",
+    "write_failure",
 ]
 
 LEGEND_WIDTH = 280.0  # display points
@@ -48,6 +56,11 @@ def legend_sections(window, layer_ids: Sequence[str]) -> list[LegendSection]:
     return sections
 
 
+def legend_height(sections: Sequence[LegendSection]) -> float:
+    rows = sum(1 + len(section.entries) for section in sections)
+    return LEGEND_MARGIN * 2 + rows * LEGEND_ROW + len(sections) * 4
+
+
 def page_rect(window) -> QRectF:
     """The scene area of the page and every overlay outside it (slug lines, MediaBox)."""
     return QRectF(window.view.page_scene_rect())
@@ -60,3 +73,29 @@ def png_bytes(image: QImage) -> bytes:
     image.save(buffer, "PNG")
     buffer.close()
     return bytes(data.data())
+
+
+def open_temporary(output: str | Path) -> tuple[str, int]:
+    """(path, descriptor) of a new file beside `output`, to be renamed over it once whole.
+    Not tempfile.mkstemp: its 0600 file would keep that mode after the rename, where the user
+    expects their usual permissions (0666 less the umask, like any new file)."""
+    folder = Path(output).resolve().parent
+    temporary = str(folder / f".glyphscope-{secrets.token_hex(8)}{Path(output).suffix}")
+    return temporary, os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+
+
+# What a user is told when a file cannot be written, by the error's number.
+WRITE_FAILURES = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is exhausted",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EROFS: "the disk is read-only",
+    errno.ENOENT: "the folder does not exist",
+}
+
+
+def write_failure(error: OSError, path: str | Path) -> str:
+    """`could not write NAME: the disk is full` and the like."""
+    reason = WRITE_FAILURES.get(error.errno, error.strerror or str(error))
+    return f"could not write {Path(path).name}: {reason}"

@@ -9,13 +9,12 @@ user space), so an export shows exactly what the screen does, at any resolution.
 from __future__ import annotations
 
 import os
-import secrets
 import threading
 from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QObject, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 
 from glyphscope.core.rules import Rules
@@ -24,7 +23,9 @@ from glyphscope.inspector.export_common import (
     LEGEND_ROW,
     LEGEND_WIDTH,
     LegendSection,
+    legend_height,
     legend_sections,
+    open_temporary,
     page_rect,
     png_bytes,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "PageImageExport",
     "export_png",
     "export_svg",
+    "legend_height",
     "page_image",
     "page_rect",
     "png_bytes",
@@ -43,28 +45,23 @@ __all__ = [
 
 
 @contextmanager
-def layers_shown(window, layer_ids: Sequence[str]):
-    """Show exactly `layer_ids` (and no selection, nor the other pages of continuous
-    scrolling) while exporting, then put every layer back as it was; the user's saved layer
-    choice is not touched."""
+def layers_shown(window, layer_ids: Sequence[str], selection: bool = False):
+    """Show exactly `layer_ids` (and the selection only if `selection`, nor the other pages
+    of continuous scrolling) while exporting, then put every layer back as it was; the user's
+    saved layer choice is not touched."""
     wanted = set(layer_ids)
     before = {layer_id: layer.isVisible() for layer_id, layer in window.layers.items()}
     selection_visible = window.selection_layer.isVisible()
     try:
         for layer_id, layer in window.layers.items():
             layer.setVisible(layer_id in wanted)
-        window.selection_layer.setVisible(False)
+        window.selection_layer.setVisible(selection)
         with window.view.current_page_only():
             yield
     finally:
         for layer_id, visible in before.items():
             window.layers[layer_id].setVisible(visible)
         window.selection_layer.setVisible(selection_visible)
-
-
-def legend_height(sections: Sequence[LegendSection]) -> float:
-    rows = sum(1 + len(section.entries) for section in sections)
-    return LEGEND_MARGIN * 2 + rows * LEGEND_ROW + len(sections) * 4
 
 
 def export_size(window, sections: Sequence[LegendSection], scale: float) -> QSize:
@@ -130,19 +127,48 @@ def _swatch(painter: QPainter, entry: LegendEntry, box: QRectF) -> None:
     painter.setBrush(Qt.BrushStyle.NoBrush)
 
 
-def page_image(window, layer_ids: Sequence[str], scale: float = 2.0, legend: bool = True) -> QImage:
+def page_image(
+    window,
+    layer_ids: Sequence[str],
+    scale: float = 2.0,
+    legend: bool = True,
+    region: QRectF | None = None,
+) -> QImage:
     """The export picture, painted now on the calling thread (PageImageExport paints a dense
-    page's layers off the GUI thread instead)."""
-    sections = legend_sections(window, layer_ids) if legend else []
-    with layers_shown(window, layer_ids):
-        return _rendered(window, sections, scale)
+    page's layers off the GUI thread instead). With a `region` (scene rectangle): that part
+    of the page with the selection outlined, and no legend."""
+    sections = legend_sections(window, layer_ids) if legend and region is None else []
+    with layers_shown(window, layer_ids, selection=region is not None):
+        return _rendered(window, sections, scale, region)
 
 
-def _rendered(window, sections: Sequence[LegendSection], scale: float) -> QImage:
-    image = QImage(export_size(window, sections, scale), QImage.Format.Format_ARGB32)
-    image.fill(QColor("#ffffff"))
+def _rendered(
+    window,
+    sections: Sequence[LegendSection],
+    scale: float,
+    region: QRectF | None = None,
+    asking: bool = False,
+) -> QImage:
+    """The export picture painted now. `asking`: PageImageExport's first pass, which only
+    lets each background layer record its device transform (ExportImages): everything is
+    clipped away, so the page image and the small layers cost nothing to not paint."""
+    if region is not None:
+        size = QSize(max(int(region.width() * scale), 1), max(int(region.height() * scale), 1))
+    else:
+        size = export_size(window, sections, scale)
+    image = QImage(size, QImage.Format.Format_ARGB32)
+    if not asking:
+        image.fill(QColor("#ffffff"))
     painter = QPainter(image)
-    paint_export(painter, window, sections, scale)
+    if asking:
+        painter.setClipRect(QRect(0, 0, 1, 1))
+    if region is not None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        target = QRectF(0, 0, image.width(), image.height())
+        window.view.scene().render(painter, target, region, Qt.AspectRatioMode.KeepAspectRatio)
+    else:
+        paint_export(painter, window, sections, scale)
     painter.end()
     return image
 
@@ -156,20 +182,27 @@ class PageImageExport(QObject):
     """The export picture with a dense page's layers painted by the layer painter's thread
     at the export's resolution (widgets.overlay_base.ExportImages), so the window never
     freezes while they paint; the same pixels as page_image. `finished` brings the image;
-    `failed` says why there is none (another page was shown meanwhile)."""
+    `failed` says why there is none (another page was shown meanwhile). With a `region`, the
+    picture is that part of the page with the selection outlined (page_image's region)."""
 
     progress = Signal(int, int)  # layers painted, layers to paint
     finished = Signal(QImage)
     failed = Signal(str)
 
     def __init__(
-        self, window, layer_ids: Sequence[str], scale: float = 2.0, legend: bool = True
+        self,
+        window,
+        layer_ids: Sequence[str],
+        scale: float = 2.0,
+        legend: bool = True,
+        region: QRectF | None = None,
     ) -> None:
         super().__init__(window)
         self._window = window
         self._layer_ids = list(layer_ids)
         self._scale = scale
-        self._sections = legend_sections(window, layer_ids) if legend else []
+        self._region = region
+        self._sections = legend_sections(window, layer_ids) if legend and region is None else []
         self._images = ExportImages(self._returned)
         self._over = False
         self._page = window.page_index
@@ -179,7 +212,7 @@ class PageImageExport(QObject):
         """Ask every background layer for its image (the first pass paints only the small
         layers, and is thrown away); `finished` may be emitted before this returns."""
         with self._exporting():
-            _rendered(self._window, self._sections, self._scale)
+            _rendered(self._window, self._sections, self._scale, self._region, asking=True)
         self.progress.emit(0, self._images.total)
         self._images.submit()
 
@@ -189,8 +222,8 @@ class PageImageExport(QObject):
 
     @contextmanager
     def _exporting(self):
-        layers = list(self._window.layers.values())
-        with layers_shown(self._window, self._layer_ids):
+        layers = [*self._window.layers.values(), self._window.selection_layer]
+        with layers_shown(self._window, self._layer_ids, selection=self._region is not None):
             for layer in layers:
                 layer.export = self._images
             try:
@@ -216,7 +249,7 @@ class PageImageExport(QObject):
         if self._images.done:
             self._over = True
             with self._exporting():
-                image = _rendered(self._window, self._sections, self._scale)
+                image = _rendered(self._window, self._sections, self._scale, self._region)
             self.finished.emit(image)
 
 
@@ -293,11 +326,7 @@ class TextExport(QObject):
         from glyphscope.core.document import Document
         from glyphscope.core.output import UTF8_BOM, write_document_text
 
-        folder = Path(output).resolve().parent
-        # Not tempfile.mkstemp: its 0600 file would keep that mode after the rename, where
-        # the user expects their usual permissions (0666 less the umask, like any new file).
-        temporary = str(folder / f".glyphscope-{secrets.token_hex(8)}.txt")
-        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        temporary, handle = open_temporary(output)
         try:
             with os.fdopen(handle, "wb") as stream, Document.open(path, password) as document:
                 indices = list(pages) if pages else list(range(document.page_count))

@@ -7,22 +7,23 @@ from pathlib import Path
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
 
-from glyphscope.inspector.bundle import explanation_html
 from glyphscope.inspector.export_dialogs import (
     LayersDialog,
     TextExportDialog,
     export_folder,
     remember_export_folder,
 )
-from glyphscope.inspector.exporters import (
-    PageImageExport,
-    TextExport,
-    export_svg,
-    page_image,
-    png_bytes,
+from glyphscope.inspector.export_jobs import (
+    BackgroundExport,
+    ExportJob,
+    bundle_job,
+    png_job,
+    selection_job,
+    svg_job,
+    write_now,
 )
+from glyphscope.inspector.exporters import TextExport
 from glyphscope.inspector.regression import ask_regression_case
-from glyphscope.inspector.selection_export import export_selection
 
 
 def _action(features, name: str, text: str, slot, shortcut: str | None = None) -> QAction:
@@ -113,17 +114,24 @@ def build(features) -> dict[str, QAction]:
             "Ctrl+Shift+R",
         ),
     }
+    # Not among the tools with a shortcut: enabled only while a page export runs.
+    cancel = _action(
+        features, "cancel_exports", "&Cancel exports", lambda: cancel_exports(features)
+    )
+    cancel.setEnabled(False)
+    features.cancel_exports_action = cancel
     menu = features.window.menuBar().addMenu("&QA")
     menu.setObjectName("menu_qa")
     for group in (
         ("find", "find_next", "find_previous"),
         ("compare_page", "compare_document"),
         ("reset_rules",),
-        ("export_png", "export_svg", "export_selection", "export_bundle", "export_text"),
+        ("export_png", "export_svg", "export_selection", "export_bundle", "cancel_exports"),
+        ("export_text",),
         ("regression_case",),
     ):
         for name in group:
-            menu.addAction(actions[name])
+            menu.addAction(cancel if name == "cancel_exports" else actions[name])
         menu.addSeparator()
     return actions
 
@@ -159,65 +167,61 @@ def _export_picture(features, kind: str) -> None:
     if not path:
         return
     if kind == "png":
-        _export_png_in_background(
-            features, path, dialog.chosen(), dialog.scale.value(), dialog.legend.isChecked()
+        job = png_job(
+            window, path, dialog.chosen(), dialog.scale.value(), dialog.legend.isChecked()
         )
-        return
-    try:
-        export_svg(window, path, dialog.chosen(), dialog.legend.isChecked())
-    except OSError as exc:
-        QMessageBox.warning(window, "Export", str(exc))
-        return
-    remember_export_folder(window, path)
-    window.statusBar().showMessage(f"Saved {path}", 8000)
+    else:
+        job = svg_job(window, path, dialog.chosen(), dialog.legend.isChecked())
+    run_export(features, kind, job)
 
 
-def _export_png_in_background(features, path: str, layer_ids, scale: float, legend: bool) -> None:
-    """A dense page's layers are painted by the layer painter's thread at the export's
-    resolution, the progress in the status bar; the window stays responsive meanwhile."""
+def run_export(features, kind: str, job: ExportJob) -> BackgroundExport:
+    """Paint and write `job` off the GUI thread (glyphscope.inspector.export_jobs), its
+    progress in the status bar; a new export of the same `kind` replaces a running one, and
+    QA → Cancel exports stops them all."""
     window = features.window
-    if features.png_export is not None:
-        features.png_export.cancel()
-    export = features.png_export = PageImageExport(window, layer_ids, scale, legend)
+    remember_export_folder(window, job.files[0].path)  # the next dialog starts there
+    running = features.page_exports.pop(kind, None)
+    if running is not None:
+        running.cancel()
+    export = features.page_exports[kind] = BackgroundExport(window, job)
+    name = job.files[0].path.name
 
-    def finished(image) -> None:
-        features.png_export = None
-        if not image.save(path, "PNG"):
-            QMessageBox.warning(window, "Export", f"could not write {path}")
-            return
-        remember_export_folder(window, path)
-        window.statusBar().showMessage(f"Saved {path}", 8000)
+    def over() -> None:
+        if features.page_exports.get(kind) is export:
+            del features.page_exports[kind]
+        features.cancel_exports_action.setEnabled(bool(features.page_exports))
+
+    def finished(paths: list[str]) -> None:
+        over()
+        shown = paths[0] if len(paths) == 1 else ", ".join(Path(p).name for p in paths)
+        window.statusBar().showMessage(f"Saved {shown}", 8000)
 
     def failed(reason: str) -> None:
-        features.png_export = None
-        window.statusBar().showMessage(f"PNG export stopped: {reason}", 8000)
+        over()
+        window.statusBar().showMessage(f"Export of {name} stopped: {reason}", 10000)
+        if features.interactive and reason.startswith("could not write"):
+            QMessageBox.warning(window, "Export", reason)
 
     export.progress.connect(
-        lambda done, total: window.statusBar().showMessage(
-            f"Exporting {Path(path).name}: {done} of {total} layers painted"
-        )
+        lambda text: window.statusBar().showMessage(f"Exporting {name}: {text}")
     )
     export.finished.connect(finished)
     export.failed.connect(failed)
+    features.cancel_exports_action.setEnabled(True)
     export.start()
+    return export
+
+
+def cancel_exports(features) -> None:
+    for export in list(features.page_exports.values()):
+        export.cancel()
 
 
 def export_bundle(window, path: str | Path, layer_ids=None) -> None:
-    """Write the explanation bundle of the current page (layers: the visible ones)."""
-    model = window.model
-    if layer_ids is None:
-        layer_ids = [lid for lid, layer in window.layers.items() if layer.isVisible()]
-    image = page_image(window, layer_ids, scale=2.0, legend=True)
-    titles = [window.layers[lid].title for lid in layer_ids if lid in window.layers]
-    html = explanation_html(
-        model.analysis,
-        list(model.panes.values()),
-        png_bytes(image),
-        Path(window.path or "").name,
-        titles,
-        window.selection.indices,
-    )
-    Path(path).write_text(html, encoding="utf-8")
+    """Write the explanation bundle of the current page now (layers: the visible ones); the
+    Export bundle action writes the same file off the GUI thread."""
+    write_now(window, bundle_job(window, path, layer_ids))
 
 
 def _export_bundle(features) -> None:
@@ -230,15 +234,8 @@ def _export_bundle(features) -> None:
         str(export_folder(window) / f"{_stem(window)}.html"),
         "HTML (*.html)",
     )
-    if not path:
-        return
-    try:
-        export_bundle(window, path)
-    except OSError as exc:
-        QMessageBox.warning(window, "Export", str(exc))
-        return
-    remember_export_folder(window, path)
-    window.statusBar().showMessage(f"Saved {path}", 8000)
+    if path:
+        run_export(features, "bundle", bundle_job(window, path))
 
 
 def _export_selection(features) -> None:
@@ -255,12 +252,11 @@ def _export_selection(features) -> None:
     if not path:
         return
     try:
-        written = export_selection(window, path)
-    except (OSError, ValueError) as exc:
+        job = selection_job(window, path)
+    except ValueError as exc:
         QMessageBox.warning(window, "Export selection", str(exc))
         return
-    remember_export_folder(window, path)
-    window.statusBar().showMessage("Saved " + ", ".join(p.name for p in written), 8000)
+    run_export(features, "selection", job)
 
 
 def _export_text(features) -> None:

@@ -107,7 +107,8 @@ class QaFeatures(QObject):
         self.comparing = CompareController(self)
         self.interactive = True  # False: report in the status bar only (tests, scripts)
         self.text_export = None  # the running glyphscope.inspector.exporters.TextExport
-        self.png_export = None  # the running glyphscope.inspector.exporters.PageImageExport
+        # The running page exports (glyphscope.inspector.export_jobs.BackgroundExport) by kind.
+        self.page_exports: dict = {}
         self.text_progress = None
 
         self.rule_layer = rule_changes_layer()
@@ -204,8 +205,15 @@ class QaFeatures(QObject):
             self.shutdown()
         return False
 
+    @property
+    def png_export(self):
+        """The running PNG export of the page, if any."""
+        return self.page_exports.get("png")
+
     def shutdown(self) -> None:
-        """End the QA worker process; safe to call twice."""
+        """End the QA worker process and stop the page exports; safe to call twice."""
+        for export in list(self.page_exports.values()):
+            export.cancel()
         self.thread.stop(final=self.core.close)
         self._comparer.shutdown(wait=False, cancel_futures=True)
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage
 
 from glyphscope.inspector.bundle import (
     CSP,
@@ -22,9 +22,7 @@ from glyphscope.inspector.bundle import (
     line_breaks_table,
     rules_table,
 )
-from glyphscope.inspector.export_common import png_bytes
-from glyphscope.inspector.exporters import layers_shown
-from glyphscope.inspector.svg_export import page_svg
+from glyphscope.inspector.exporters import page_image
 from glyphscope.widgets.explain import char_label, selection_text
 
 MARGIN = 12.0  # display points around the selected glyphs
@@ -44,21 +42,7 @@ def selection_region(window, indices: Sequence[int]) -> QRectF | None:
 
 def region_image(window, region: QRectF, layer_ids: Sequence[str], scale: float = 3.0) -> QImage:
     """The scene inside `region` with `layer_ids` and the selection outlined."""
-    image = QImage(
-        max(int(region.width() * scale), 1),
-        max(int(region.height() * scale), 1),
-        QImage.Format.Format_ARGB32,
-    )
-    image.fill(QColor("#ffffff"))
-    with layers_shown(window, layer_ids):
-        window.selection_layer.setVisible(True)
-        painter = QPainter(image)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        target = QRectF(0, 0, image.width(), image.height())
-        window.view.scene().render(painter, target, region, Qt.AspectRatioMode.KeepAspectRatio)
-        painter.end()
-    return image
+    return page_image(window, layer_ids, scale, legend=False, region=region)
 
 
 def provenance_table(model, indices: Sequence[int]) -> str:
@@ -133,20 +117,9 @@ origin exceeds space_gap_ratio × the box height (the threshold).</p>
 
 
 def export_selection(window, html_path: str | Path, layer_ids=None) -> list[Path]:
-    """Write NAME.html, NAME.png and NAME.svg of the selection; returns the paths written."""
-    indices = list(window.selection.indices)
-    region = selection_region(window, indices)
-    if region is None:
-        raise ValueError("nothing selected on the page")
-    if layer_ids is None:
-        layer_ids = [lid for lid, layer in window.layers.items() if layer.isVisible()]
-    html_path = Path(html_path)
-    png_path, svg_path = html_path.with_suffix(".png"), html_path.with_suffix(".svg")
-    image = region_image(window, region, layer_ids)
-    if not image.save(str(png_path), "PNG"):
-        raise OSError(f"could not write {png_path}")
-    svg = page_svg(window, layer_ids, legend=False, selection=indices, region=region)
-    svg_path.write_text(svg, encoding="utf-8")
-    html = selection_html(window.model, indices, png_bytes(image), Path(window.path or "").name)
-    html_path.write_text(html, encoding="utf-8")
-    return [html_path, png_path, svg_path]
+    """Write NAME.html, NAME.png and NAME.svg of the selection now; returns the paths written
+    (the Export selection action writes the same files off the GUI thread)."""
+    # Imported here: the export jobs are built from this module's pieces.
+    from glyphscope.inspector.export_jobs import selection_job, write_now
+
+    return write_now(window, selection_job(window, html_path, layer_ids))

@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
+import numpy as np
 from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage
 
 from glyphscope.inspector.export_common import (
     LEGEND_MARGIN,
     LEGEND_ROW,
     LEGEND_WIDTH,
+    LegendSection,
+    legend_height,
     legend_sections,
     page_rect,
     png_bytes,
@@ -34,8 +39,19 @@ def _num(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def _points(points) -> str:
-    return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+def _point_rows(points: np.ndarray) -> list[str]:
+    """Each row of an (N, k, 2) array of points as SVG's "x,y x,y …" text, each number as
+    _num writes it. Formatted by numpy with no tuple or list per point: a dense layer's
+    hundreds of thousands of small containers made the garbage collector, whose passes hold
+    the GIL, cost more than the text itself and stall the GUI thread for 200 ms at a time."""
+    if not len(points):
+        return []
+    numbers = np.char.rstrip(np.char.rstrip(np.char.mod("%.2f", points), "0"), ".")
+    pairs = np.char.add(np.char.add(numbers[..., 0], ","), numbers[..., 1])
+    rows = pairs[:, 0]
+    for column in range(1, pairs.shape[1]):
+        rows = np.char.add(np.char.add(rows, " "), pairs[:, column])
+    return rows.tolist()
 
 
 def _stroke_attributes(stroke) -> str:
@@ -61,7 +77,11 @@ def _layer_group(layer, model) -> list[str]:
             continue
         out.append(f'<g class="stroke stroke-{number}" {_stroke_attributes(stroke)}>')
         # Polylines through every point, the closing one included, as the screen strokes them.
-        out += [f'<polyline points="{_points(points)}"/>' for points in stroke.shape.subpaths()]
+        shape = stroke.shape
+        points = shape.points
+        if shape.closed:
+            points = np.concatenate([points, points[:, :1]], axis=1)
+        out += [f'<polyline points="{row}"/>' for row in _point_rows(points)]
         out.append("</g>")
     out.append("</g>")
     return out
@@ -70,13 +90,14 @@ def _layer_group(layer, model) -> list[str]:
 def _glyph_titles(model, indices) -> list[str]:
     """One transparent polygon per glyph with its title (hover shows which glyph it is)."""
     out = ['<g class="glyph-titles" fill="transparent" stroke="none">']
-    for i in indices:
+    indices = list(indices)
+    rows = _point_rows(model.quads[indices]) if indices else []
+    for i, points in zip(indices, rows, strict=True):
         glyph = model.glyphs[i]
         title = (
             f"#{i} {char_label(glyph.text)} · /{glyph.font_key} {glyph.font_size:.1f} pt · "
             f"{glyph.decode_source} · {model.status[i].replace('_', ' ')}"
         )
-        points = _points(model.quads[i].tolist())
         out.append(
             f'<polygon class="glyph" data-index="{i}" points="{points}">'
             f"<title>{escape(title)}</title></polygon>"
@@ -138,37 +159,85 @@ def _legend(sections, left: float) -> list[str]:
     return out
 
 
-def page_svg(
+@dataclass(frozen=True, slots=True)
+class SvgPage:
+    """What the SVG of a page is made of, taken on the GUI thread (svg_page) so that the text
+    can be written on another one (svg_text): the layers' strokes are built from the model
+    alone, as the layer painter's thread builds them."""
+
+    model: object  # glyphscope.core.view.page_model.PageModel
+    page_index: int
+    matrix: tuple[float, ...]  # user space → display (geometry.matrix)
+    page_size: tuple[float, float]
+    area: tuple[float, float, float, float]  # scene left, top, width, height
+    sections: tuple[LegendSection, ...]
+    page_image: QImage | None
+    layers: tuple  # OverlayLayer, in the order their labels are drawn
+    stacked: tuple  # the same, bottom first
+    selection: SelectionLayer | None
+
+
+def svg_page(
     window,
     layer_ids: Sequence[str],
     legend: bool = True,
     selection: Sequence[int] = (),
     region: QRectF | None = None,
-) -> str:
-    """The SVG text of the current page with `layer_ids`; `selection` glyphs are outlined on
+) -> SvgPage:
+    """The current page's SVG inputs with `layer_ids`; `selection` glyphs are outlined on
     top, and `region` (scene rectangle) crops the picture to a part of the page."""
     model = window.model
     geometry = window.view.geometry
-    matrix = to_qtransform(geometry.matrix)
     area = region if region is not None else page_rect(window)
-    sections = legend_sections(window, layer_ids) if legend else []
-    width = area.width() + (LEGEND_WIDTH if sections else 0.0)
-    height = area.height()
-    a, b, c, d, e, f = geometry.matrix
-    page_width, page_height = geometry.size
+    rendered = window.rendered
+    image = None
+    if rendered is not None and not rendered.image.isNull():
+        image = QImage(rendered.image)  # shared, copied only if the page's image changes
+    chosen = [i for i in selection if 0 <= i < model.count]
+    outline = None
+    if chosen:
+        # A layer of its own: the window's selection layer shows the user's selection.
+        outline = SelectionLayer()
+        outline.set_model(model)
+        outline.set_selected(tuple(chosen))
+    shown = tuple(window.layers[lid] for lid in layer_ids if lid in window.layers)
+    return SvgPage(
+        model,
+        window.page_index,
+        tuple(geometry.matrix),
+        tuple(geometry.size),
+        (area.left(), area.top(), area.width(), area.height()),
+        tuple(legend_sections(window, layer_ids) if legend else ()),
+        image,
+        shown,
+        tuple(sorted(shown, key=lambda layer: layer.zValue())),
+        outline,
+    )
+
+
+def svg_text(page: SvgPage) -> str:
+    """The SVG of `page`; safe off the GUI thread."""
+    model = page.model
+    matrix = to_qtransform(page.matrix)
+    left, top, area_width, area_height = page.area
+    sections = page.sections
+    width = area_width + (LEGEND_WIDTH if sections else 0.0)
+    # As tall as the legend when that is taller than the page (as the PNG export is).
+    height = max(area_height, legend_height(sections)) if sections else area_height
+    a, b, c, d, e, f = page.matrix
+    page_width, page_height = page.page_size
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_num(width)}pt" '
         f'height="{_num(height)}pt" viewBox="0 0 {_num(width)} {_num(height)}">',
-        f"<title>Glyphscope: page {window.page_index + 1}</title>",
+        f"<title>Glyphscope: page {page.page_index + 1}</title>",
         '<rect class="background" width="100%" height="100%" fill="#ffffff"/>',
-        f'<svg class="page" x="0" y="0" width="{_num(area.width())}" '
-        f'height="{_num(area.height())}" viewBox="{_num(area.left())} {_num(area.top())} '
-        f'{_num(area.width())} {_num(area.height())}">',
+        f'<svg class="page" x="0" y="0" width="{_num(area_width)}" '
+        f'height="{_num(area_height)}" viewBox="{_num(left)} {_num(top)} '
+        f'{_num(area_width)} {_num(area_height)}">',
     ]
-    rendered = window.rendered
-    if rendered is not None and not rendered.image.isNull():
-        data = base64.b64encode(png_bytes(rendered.image)).decode("ascii")
+    if page.page_image is not None:
+        data = base64.b64encode(png_bytes(page.page_image)).decode("ascii")
         out.append(
             f'<image class="page-image" x="0" y="0" width="{_num(page_width)}" '
             f'height="{_num(page_height)}" preserveAspectRatio="none" '
@@ -178,23 +247,28 @@ def page_svg(
         f'<g class="overlays" transform="matrix({_num(a)} {_num(b)} {_num(c)} {_num(d)} '
         f'{_num(e)} {_num(f)})">'
     )
-    shown = [window.layers[lid] for lid in layer_ids if lid in window.layers]
-    for layer in sorted(shown, key=lambda layer: layer.zValue()):
+    for layer in page.stacked:
         out += _layer_group(layer, model)
         if isinstance(layer, GlyphQuadsLayer):
             out += _glyph_titles(model, range(model.count))
-    chosen = [i for i in selection if 0 <= i < model.count]
-    if chosen:
-        # A layer of its own: the window's selection layer shows the user's selection.
-        outline = SelectionLayer()
-        outline.set_model(model)
-        outline.set_selected(tuple(chosen))
-        out += _layer_group(outline, model)
+    if page.selection is not None:
+        out += _layer_group(page.selection, model)
     out.append("</g>")
-    for layer in shown:
+    for layer in page.layers:
         out += _labels(layer, model, matrix)
     out.append("</svg>")
     if sections:
-        out += _legend(sections, area.width())
+        out += _legend(sections, area_width)
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def page_svg(
+    window,
+    layer_ids: Sequence[str],
+    legend: bool = True,
+    selection: Sequence[int] = (),
+    region: QRectF | None = None,
+) -> str:
+    """The SVG text of the current page (svg_page's arguments), written now."""
+    return svg_text(svg_page(window, layer_ids, legend, selection, region))

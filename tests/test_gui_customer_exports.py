@@ -65,6 +65,7 @@ def test_export_dialogs_start_in_the_folder_of_the_last_export(
     monkeypatch.setattr(export_dialogs.LayersDialog, "exec", lambda self: 1)
     features.actions["export_png"].trigger()
     features.actions["export_bundle"].trigger()
+    qtbot.waitUntil(lambda: not features.page_exports, timeout=60_000)  # written off the GUI thread
     assert starts == [tmp_path, chosen]
     assert (chosen / "pages-p1.png").exists() and (chosen / "pages-p1.html").exists()
     assert qa_actions.export_folder(window) == chosen

@@ -1,0 +1,76 @@
+"""The longest GUI-thread stall of each export on a dense corpus page (the federal register's
+second page, 9,407 glyphs, every overlay layer drawn), each driven through its QA menu action
+with the file dialog patched. Reports the figures; no timed assertion (the machine's load
+decides them), only that every export wrote its files."""
+
+from __future__ import annotations
+
+import gc
+
+from PySide6.QtWidgets import QFileDialog
+
+from glyphscope.inspector import export_dialogs
+from tests.qa_support import qa_window
+from tests.test_gui_workers import Watchdog, settle
+
+__all__ = ["qa_window"]
+
+DENSE_PAGE = ("pdfplumber__federal-register-2020-17221.pdf", 1)
+
+
+def test_the_longest_gui_thread_stall_of_each_export(
+    qtbot, qa_window, tmp_path, corpus_dir, monkeypatch, record_property
+):
+    from glyphscope.widgets.layer_painter import layer_painter
+
+    window, features = qa_window
+    name, page = DENSE_PAGE
+    with qtbot.waitSignal(window.pageReady, timeout=60_000):
+        window.open_file(str(corpus_dir / name))
+    with qtbot.waitSignal(window.pageReady, timeout=60_000):
+        window.go_to_page(page)
+    window.set_layers(list(window.layers))  # every overlay drawn: the most work per export
+    window.selection.set(list(range(0, window.model.count, 3)), "band")  # a third of the page
+    workers = (
+        window.render_thread,
+        window.analysis_thread,
+        window.sidebar.thread,
+        features.thread,
+        layer_painter(),
+    )
+    targets: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *_a: (targets[-1], ""))
+    monkeypatch.setattr(export_dialogs.LayersDialog, "exec", lambda self: 1)
+    watchdog = Watchdog()
+    stalls: dict[str, tuple[float, float]] = {}
+    exports = {
+        "PNG": ("export_png", "page.png", ["page.png"]),
+        "SVG": ("export_svg", "page.svg", ["page.svg"]),
+        "bundle (HTML)": ("export_bundle", "page.html", ["page.html"]),
+        "selection (HTML, PNG, SVG)": (
+            "export_selection",
+            "sel.html",
+            ["sel.html", "sel.png", "sel.svg"],
+        ),
+    }
+    for scenario, (action, target, written) in exports.items():
+        targets.append(str(tmp_path / target))
+        gc.collect()
+        settle(qtbot, workers)
+        watchdog.reset()
+        features.actions[action].trigger()
+        qtbot.waitUntil(
+            lambda: window.statusBar().currentMessage().startswith("Saved"), timeout=120_000
+        )
+        settle(qtbot, workers)
+        stalls[scenario] = (watchdog.longest, watchdog.longest_cpu)
+        window.statusBar().clearMessage()
+        assert all((tmp_path / file).stat().st_size > 0 for file in written)
+    watchdog.stop()
+    print("\nlongest GUI-thread stall per export (wall time; the GUI thread's CPU in it):")
+    for scenario, (stall, cpu) in stalls.items():
+        print(f"  {scenario:28} {stall * 1000:7.1f} ms  (cpu {cpu * 1000:6.1f} ms)")
+    record_property(
+        "stalls_ms", {name: round(stall * 1000, 1) for name, (stall, _cpu) in stalls.items()}
+    )
+    assert len(stalls) == len(exports)
