@@ -84,8 +84,11 @@ def test_a_dense_layer_appears_after_the_painter_thread_painted_it(qtbot, view, 
     view.viewport().repaint()
     assert layer.pending  # the GUI thread's paint only asked for it
     image = wait_painted(qtbot, view, layer)
-    # The whole layer at this zoom: about the page's text block, in the decode source colour.
-    assert image.width() > 400 and image.height() > 150
+    # The whole layer at this zoom (1 pixel a point): the page's text block and the few
+    # pixels its outlines reach beyond, in the decode source colour.
+    (x0, y0), (x1, y1) = model.quads.min(axis=(0, 1)), model.quads.max(axis=(0, 1))
+    width, height = x1 - x0, y1 - y0
+    assert width <= image.width() <= width + 10 and height <= image.height() <= height + 10
     grab = view.grab().toImage()
     point = view.mapFromScene(layer.mapToScene(*model.grid.centres[0].tolist()))
     shown = grab.pixelColor(point)
