@@ -80,16 +80,18 @@ class LayerJob:
         seen = QRectF(self.region).adjusted(-CULL_PAD_PX, -CULL_PAD_PX, CULL_PAD_PX, CULL_PAD_PX)
         area = self.linear.inverted()[0].mapRect(seen)
         culled = (area.left(), area.top(), area.right(), area.bottom())
-        # Only the pixels the strokes reach get an image (none for a layer with nothing on
-        # the page): the GUI thread composes every layer's image on every repaint.
+        # Only the pixels the strokes reach are kept (no image for a layer with nothing on
+        # the page): the GUI thread composes every layer's image on every repaint. They are
+        # painted in an image of the whole region, as the screen's pixels are the same only
+        # under the same transform (another translation moves a few antialiased pixels).
         reach = self._reach(culled)
         self.origin = reach.topLeft()
         if reach.isEmpty():
             self.image = QImage()
             return
-        image = QImage(reach.size(), QImage.Format.Format_ARGB32_Premultiplied)
+        image = QImage(self.region.size(), QImage.Format.Format_ARGB32_Premultiplied)
         image.fill(Qt.GlobalColor.transparent)
-        to_image = self.linear * QTransform.fromTranslate(-reach.x(), -reach.y())
+        to_image = self.linear * QTransform.fromTranslate(-self.region.x(), -self.region.y())
         painter = QPainter(image)
         try:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -99,7 +101,9 @@ class LayerJob:
             return
         finally:
             painter.end()
-        self.image = image
+        self.image = (
+            image if reach == self.region else image.copy(reach.translated(-self.region.topLeft()))
+        )
 
     def _next_batch(self) -> bool:
         """Whether to stop before the next batch, once the GUI thread has gone first."""
