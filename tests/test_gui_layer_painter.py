@@ -5,10 +5,11 @@ ready, and never an image of a page or selection it no longer shows."""
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QAbstractEventDispatcher, QPoint, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
 
@@ -18,7 +19,12 @@ from glyphscope.widgets import layer_painter as painter_module
 from glyphscope.widgets import overlay_shapes
 from glyphscope.widgets.layer_painter import layer_painter
 from glyphscope.widgets.overlay_base import SYNC_GLYPHS
-from glyphscope.widgets.overlay_layers import GlyphQuadsLayer, SelectionLayer
+from glyphscope.widgets.overlay_layers import (
+    BaselinesLayer,
+    DroppedOutsideLayer,
+    GlyphQuadsLayer,
+    SelectionLayer,
+)
 from glyphscope.widgets.overlay_shapes import (
     Shape,
     Stroke,
@@ -84,8 +90,11 @@ def test_a_dense_layer_appears_after_the_painter_thread_painted_it(qtbot, view, 
     view.viewport().repaint()
     assert layer.pending  # the GUI thread's paint only asked for it
     image = wait_painted(qtbot, view, layer)
-    # The whole layer at this zoom: about the page's text block, in the decode source colour.
-    assert image.width() > 400 and image.height() > 150
+    # The whole layer at this zoom (1 pixel a point): the page's text block and the few
+    # pixels its outlines reach beyond, in the decode source colour.
+    (x0, y0), (x1, y1) = model.quads.min(axis=(0, 1)), model.quads.max(axis=(0, 1))
+    width, height = x1 - x0, y1 - y0
+    assert width <= image.width() <= width + 10 and height <= image.height() <= height + 10
     grab = view.grab().toImage()
     point = view.mapFromScene(layer.mapToScene(*model.grid.centres[0].tolist()))
     shown = grab.pixelColor(point)
@@ -195,6 +204,81 @@ def test_an_export_paints_a_background_layer_whole_and_at_once(qtbot, view, tmp_
     x, y = model.grid.centres[0].tolist()
     shown = image.pixelColor(int(x), int(842 - y))
     assert shown != QColor("#ffffff") and not layer.pending
+
+
+def test_a_layer_with_nothing_on_the_page_keeps_no_image_and_is_not_painted_again(
+    qtbot, view, tmp_path, monkeypatch
+):
+    model = model_of(dense_pdf(tmp_path / "dense.pdf"))
+    assert not model.arrays.outside.any()
+    layer = add_layer(view, DroppedOutsideLayer(), model)
+    assert layer.background
+    image = wait_painted(qtbot, view, layer)
+    assert image.isNull()  # no pixels to compose on every repaint
+    runs = []
+    monkeypatch.setattr(painter_module.LayerJob, "run", lambda job: runs.append(job))
+    for _ in range(3):
+        view.viewport().repaint()
+        qtbot.wait(20)
+    assert not runs and not layer.pending
+
+
+def test_only_the_pixels_a_layer_reaches_are_kept_and_shown_where_they_were_painted(
+    qtbot, view, tmp_path
+):
+    model = model_of(dense_pdf(tmp_path / "dense.pdf", lines=30, top=400))
+    layer = add_layer(view, GlyphQuadsLayer(), model)
+    wait_painted(qtbot, view, layer)
+    kept = layer._image
+    assert kept.covered.contains(QRect(kept.origin, kept.image.size()))
+    assert kept.image.size() != kept.covered.size()
+    # The same pixels as the whole region painted at once, at their place in it.
+    whole = QImage(kept.covered.size(), QImage.Format.Format_ARGB32_Premultiplied)
+    whole.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(whole)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    corner = kept.covered.topLeft()
+    painter.setTransform(kept.linear * QTransform.fromTranslate(-corner.x(), -corner.y()))
+    paint_strokes(painter, layer._strokes)
+    painter.end()
+    part = whole.copy(QRect(kept.origin - corner, kept.image.size()))
+    assert part == kept.image
+    assert whole.copy(QRect(QPoint(0, 0), QSize(whole.width(), 4))).allGray()  # blank above
+
+
+def test_the_layers_painted_together_come_back_in_one_repaint(qtbot, view, tmp_path, monkeypatch):
+    monkeypatch.setattr(painter_module, "DELIVERY_SECONDS", 60.0)
+    model = model_of(dense_pdf(tmp_path / "dense.pdf"))
+    layers = [add_layer(view, kind(), model) for kind in (GlyphQuadsLayer, BaselinesLayer)]
+    # Whether the painter had finished every job when each came back to the GUI thread.
+    painter_idle: list[bool] = []
+    for layer in layers:
+
+        def recorded(job, _done=layer.job_done):
+            painter_idle.append(layer_painter().idle)
+            _done(job)
+
+        monkeypatch.setattr(layer, "job_done", recorded)
+    view.viewport().repaint()
+    assert all(layer.pending for layer in layers)
+    qtbot.waitUntil(lambda: not any(layer.pending for layer in layers), timeout=TIMEOUT_MS)
+    assert len(painter_idle) >= 2 and all(painter_idle)
+
+
+def test_the_painter_waits_while_the_gui_threads_event_loop_is_busy(
+    qtbot, view, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(painter_module, "GUI_FIRST_SECONDS", 60.0)
+    model = model_of(dense_pdf(tmp_path / "dense.pdf"))
+    layer = add_layer(view, GlyphQuadsLayer(), model)
+    layer_painter()  # started, so its gate follows the event dispatcher from now on
+    QAbstractEventDispatcher.instance().awake.emit()  # the GUI thread is at work
+    view.viewport().repaint()
+    time.sleep(0.3)  # GIL released: a painter not waiting would have painted by now
+    assert layer.pending and layer.painted_image is None
+    # The event loop going idle lets the painter go on.
+    image = wait_painted(qtbot, view, layer)
+    assert not image.isNull()
 
 
 def test_a_long_polyline_is_cut_into_pieces_that_meet():

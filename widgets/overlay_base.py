@@ -287,7 +287,7 @@ class OverlayLayer(QGraphicsItem):
         if job.failed:
             self._set_background(False)  # drawn as nothing (the error is logged), not retried
         elif job.image is not None:
-            self._image = LayerImage(job.image, job.linear, job.region.topLeft())
+            self._image = LayerImage(job.image, job.linear, job.origin, job.region)
         self.update()
 
     def _paint_labels(self, painter) -> None:
@@ -381,11 +381,11 @@ class ExportImages:
                 self._wanted.append((layer, world, region))
             return
         job = self._jobs.get(id(layer))
-        if job is None or job.image is None:
+        if job is None or job.image is None or job.image.isNull():
             return
         painter.save()
         painter.resetTransform()
-        painter.drawImage(job.region.topLeft(), job.image)
+        painter.drawImage(job.origin, job.image)
         painter.restore()
 
     def submit(self) -> None:
@@ -427,18 +427,21 @@ class ExportImages:
 
 @dataclass(frozen=True, slots=True)
 class LayerImage:
-    """A layer painted at the zoom `linear` (user space → device pixels, no translation), its
-    pixel (0, 0) at `origin` in that pixel space."""
+    """A layer's pixels `covered` painted at the zoom `linear` (user space → device pixels,
+    no translation): the image holds those it draws on, its pixel (0, 0) at `origin` in that
+    pixel space (a null image: it draws on none)."""
 
     image: QImage
     linear: QTransform
     origin: QPoint
+    covered: QRect
 
     def covers(self, linear: QTransform, seen: QRectF) -> bool:
-        painted = QRect(self.origin, self.image.size())
-        return _same(self.linear, linear) and painted.contains(seen.toAlignedRect())
+        return _same(self.linear, linear) and self.covered.contains(seen.toAlignedRect())
 
     def draw(self, painter, world: QTransform) -> None:
+        if self.image.isNull():
+            return
         # Image pixel → that pixel space → user space → the device, whatever the zoom now:
         # at the zoom it was painted for, a translation by whole pixels (crisp); at another,
         # the old image scaled until the new one arrives.

@@ -145,14 +145,27 @@ def dwell(milliseconds: int) -> None:
         loop.exec()
 
 
+def cpu_clocks() -> list[int]:
+    """The CPU-time clocks of the GUI thread and of the layer painter's thread (if any)."""
+    clocks = [time.CLOCK_THREAD_CPUTIME_ID]
+    try:
+        from glyphscope.widgets.layer_painter import layer_painter
+    except ImportError:
+        return clocks
+    return [*clocks, time.pthread_getcpuclockid(layer_painter()._thread.ident)]
+
+
 def painted(window: MainWindow) -> dict[str, float]:
     """Paint the page view now and wait for its overlays (painted here, or by the layer
     painter's thread for a dense page), wait for the panes, and return the page's steps in
     ms: "total" from the request to the page and its overlays painted, "panes" to the panes
     filled too."""
+    clocks = cpu_clocks()
+    cpu_before = [time.clock_gettime(clock) for clock in clocks]
     start = time.perf_counter()
     paint_overlays(window)
     end = time.perf_counter()
+    cpu = [time.clock_gettime(c) - before for c, before in zip(clocks, cpu_before, strict=True)]
     timing = window.page_timing
     if not window.page_is_ready:
         wait_for(window, [("ready", window.pageReady)], PAGE_TIMEOUT_MS)
@@ -160,6 +173,9 @@ def painted(window: MainWindow) -> dict[str, float]:
         return {"total": 0.0}
     steps = page_steps(timing, window.render_thread, window.analysis_thread)
     steps["paint"] = (end - start) * 1000
+    steps["paint cpu, gui thread"] = cpu[0] * 1000
+    if len(cpu) > 1:
+        steps["paint cpu, painter thread"] = cpu[1] * 1000
     steps["total"] = (end - timing.requested) * 1000
     # What the page waited for last: its image or its overlays' model.
     last = "image" if timing.image_shown >= timing.overlays_shown else "overlays"
