@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -28,13 +30,21 @@ EXPORT_FOLDER_KEY = "export/folder"
 
 
 def export_folder(window) -> Path:
-    """The folder the last export went to, else the opened file's folder, else home."""
+    """The folder the last export went to, else the opened file's folder when the user may
+    write there (not a read-only corpus or a mounted disc), else the user's documents."""
     remembered = window.settings.value(EXPORT_FOLDER_KEY)
-    if remembered and Path(str(remembered)).is_dir():
+    if remembered and _writable_folder(Path(str(remembered))):
         return Path(str(remembered))
-    if window.path and Path(window.path).parent.is_dir():
+    if window.path and _writable_folder(Path(window.path).parent):
         return Path(window.path).parent
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    if documents and Path(documents).is_dir():
+        return Path(documents)
     return Path.home()
+
+
+def _writable_folder(folder: Path) -> bool:
+    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
 def remember_export_folder(window, written: str | Path) -> None:

@@ -71,6 +71,38 @@ def test_export_dialogs_start_in_the_folder_of_the_last_export(
     assert qa_actions.export_folder(window) == chosen
 
 
+def test_the_first_export_of_a_file_in_a_read_only_folder_proposes_the_users_documents(
+    qtbot, qa_window, tmp_path, monkeypatch
+):
+    window, features = qa_window
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    documents = tmp_path / "Documents"
+    documents.mkdir()
+    open_and_wait(qtbot, window, pages_pdf(corpus / "pages.pdf"))
+    # A read-only mount: root may write to a chmod-ed folder, so the refusal is simulated.
+    real_access = os.access
+    monkeypatch.setattr(
+        export_dialogs.os,
+        "access",
+        lambda path, mode: Path(path) != corpus and real_access(path, mode),
+    )
+    monkeypatch.setattr(
+        export_dialogs.QStandardPaths, "writableLocation", lambda _location: str(documents)
+    )
+    starts = []
+
+    def save_dialog(_parent, _title, start, _filter):
+        starts.append(Path(start).parent)
+        return "", ""  # the user cancels
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_dialog)
+    monkeypatch.setattr(export_dialogs.LayersDialog, "exec", lambda self: 1)
+    features.actions["export_png"].trigger()
+    assert starts == [documents]
+    assert not features.page_exports
+
+
 # -- vector SVG, the selection export, the whole-page bundle ---------------------------------
 
 
