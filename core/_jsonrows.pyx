@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""jsontext.join_rows_in_python and float_table_in_python compiled: the JSON text of a chunk of
-rows, written from their columns into one buffer, without a str per field per row; and a
-float column's distinct texts, found by a hash of the bits instead of a sort.
+"""jsontext.join_rows_in_python compiled: the JSON text of a chunk of rows, written from their
+columns into one buffer, without a str per field per row; and FloatTexts, the texts of float
+values by bit pattern, each converted once while the writer that owns it lives.
 
 Row r is between[0] + text(fields[0], r) + between[1] + … + between[k], rows joined by
 `separator`; a row in `replaced` is written as replaced[r] instead. A field is
@@ -9,7 +9,13 @@ Row r is between[0] + text(fields[0], r) + between[1] + … + between[k], rows j
 - a list of str: row r's text;
 - a tuple (codes, table): table[codes[r]], codes an intp array;
 - an int64 array: the decimal text of the value (as int.__repr__);
-- a tuple (values, null, text): values an int64 array, `text` where the value is `null`.
+- a tuple (values, null, text): values an int64 array, `text` where the value is `null`;
+- a tuple (values, float_texts): values a float64 array, written as float_texts' texts;
+- a tuple (column, rows, quoted, quote): column a list of str, rows an int64 array of
+  positions in it, written as quoted[column[rows[r]]], quote(text) added to `quoted` first
+  where it is missing.
+The whole call holds the GIL and runs no Python code but `quote` (a C function of json's), so
+a FloatTexts or `quoted` shared between threads is never changed under a call that reads it.
 Texts are copied as UTF-8; a str that cannot be (a lone surrogate) raises
 UnicodeEncodeError, and the caller writes the rows in Python.
 """
@@ -17,7 +23,7 @@ UnicodeEncodeError, and the caller writes the rows in Python.
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport isinf, isnan
-from libc.string cimport memcpy
+from libc.string cimport memcpy, strlen
 
 import numpy as np
 
@@ -101,13 +107,175 @@ cdef Text _text(object text) except *:
     return found
 
 
+cdef extern from "Python.h":
+    char* PyOS_double_to_string(
+        double value, char format_code, int precision, int flags, int* type
+    ) except NULL
+    int Py_DTSF_ADD_DOT_0
+
+
+cdef class FloatTexts:
+    """The JSON texts of float64 values by bit pattern (not by value: 0.0 and -0.0 are written
+    differently), each converted once by float.__repr__'s own conversion and kept, bytes in
+    one arena, until clear(): a page repeats its baselines, sizes and fonts on every glyph,
+    and pages of a file repeat their margins. nan and ±inf are written as the texts given."""
+
+    cdef unsigned long long* keys  # the hash table: bit patterns
+    cdef Py_ssize_t* slots  # the hash table: entry of each key, -1 where empty
+    cdef Py_ssize_t size  # of the hash table, a power of two
+    cdef Py_ssize_t* offsets  # per entry: where its text starts in the arena
+    cdef Py_ssize_t* lengths  # per entry: its text's length
+    cdef Py_ssize_t count, room  # entries, and room for them
+    cdef char* arena
+    cdef Py_ssize_t used, capacity
+    cdef bytes nan, infinity, negative_infinity
+
+    def __cinit__(self, str nan, str infinity, str negative_infinity):
+        self.nan = nan.encode("ascii")
+        self.infinity = infinity.encode("ascii")
+        self.negative_infinity = negative_infinity.encode("ascii")
+        self.keys, self.slots, self.offsets, self.lengths, self.arena = NULL, NULL, NULL, NULL, NULL
+        self._empty(1024)
+
+    def __dealloc__(self):
+        self._free()
+
+    cdef void _free(self) noexcept:
+        PyMem_Free(self.keys)
+        PyMem_Free(self.slots)
+        PyMem_Free(self.offsets)
+        PyMem_Free(self.lengths)
+        PyMem_Free(self.arena)
+        self.keys, self.slots, self.offsets, self.lengths, self.arena = NULL, NULL, NULL, NULL, NULL
+
+    cdef int _empty(self, Py_ssize_t size) except -1:
+        cdef Py_ssize_t i
+        self._free()
+        self.size, self.room, self.count, self.used, self.capacity = size, size // 2, 0, 0, 0
+        self.keys = <unsigned long long*>PyMem_Malloc(size * sizeof(unsigned long long))
+        self.slots = <Py_ssize_t*>PyMem_Malloc(size * sizeof(Py_ssize_t))
+        self.offsets = <Py_ssize_t*>PyMem_Malloc(self.room * sizeof(Py_ssize_t))
+        self.lengths = <Py_ssize_t*>PyMem_Malloc(self.room * sizeof(Py_ssize_t))
+        if not (self.keys and self.slots and self.offsets and self.lengths):
+            raise MemoryError()
+        for i in range(size):
+            self.slots[i] = -1
+        return 0
+
+    def clear(self) -> None:
+        """Forget every text (what bounds the memory of a long-lived writer)."""
+        self._empty(1024)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def texts(self, values) -> list:
+        """The texts of `values` (a float64 array, flattened), in their order."""
+        cdef const double[::1] flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
+        cdef Py_ssize_t i, entry, start
+        found: list = []
+        for i in range(flat.shape[0]):
+            entry = self.entry(flat[i])
+            start = self.offsets[entry]
+            found.append(self.arena[start : start + self.lengths[entry]].decode("ascii"))
+        return found
+
+    cdef inline Py_ssize_t _slot(self, unsigned long long bits) noexcept:
+        cdef unsigned long long mask = self.size - 1
+        cdef Py_ssize_t slot = <Py_ssize_t>(((bits ^ (bits >> 29)) * 0x9E3779B97F4A7C15ULL >> 20) & mask)
+        while self.slots[slot] >= 0 and self.keys[slot] != bits:
+            slot = (slot + 1) & mask
+        return slot
+
+    cdef Py_ssize_t entry(self, double value) except -1:
+        """The entry of `value`'s text, converted now if it has none yet."""
+        cdef unsigned long long bits
+        memcpy(&bits, &value, sizeof(double))
+        cdef Py_ssize_t slot = self._slot(bits)
+        if self.slots[slot] >= 0:
+            return self.slots[slot]
+        if self.count == self.room:
+            self._grow()
+            slot = self._slot(bits)
+        cdef char* converted = NULL
+        cdef const char* text
+        cdef Py_ssize_t length
+        if isnan(value):
+            text = self.nan
+            length = len(self.nan)
+        elif isinf(value) and value > 0:
+            text = self.infinity
+            length = len(self.infinity)
+        elif isinf(value):
+            text = self.negative_infinity
+            length = len(self.negative_infinity)
+        else:
+            converted = PyOS_double_to_string(value, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+            text, length = converted, strlen(converted)
+        try:
+            if self.used + length > self.capacity:
+                self._grow_arena(self.used + length)
+            memcpy(self.arena + self.used, text, length)
+        finally:
+            PyMem_Free(converted)
+        entry = self.count
+        self.offsets[entry], self.lengths[entry] = self.used, length
+        self.used += length
+        self.keys[slot], self.slots[slot] = bits, entry
+        self.count += 1
+        return entry
+
+    cdef int _grow_arena(self, Py_ssize_t wanted) except -1:
+        cdef Py_ssize_t capacity = self.capacity
+        while capacity < wanted:
+            capacity = 2 * capacity + 16384
+        cdef char* grown = <char*>PyMem_Realloc(self.arena, capacity)
+        if grown == NULL:
+            raise MemoryError()
+        self.arena, self.capacity = grown, capacity
+        return 0
+
+    cdef int _grow(self) except -1:
+        # Twice the table, the keys placed anew; the entries and the arena stay.
+        cdef Py_ssize_t old_size = self.size, i, slot
+        cdef unsigned long long* old_keys = self.keys
+        cdef Py_ssize_t* old_slots = self.slots
+        cdef Py_ssize_t size = 2 * old_size
+        keys = <unsigned long long*>PyMem_Malloc(size * sizeof(unsigned long long))
+        slots = <Py_ssize_t*>PyMem_Malloc(size * sizeof(Py_ssize_t))
+        offsets = <Py_ssize_t*>PyMem_Realloc(self.offsets, (size // 2) * sizeof(Py_ssize_t))
+        if offsets != NULL:
+            self.offsets = offsets
+        lengths = <Py_ssize_t*>PyMem_Realloc(self.lengths, (size // 2) * sizeof(Py_ssize_t))
+        if lengths != NULL:
+            self.lengths = lengths
+        if keys == NULL or slots == NULL or offsets == NULL or lengths == NULL:
+            PyMem_Free(keys)
+            PyMem_Free(slots)
+            raise MemoryError()
+        for i in range(size):
+            slots[i] = -1
+        self.keys, self.slots, self.size, self.room = keys, slots, size, size // 2
+        for i in range(old_size):
+            if old_slots[i] >= 0:
+                slot = self._slot(old_keys[i])
+                self.keys[slot], self.slots[slot] = old_keys[i], old_slots[i]
+        PyMem_Free(old_keys)
+        PyMem_Free(old_slots)
+        return 0
+
+
 cdef enum:
-    CONSTANT, LISTED, TABLE, INTEGER, NULLABLE
+    CONSTANT, LISTED, TABLE, INTEGER, NULLABLE, FLOATS, QUOTED
 
 
 cdef extern from "Python.h":
     ctypedef struct PyObject
     PyObject* PyList_GET_ITEM(object items, Py_ssize_t index)
+    PyObject* PyDict_GetItem(object mapping, object key)
+
+# The longest text float.__repr__ writes ("-2.2250738585072014e-308").
+cdef Py_ssize_t FLOAT_TEXT = 24
 
 
 cdef struct Field:
@@ -118,10 +286,25 @@ cdef struct Field:
     Py_ssize_t entries  # TABLE: how many
     Py_ssize_t widest  # the longest text the field writes but a LISTED one
     Text current  # LISTED: the text of the row being written
-    PyObject* texts  # LISTED: the list of texts
+    PyObject* texts  # LISTED: the list of texts; QUOTED: the column
     const Py_ssize_t* codes
-    const long long* values
+    const long long* values  # INTEGER, NULLABLE: the values; QUOTED: the rows
     long long null
+    const double* doubles  # FLOATS: the values
+    void* float_texts  # FLOATS: their FloatTexts
+    PyObject* quoted  # QUOTED: the dict of quoted texts
+    PyObject* quote  # QUOTED: what quotes a text missing from it
+
+
+cdef Text _quoted(Field* f, Py_ssize_t r) except *:
+    # QUOTED: the quoted text of the column's text at row r, quoted now if it is not yet.
+    text = <object>PyList_GET_ITEM(<object>f.texts, f.values[r])
+    cdef PyObject* found = PyDict_GetItem(<object>f.quoted, text)
+    if found != NULL:
+        return _text(<object>found)
+    quoted = (<object>f.quote)(text)
+    (<dict>f.quoted)[text] = quoted
+    return _text(quoted)
 
 
 cdef Py_ssize_t _address(object array):
@@ -149,6 +332,7 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
     cdef Text piece
     cdef Py_ssize_t fixed, wanted
     cdef bint ascii
+    cdef FloatTexts floats, texts_of
     try:
         for k in range(field_count):
             f = &described[k]
@@ -166,6 +350,35 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                     raise ValueError("a listed field must hold a text per row")
                 f.kind, f.texts = LISTED, <PyObject*>field
                 held.append(field)
+            elif isinstance(field, tuple) and len(<tuple>field) == 2 and isinstance(
+                field[1], FloatTexts
+            ):
+                doubles = np.ascontiguousarray(field[0], dtype=np.float64)
+                if doubles.ndim != 1 or len(doubles) != count:
+                    raise ValueError("a float field must hold a value per row")
+                held.extend((doubles, field[1]))
+                f.kind, f.float_texts = FLOATS, <void*>field[1]
+                f.doubles = <const double*><Py_ssize_t>_address(doubles)
+                texts_of = <FloatTexts>field[1]
+                f.widest = max(
+                    FLOAT_TEXT,
+                    len(texts_of.nan),
+                    len(texts_of.infinity),
+                    len(texts_of.negative_infinity),
+                )
+            elif isinstance(field, tuple) and len(<tuple>field) == 4:
+                column, positions, quoted, quote = field
+                if not isinstance(column, list) or not isinstance(quoted, dict):
+                    raise TypeError("a quoted field is (list, rows, dict, quote)")
+                positions = np.ascontiguousarray(positions, dtype=np.int64)
+                if positions.ndim != 1 or len(positions) != count:
+                    raise ValueError("a quoted field must hold a row per row")
+                if count and (positions.min() < 0 or positions.max() >= len(<list>column)):
+                    raise ValueError("a row outside its column")
+                held.extend((column, positions, quoted, quote))
+                f.kind, f.texts = QUOTED, <PyObject*>column
+                f.values = <const long long*><Py_ssize_t>_address(positions)
+                f.quoted, f.quote = <PyObject*>quoted, <PyObject*>quote
             elif isinstance(field, tuple) and len(<tuple>field) == 2:
                 codes = np.ascontiguousarray(field[0], dtype=np.intp)
                 texts = list(field[1])
@@ -202,7 +415,7 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
         for k in range(field_count):
             f = &described[k]
             fixed += f.after.size + f.widest
-            ascii = ascii and f.after.ascii and (f.kind == LISTED or f.text.ascii)
+            ascii = ascii and f.after.ascii and (f.kind in (LISTED, QUOTED) or f.text.ascii)
             if f.kind == TABLE:
                 for entry in range(f.entries):
                     ascii = ascii and f.table[entry].ascii
@@ -223,6 +436,10 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                     f.current = _text(<object>PyList_GET_ITEM(<object>f.texts, r))
                     wanted += f.current.size
                     ascii = ascii and f.current.ascii
+                elif f.kind == QUOTED:
+                    f.current = _quoted(f, r)
+                    wanted += f.current.size
+                    ascii = ascii and f.current.ascii
                 f += 1
             _reserve(&buffer, wanted)
             if r:
@@ -235,7 +452,11 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                     _put(&buffer, piece.data, piece.size)
                 elif f.kind == INTEGER:
                     _put_int(&buffer, f.values[r])
-                elif f.kind == LISTED:
+                elif f.kind == FLOATS:
+                    floats = <FloatTexts>f.float_texts
+                    entry = floats.entry(f.doubles[r])
+                    _put(&buffer, floats.arena + floats.offsets[entry], floats.lengths[entry])
+                elif f.kind == LISTED or f.kind == QUOTED:
                     _put(&buffer, f.current.data, f.current.size)
                 elif f.kind == CONSTANT or f.values[r] == f.null:
                     _put(&buffer, f.text.data, f.text.size)
@@ -254,50 +475,3 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
         for k in range(field_count):
             PyMem_Free(described[k].table)
         PyMem_Free(described)
-
-
-cdef extern from "Python.h":
-    char* PyOS_double_to_string(
-        double value, char format_code, int precision, int flags, int* type
-    ) except NULL
-    int Py_DTSF_ADD_DOT_0
-
-
-def float_table(const double[::1] values, str nan, str infinity, str negative_infinity):
-    """jsontext.JsonWriter.float_table's codes and texts, each distinct bit pattern converted
-    once (float.__repr__'s own conversion; a non-finite value written as the text given),
-    the texts in order of first appearance: a hash of the bits instead of a sort."""
-    cdef Py_ssize_t count = values.shape[0], size = 16, i, slot
-    while size < 2 * count:
-        size *= 2
-    cdef unsigned long long mask = size - 1
-    keys_array = np.empty(size, dtype=np.uint64)
-    slots_array = np.full(size, -1, dtype=np.intp)
-    codes_array = np.empty(count, dtype=np.intp)
-    cdef unsigned long long[::1] keys = keys_array
-    cdef Py_ssize_t[::1] slots = slots_array
-    cdef Py_ssize_t[::1] codes = codes_array
-    cdef unsigned long long bits
-    cdef double value
-    cdef char* text
-    texts: list = []
-    for i in range(count):
-        value = values[i]
-        memcpy(&bits, &value, sizeof(double))
-        slot = <Py_ssize_t>(((bits ^ (bits >> 29)) * 0x9E3779B97F4A7C15ULL >> 20) & mask)
-        while slots[slot] >= 0 and keys[slot] != bits:
-            slot = (slot + 1) & mask
-        if slots[slot] < 0:
-            keys[slot], slots[slot] = bits, len(texts)
-            if isnan(value):
-                texts.append(nan)
-            elif isinf(value):
-                texts.append(infinity if value > 0 else negative_infinity)
-            else:
-                text = PyOS_double_to_string(value, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
-                try:
-                    texts.append(text.decode("ascii"))
-                finally:
-                    PyMem_Free(text)
-        codes[i] = slots[slot]
-    return codes_array, texts

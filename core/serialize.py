@@ -179,7 +179,8 @@ class GlyphJson(Sequence[dict]):
 
     def _fields(self, glyphs: GlyphColumns, rows: np.ndarray, writer: JsonWriter) -> list[Field]:
         """The fields of the template, a column each, in the record's order."""
-        count, listed = len(rows), rows.tolist()
+        count = len(rows)
+        # The 15 float columns of the record (size, origin, ends, quad) a row each, contiguous.
         numbers = np.concatenate(
             [
                 glyphs.font_size[rows, None],
@@ -189,13 +190,11 @@ class GlyphJson(Sequence[dict]):
                 glyphs.quad[rows].reshape(count, 8),
             ],
             axis=1,
-        )
-        codes, texts = writer.float_table(numbers)
-        floats = codes.reshape(count, 15).T
-        size, points = Table(floats[0], texts), [Table(floats[k], texts) for k in range(1, 15)]
+        ).T.copy()
+        size, *points = map(writer.float_column, numbers)
 
-        def strings(column: list[str]) -> list[str]:
-            return writer.strings(map(column.__getitem__, listed))
+        def strings(column: list[str]) -> Field:
+            return writer.quoted_column(column, rows)
 
         return [
             *([rows] if self._indexed else []),
@@ -320,7 +319,7 @@ _REASON_TEXTS = [json.dumps(reason.value) for reason in REASONS]
 def _field(column: np.ndarray, writer: JsonWriter) -> Field:
     """A decision column as a field of its rows (GapDecision.reason: REASONS positions)."""
     if column.dtype == np.float64:
-        return writer.float_table(column)
+        return writer.float_column(column)
     if column.dtype == np.bool_:
         return Table(column.astype(np.intp), _BOOLEANS)
     if column.dtype == np.uint8:
