@@ -5,7 +5,7 @@ values by bit pattern, each converted once while the writer that owns it lives.
 
 Row r is between[0] + text(fields[0], r) + between[1] + … + between[k], rows joined by
 `separator`; a row in `replaced` is written as replaced[r] instead. A field is
-- a str: the same text on every row;
+- a str: the same text on every row (folded into the texts around it before writing);
 - a list of str: row r's text;
 - a tuple (codes, table): table[codes[r]], codes an intp array;
 - an int64 array: the decimal text of the value (as int.__repr__);
@@ -20,6 +20,7 @@ Texts are copied as UTF-8; a str that cannot be (a lone surrogate) raises
 UnicodeEncodeError, and the caller writes the rows in Python.
 """
 
+cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport isinf, isnan
@@ -60,11 +61,18 @@ cdef inline int _reserve(Buffer* buffer, Py_ssize_t more) except -1:
 
 
 cdef inline void _put(Buffer* buffer, const char* text, Py_ssize_t size) noexcept:
-    # Room is reserved a row at a time; most pieces are a few bytes, copied in the loop.
+    # Room is reserved a row at a time; most pieces are a few bytes: from 4 to 16 copied as
+    # two words that overlap (each read within the text), fewer one by one.
     cdef char* out = buffer.data + buffer.size
     cdef Py_ssize_t i
     if size > 16:
         memcpy(out, text, size)
+    elif size >= 8:
+        memcpy(out, text, 8)
+        memcpy(out + size - 8, text + size - 8, 8)
+    elif size >= 4:
+        memcpy(out, text, 4)
+        memcpy(out + size - 4, text + size - 4, 4)
     else:
         for i in range(size):
             out[i] = text[i]
@@ -114,6 +122,7 @@ cdef extern from "Python.h":
     int Py_DTSF_ADD_DOT_0
 
 
+@cython.final
 cdef class FloatTexts:
     """The JSON texts of float64 values by bit pattern (not by value: 0.0 and -0.0 are written
     differently), each converted once by float.__repr__'s own conversion and kept, bytes in
@@ -187,13 +196,16 @@ cdef class FloatTexts:
             slot = (slot + 1) & mask
         return slot
 
-    cdef Py_ssize_t entry(self, double value) except -1:
+    cdef inline Py_ssize_t entry(self, double value) except -1:
         """The entry of `value`'s text, converted now if it has none yet."""
         cdef unsigned long long bits
         memcpy(&bits, &value, sizeof(double))
         cdef Py_ssize_t slot = self._slot(bits)
         if self.slots[slot] >= 0:
             return self.slots[slot]
+        return self._add(value, bits, slot)
+
+    cdef Py_ssize_t _add(self, double value, unsigned long long bits, Py_ssize_t slot) except -1:
         if self.count == self.room:
             self._grow()
             slot = self._slot(bits)
@@ -266,7 +278,7 @@ cdef class FloatTexts:
 
 
 cdef enum:
-    CONSTANT, LISTED, TABLE, INTEGER, NULLABLE, FLOATS, QUOTED
+    LISTED, TABLE, INTEGER, NULLABLE, FLOATS, QUOTED
 
 
 cdef extern from "Python.h":
@@ -280,12 +292,11 @@ cdef Py_ssize_t FLOAT_TEXT = 24
 
 cdef struct Field:
     int kind
-    Text text  # CONSTANT and NULLABLE: the text
+    Text text  # NULLABLE: the text of null
     Text after  # between[k + 1]
     Text* table  # TABLE: the texts of the codes
     Py_ssize_t entries  # TABLE: how many
     Py_ssize_t widest  # the longest text the field writes but a LISTED one
-    Text current  # LISTED: the text of the row being written
     PyObject* texts  # LISTED: the list of texts; QUOTED: the column
     const Py_ssize_t* codes
     const long long* values  # INTEGER, NULLABLE: the values; QUOTED: the rows
@@ -307,14 +318,29 @@ cdef Text _quoted(Field* f, Py_ssize_t r) except *:
     return _text(quoted)
 
 
+def _folded(list between, list fields):
+    """between and fields with each constant field folded into the texts around it."""
+    folded_between, folded_fields, texts = [], [], [between[0]]
+    for field, after in zip(fields, between[1:]):
+        if isinstance(field, str):
+            texts.extend((field, after))
+        else:
+            folded_between.append("".join(texts))
+            folded_fields.append(field)
+            texts = [after]
+    folded_between.append("".join(texts))
+    return folded_between, folded_fields
+
+
 cdef Py_ssize_t _address(object array):
     return array.__array_interface__["data"][0]
 
 
 def join_rows(list between, list fields, Py_ssize_t count, str separator, dict replaced):
-    cdef Py_ssize_t field_count = len(fields)
-    if len(between) != field_count + 1 or not all(isinstance(text, str) for text in between):
+    if len(between) != len(fields) + 1 or not all(isinstance(text, str) for text in between):
         raise ValueError("between must hold one text more than there are fields")
+    between, fields = _folded(between, fields)
+    cdef Py_ssize_t field_count = len(fields)
     held: list = []  # the arrays, lists and texts the fields point into, alive until the end
     cdef Field* described = <Field*>PyMem_Malloc(max(field_count, 1) * sizeof(Field))
     if described == NULL:
@@ -330,7 +356,7 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
     cdef Text first = _text(between[0])
     cdef Text joint = _text(separator)
     cdef Text piece
-    cdef Py_ssize_t fixed, wanted
+    cdef Py_ssize_t fixed
     cdef bint ascii
     cdef FloatTexts floats, texts_of
     try:
@@ -341,11 +367,7 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
             field = fields[k]
             f.widest = INT_TEXT
             f.text.data, f.text.size, f.text.ascii = NULL, 0, True
-            if isinstance(field, str):
-                f.kind, f.text = CONSTANT, _text(field)
-                f.widest = f.text.size
-                held.append(field)
-            elif isinstance(field, list):
+            if isinstance(field, list):
                 if len(<list>field) != count:
                     raise ValueError("a listed field must hold a text per row")
                 f.kind, f.texts = LISTED, <PyObject*>field
@@ -429,19 +451,7 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                     _put(&buffer, joint.data, joint.size)
                 _put(&buffer, piece.data, piece.size)
                 continue
-            wanted = fixed
-            f = described
-            while f < end:
-                if f.kind == LISTED:
-                    f.current = _text(<object>PyList_GET_ITEM(<object>f.texts, r))
-                    wanted += f.current.size
-                    ascii = ascii and f.current.ascii
-                elif f.kind == QUOTED:
-                    f.current = _quoted(f, r)
-                    wanted += f.current.size
-                    ascii = ascii and f.current.ascii
-                f += 1
-            _reserve(&buffer, wanted)
+            _reserve(&buffer, fixed)
             if r:
                 _put(&buffer, joint.data, joint.size)
             _put(&buffer, first.data, first.size)
@@ -457,8 +467,15 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                     entry = floats.entry(f.doubles[r])
                     _put(&buffer, floats.arena + floats.offsets[entry], floats.lengths[entry])
                 elif f.kind == LISTED or f.kind == QUOTED:
-                    _put(&buffer, f.current.data, f.current.size)
-                elif f.kind == CONSTANT or f.values[r] == f.null:
+                    # A text of its own length: room for it and what the row may still need.
+                    if f.kind == LISTED:
+                        piece = _text(<object>PyList_GET_ITEM(<object>f.texts, r))
+                    else:
+                        piece = _quoted(f, r)
+                    ascii = ascii and piece.ascii
+                    _reserve(&buffer, piece.size + fixed)
+                    _put(&buffer, piece.data, piece.size)
+                elif f.values[r] == f.null:  # NULLABLE
                     _put(&buffer, f.text.data, f.text.size)
                 else:
                     _put_int(&buffer, f.values[r])
@@ -475,3 +492,37 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
         for k in range(field_count):
             PyMem_Free(described[k].table)
         PyMem_Free(described)
+
+
+cdef extern from "Python.h":
+    long long PyLong_AsLongLong(object value) except? -1
+    bint PyLong_CheckExact(object value)
+
+
+def join_ints(object values, str separator):
+    """The texts of a list or tuple of ints (exactly int, as int.__repr__ writes them) joined
+    by `separator`; TypeError for an item that is not exactly an int, OverflowError for one
+    beyond int64 (the caller writes those in Python)."""
+    cdef Py_ssize_t count = len(values), i
+    cdef Text joint = _text(separator)
+    cdef Buffer buffer
+    buffer.data, buffer.size, buffer.capacity = NULL, 0, 0
+    cdef bint listed = isinstance(values, list)
+    if not listed and not isinstance(values, tuple):
+        raise TypeError("a list or tuple of ints")
+    try:
+        _reserve(&buffer, count * (INT_TEXT + joint.size))
+        for i in range(count):
+            item = values[i]
+            if not PyLong_CheckExact(item):
+                raise TypeError("an item that is not an int")
+            if i:
+                _put(&buffer, joint.data, joint.size)
+            _put_int(&buffer, PyLong_AsLongLong(item))
+        if not joint.ascii:
+            return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+        written = PyUnicode_New(buffer.size, 127)
+        memcpy(PyUnicode_DATA(written), buffer.data, buffer.size)
+        return written
+    finally:
+        PyMem_Free(buffer.data)

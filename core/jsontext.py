@@ -74,8 +74,9 @@ class JsonWriter:
             separator = self._brackets(level)[1]
             yield from self._rows(value.json_items(self, level + 1, separator), level)
         elif isinstance(value, (list, tuple)):
-            if value and set(map(type, value)) == {int}:  # glyph indexes: written at once
-                yield from self._rows([self._int_list(value, self._brackets(level)[1])], level)
+            ints = self._int_list(value, self._brackets(level)[1]) if value else None
+            if ints is not None:  # glyph indexes: written at once
+                yield from self._rows([ints], level)
             else:
                 yield from self._items(value, level)
         elif isinstance(value, Converted):
@@ -104,16 +105,19 @@ class JsonWriter:
         """The texts of an integer array's values."""
         return _int_texts(values)
 
-    def _int_list(self, values: Sequence[int], separator: str) -> str:
-        """A list of ints' texts joined by `separator`: a long one (glyph indexes) written
-        from an array, a short one (a line's glyphs) or one beyond int64 one by one."""
-        if len(values) < _SHORT_LIST:
-            return separator.join(map(int.__repr__, values))
-        try:
-            array = np.asarray(values, dtype=np.int64)
-        except OverflowError:  # beyond int64
-            return separator.join(map(int.__repr__, values))
-        return join_rows(["", ""], [array], len(array), separator)
+    def _int_list(self, values: list | tuple, separator: str) -> str | None:
+        """The texts of a list of ints (glyph indexes, a line's glyphs) joined by `separator`,
+        or None if an item is not exactly an int (a bool is written as true or false)."""
+        if _compiled_join_ints is not None:
+            try:
+                return _compiled_join_ints(values, separator)
+            except TypeError:
+                return None
+            except OverflowError:  # beyond int64: written in Python
+                pass
+        if set(map(type, values)) != {int}:
+            return None
+        return separator.join(map(int.__repr__, values))
 
     def quoted_column(self, column: list[str], rows: np.ndarray) -> Quoted:
         """The texts column[rows[r]] as a field of rows, each distinct text quoted once."""
@@ -262,9 +266,6 @@ Field = str | list[str] | Table | np.ndarray | Nullable | Floats | Quoted
 _FLOAT_TEXTS_KEPT = 1 << 18
 _QUOTED_KEPT = 1 << 16
 
-# Lists of ints shorter than this are written one int at a time (numpy's set-up costs more).
-_SHORT_LIST = 32
-
 
 def join_rows(
     between: list[str],
@@ -377,10 +378,13 @@ def shared_writer(
 
 
 _compiled_join_rows: Callable[..., str] | None
+_compiled_join_ints: Callable[[list | tuple, str], str] | None
 _CompiledFloatTexts: Callable[[str, str, str], FloatTexts] | None
 try:
-    # join_rows and FloatTexts compiled (_jsonrows.pyx), when the extension was built.
+    # join_rows, join_ints and FloatTexts compiled (_jsonrows.pyx), when the extension was
+    # built.
     from glyphscope.core._jsonrows import FloatTexts as _CompiledFloatTexts
+    from glyphscope.core._jsonrows import join_ints as _compiled_join_ints
     from glyphscope.core._jsonrows import join_rows as _compiled_join_rows
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _compiled_join_rows = _CompiledFloatTexts = None
+    _compiled_join_rows = _compiled_join_ints = _CompiledFloatTexts = None

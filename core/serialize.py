@@ -165,11 +165,14 @@ class GlyphJson(Sequence[dict]):
             return
         example = _GLYPH_EXAMPLES[self._indexed]
         for rows in self._chunks():
+            numbers = _numbers(glyphs, rows)
             replaced = {}
-            for position in np.flatnonzero(~_finite_rows(glyphs, rows)).tolist():
+            with np.errstate(invalid="ignore"):
+                non_finite = np.flatnonzero(~np.isfinite(numbers).all(axis=0))
+            for position in non_finite.tolist():
                 (record,) = self._dicts(glyphs, rows[position : position + 1])
                 replaced[position] = writer.text(record, level)
-            fields = self._fields(glyphs, rows, writer)
+            fields = self._fields(glyphs, rows, numbers, writer)
             yield writer.rows(example, level, len(rows), fields, separator, replaced)
 
     def _chunks(self) -> Iterator[np.ndarray]:
@@ -177,20 +180,11 @@ class GlyphJson(Sequence[dict]):
         for start in range(0, len(rows), _JSON_CHUNK):
             yield rows[start : start + _JSON_CHUNK]
 
-    def _fields(self, glyphs: GlyphColumns, rows: np.ndarray, writer: JsonWriter) -> list[Field]:
-        """The fields of the template, a column each, in the record's order."""
-        count = len(rows)
-        # The 15 float columns of the record (size, origin, ends, quad) a row each, contiguous.
-        numbers = np.concatenate(
-            [
-                glyphs.font_size[rows, None],
-                glyphs.origin[rows],
-                glyphs.glyph_end[rows],
-                glyphs.baseline_end[rows],
-                glyphs.quad[rows].reshape(count, 8),
-            ],
-            axis=1,
-        ).T.copy()
+    def _fields(
+        self, glyphs: GlyphColumns, rows: np.ndarray, numbers: np.ndarray, writer: JsonWriter
+    ) -> list[Field]:
+        """The fields of the template, a column each, in the record's order (`numbers`: the
+        rows' _numbers)."""
         size, *points = map(writer.float_column, numbers)
 
         def strings(column: list[str]) -> Field:
@@ -264,6 +258,21 @@ class GlyphJson(Sequence[dict]):
 
 
 _INDEXED_KEYS = ("index", *GLYPH_JSON_KEYS)
+
+
+def _numbers(glyphs: GlyphColumns, rows: np.ndarray) -> np.ndarray:
+    """The 15 float fields of the rows' records (size, origin, ends, quad) as 15 contiguous
+    rows of an array, in the record's order."""
+    return np.concatenate(
+        [
+            glyphs.font_size[rows, None],
+            glyphs.origin[rows],
+            glyphs.glyph_end[rows],
+            glyphs.baseline_end[rows],
+            glyphs.quad[rows].reshape(len(rows), 8),
+        ],
+        axis=1,
+    ).T.copy()
 
 
 def _finite_rows(glyphs: GlyphColumns, rows: np.ndarray) -> np.ndarray:

@@ -7,6 +7,7 @@ float_table_in_python's tables do, however many values it has kept from before."
 
 from __future__ import annotations
 
+import json
 import json.encoder
 import math
 
@@ -163,3 +164,26 @@ def test_nan_of_another_bit_pattern_is_written_as_nan():
     array = np.concatenate([quiet, negative])
     assert jsontext.JsonWriter().floats(array) == ["NaN", "NaN"]
     assert jsontext.JsonWriter(finite=True).floats(array) == ["null", "null"]
+
+
+_ints = st.integers(-(2**63), 2**63 - 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ints, max_size=40), st.sampled_from([", ", ",\n  ", ""]), st.booleans())
+def test_compiled_int_lists_are_int_reprs_joined(values, separator, as_tuple):
+    items = tuple(values) if as_tuple else values
+    assert compiled.join_ints(items, separator) == separator.join(map(int.__repr__, values))
+
+
+def test_an_int_list_the_compiled_writer_refuses_is_written_in_python():
+    with pytest.raises(OverflowError):
+        compiled.join_ints([1, 2**63], ", ")
+    with pytest.raises(TypeError):
+        compiled.join_ints([1, True], ", ")
+    writer = jsontext.JsonWriter()
+    for value in ([1, 2**63, -(2**70)], [1, True, 2], (3, False), [2, 1.5], list(range(40))):
+        assert writer.text(value) == json.dumps(value)
+        assert writer.text({"a": value}, 0) == json.dumps({"a": value})
+    indented = jsontext.JsonWriter(indent=2)
+    assert indented.text([[1, 2**64], [True, 0]]) == json.dumps([[1, 2**64], [True, 0]], indent=2)

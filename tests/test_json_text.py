@@ -171,6 +171,7 @@ def test_the_log_text_without_the_compiled_writer_is_the_same(monkeypatch):
     compiled = analysis.to_json_text(), analysis.to_json_text(1, False, True)
     monkeypatch.setattr(jsontext, "_compiled_join_rows", None)
     monkeypatch.setattr(jsontext, "_CompiledFloatTexts", None)
+    monkeypatch.setattr(jsontext, "_compiled_join_ints", None)
     jsontext.shared_writer.cache_clear()  # its writers hold the compiled FloatTexts
     try:
         assert (analysis.to_json_text(), analysis.to_json_text(1, False, True)) == compiled
