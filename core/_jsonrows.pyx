@@ -122,19 +122,22 @@ cdef extern from "Python.h":
     int Py_DTSF_ADD_DOT_0
 
 
+cdef struct Slot:
+    unsigned long long key  # the bit pattern
+    Py_ssize_t offset  # where its text starts in the arena; -1 where the slot is empty
+    Py_ssize_t length
+
+
 @cython.final
 cdef class FloatTexts:
     """The JSON texts of float64 values by bit pattern (not by value: 0.0 and -0.0 are written
     differently), each converted once by float.__repr__'s own conversion and kept, bytes in
-    one arena, until clear(): a page repeats its baselines, sizes and fonts on every glyph,
-    and pages of a file repeat their margins. nan and ±inf are written as the texts given."""
+    one arena, until clear(): a page repeats its baselines, sizes and fonts on every glyph.
+    nan and ±inf are written as the texts given. One open-addressing table whose slots hold
+    the key and its text's place, so a lookup reads one slot."""
 
-    cdef unsigned long long* keys  # the hash table: bit patterns
-    cdef Py_ssize_t* slots  # the hash table: entry of each key, -1 where empty
-    cdef Py_ssize_t size  # of the hash table, a power of two
-    cdef Py_ssize_t* offsets  # per entry: where its text starts in the arena
-    cdef Py_ssize_t* lengths  # per entry: its text's length
-    cdef Py_ssize_t count, room  # entries, and room for them
+    cdef Slot* slots
+    cdef Py_ssize_t size, count  # slots (a power of two), and those used
     cdef char* arena
     cdef Py_ssize_t used, capacity
     cdef bytes nan, infinity, negative_infinity
@@ -143,37 +146,24 @@ cdef class FloatTexts:
         self.nan = nan.encode("ascii")
         self.infinity = infinity.encode("ascii")
         self.negative_infinity = negative_infinity.encode("ascii")
-        self.keys, self.slots, self.offsets, self.lengths, self.arena = NULL, NULL, NULL, NULL, NULL
-        self._empty(1024)
+        self.slots, self.arena = NULL, NULL
+        self._empty()
 
     def __dealloc__(self):
-        self._free()
-
-    cdef void _free(self) noexcept:
-        PyMem_Free(self.keys)
         PyMem_Free(self.slots)
-        PyMem_Free(self.offsets)
-        PyMem_Free(self.lengths)
         PyMem_Free(self.arena)
-        self.keys, self.slots, self.offsets, self.lengths, self.arena = NULL, NULL, NULL, NULL, NULL
 
-    cdef int _empty(self, Py_ssize_t size) except -1:
-        cdef Py_ssize_t i
-        self._free()
-        self.size, self.room, self.count, self.used, self.capacity = size, size // 2, 0, 0, 0
-        self.keys = <unsigned long long*>PyMem_Malloc(size * sizeof(unsigned long long))
-        self.slots = <Py_ssize_t*>PyMem_Malloc(size * sizeof(Py_ssize_t))
-        self.offsets = <Py_ssize_t*>PyMem_Malloc(self.room * sizeof(Py_ssize_t))
-        self.lengths = <Py_ssize_t*>PyMem_Malloc(self.room * sizeof(Py_ssize_t))
-        if not (self.keys and self.slots and self.offsets and self.lengths):
-            raise MemoryError()
-        for i in range(size):
-            self.slots[i] = -1
+    cdef int _empty(self) except -1:
+        PyMem_Free(self.slots)
+        PyMem_Free(self.arena)
+        self.arena, self.used, self.capacity = NULL, 0, 0
+        self.slots = _empty_slots(1024)
+        self.size, self.count = 1024, 0
         return 0
 
     def clear(self) -> None:
         """Forget every text (what bounds the memory of a long-lived writer)."""
-        self._empty(1024)
+        self._empty()
 
     def __len__(self) -> int:
         return self.count
@@ -181,34 +171,35 @@ cdef class FloatTexts:
     def texts(self, values) -> list:
         """The texts of `values` (a float64 array, flattened), in their order."""
         cdef const double[::1] flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
-        cdef Py_ssize_t i, entry, start
+        cdef Py_ssize_t i
+        cdef Slot* slot
         found: list = []
         for i in range(flat.shape[0]):
-            entry = self.entry(flat[i])
-            start = self.offsets[entry]
-            found.append(self.arena[start : start + self.lengths[entry]].decode("ascii"))
+            slot = self.find(flat[i])
+            found.append(self.arena[slot.offset : slot.offset + slot.length].decode("ascii"))
         return found
 
-    cdef inline Py_ssize_t _slot(self, unsigned long long bits) noexcept:
+    cdef inline Slot* _probe(self, unsigned long long bits) noexcept:
         cdef unsigned long long mask = self.size - 1
-        cdef Py_ssize_t slot = <Py_ssize_t>(((bits ^ (bits >> 29)) * 0x9E3779B97F4A7C15ULL >> 20) & mask)
-        while self.slots[slot] >= 0 and self.keys[slot] != bits:
-            slot = (slot + 1) & mask
-        return slot
+        cdef Py_ssize_t at = <Py_ssize_t>(((bits ^ (bits >> 29)) * 0x9E3779B97F4A7C15ULL >> 20) & mask)
+        while self.slots[at].offset >= 0 and self.slots[at].key != bits:
+            at = (at + 1) & mask
+        return &self.slots[at]
 
-    cdef inline Py_ssize_t entry(self, double value) except -1:
-        """The entry of `value`'s text, converted now if it has none yet."""
+    cdef inline Slot* find(self, double value) except NULL:
+        """The slot of `value`'s text, converted now if it has none yet (valid until the
+        next value is added)."""
         cdef unsigned long long bits
         memcpy(&bits, &value, sizeof(double))
-        cdef Py_ssize_t slot = self._slot(bits)
-        if self.slots[slot] >= 0:
-            return self.slots[slot]
-        return self._add(value, bits, slot)
+        cdef Slot* slot = self._probe(bits)
+        if slot.offset >= 0:
+            return slot
+        return self._add(value, bits)
 
-    cdef Py_ssize_t _add(self, double value, unsigned long long bits, Py_ssize_t slot) except -1:
-        if self.count == self.room:
+    cdef Slot* _add(self, double value, unsigned long long bits) except NULL:
+        if 2 * (self.count + 1) > self.size:
             self._grow()
-            slot = self._slot(bits)
+        cdef Slot* slot = self._probe(bits)
         cdef char* converted = NULL
         cdef const char* text
         cdef Py_ssize_t length
@@ -230,12 +221,10 @@ cdef class FloatTexts:
             memcpy(self.arena + self.used, text, length)
         finally:
             PyMem_Free(converted)
-        entry = self.count
-        self.offsets[entry], self.lengths[entry] = self.used, length
+        slot.key, slot.offset, slot.length = bits, self.used, length
         self.used += length
-        self.keys[slot], self.slots[slot] = bits, entry
         self.count += 1
-        return entry
+        return slot
 
     cdef int _grow_arena(self, Py_ssize_t wanted) except -1:
         cdef Py_ssize_t capacity = self.capacity
@@ -248,33 +237,28 @@ cdef class FloatTexts:
         return 0
 
     cdef int _grow(self) except -1:
-        # Twice the table, the keys placed anew; the entries and the arena stay.
-        cdef Py_ssize_t old_size = self.size, i, slot
-        cdef unsigned long long* old_keys = self.keys
-        cdef Py_ssize_t* old_slots = self.slots
-        cdef Py_ssize_t size = 2 * old_size
-        keys = <unsigned long long*>PyMem_Malloc(size * sizeof(unsigned long long))
-        slots = <Py_ssize_t*>PyMem_Malloc(size * sizeof(Py_ssize_t))
-        offsets = <Py_ssize_t*>PyMem_Realloc(self.offsets, (size // 2) * sizeof(Py_ssize_t))
-        if offsets != NULL:
-            self.offsets = offsets
-        lengths = <Py_ssize_t*>PyMem_Realloc(self.lengths, (size // 2) * sizeof(Py_ssize_t))
-        if lengths != NULL:
-            self.lengths = lengths
-        if keys == NULL or slots == NULL or offsets == NULL or lengths == NULL:
-            PyMem_Free(keys)
-            PyMem_Free(slots)
-            raise MemoryError()
-        for i in range(size):
-            slots[i] = -1
-        self.keys, self.slots, self.size, self.room = keys, slots, size, size // 2
+        # Twice the slots, the keys placed anew; the arena stays.
+        cdef Slot* old = self.slots
+        cdef Py_ssize_t old_size = self.size, i
+        cdef Slot* slot
+        self.slots = _empty_slots(2 * old_size)
+        self.size = 2 * old_size
         for i in range(old_size):
-            if old_slots[i] >= 0:
-                slot = self._slot(old_keys[i])
-                self.keys[slot], self.slots[slot] = old_keys[i], old_slots[i]
-        PyMem_Free(old_keys)
-        PyMem_Free(old_slots)
+            if old[i].offset >= 0:
+                slot = self._probe(old[i].key)
+                slot[0] = old[i]
+        PyMem_Free(old)
         return 0
+
+
+cdef Slot* _empty_slots(Py_ssize_t size) except NULL:
+    cdef Slot* slots = <Slot*>PyMem_Malloc(size * sizeof(Slot))
+    cdef Py_ssize_t i
+    if slots == NULL:
+        raise MemoryError()
+    for i in range(size):
+        slots[i].offset = -1
+    return slots
 
 
 cdef enum:
@@ -359,6 +343,7 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
     cdef Py_ssize_t fixed
     cdef bint ascii
     cdef FloatTexts floats, texts_of
+    cdef Slot* slot
     try:
         for k in range(field_count):
             f = &described[k]
@@ -464,8 +449,8 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                     _put_int(&buffer, f.values[r])
                 elif f.kind == FLOATS:
                     floats = <FloatTexts>f.float_texts
-                    entry = floats.entry(f.doubles[r])
-                    _put(&buffer, floats.arena + floats.offsets[entry], floats.lengths[entry])
+                    slot = floats.find(f.doubles[r])
+                    _put(&buffer, floats.arena + slot.offset, slot.length)
                 elif f.kind == LISTED or f.kind == QUOTED:
                     # A text of its own length: room for it and what the row may still need.
                     if f.kind == LISTED:
