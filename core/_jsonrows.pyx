@@ -1,23 +1,30 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""jsontext.join_rows_in_python and float_table_in_python compiled: the JSON text of a chunk of
-rows, written from their columns into one buffer, without a str per field per row; and a
-float column's distinct texts, found by a hash of the bits instead of a sort.
+"""jsontext.join_rows_in_python compiled: the JSON text of a chunk of rows, written from their
+columns into one buffer, without a str per field per row; and FloatTexts, the texts of float
+values by bit pattern, each converted once while the writer that owns it lives.
 
 Row r is between[0] + text(fields[0], r) + between[1] + … + between[k], rows joined by
 `separator`; a row in `replaced` is written as replaced[r] instead. A field is
-- a str: the same text on every row;
+- a str: the same text on every row (folded into the texts around it before writing);
 - a list of str: row r's text;
 - a tuple (codes, table): table[codes[r]], codes an intp array;
 - an int64 array: the decimal text of the value (as int.__repr__);
-- a tuple (values, null, text): values an int64 array, `text` where the value is `null`.
+- a tuple (values, null, text): values an int64 array, `text` where the value is `null`;
+- a tuple (values, float_texts): values a float64 array, written as float_texts' texts;
+- a tuple (column, rows, quoted, quote): column a list of str, rows an int64 array of
+  positions in it, written as quoted[column[rows[r]]], quote(text) added to `quoted` first
+  where it is missing.
+The whole call holds the GIL and runs no Python code but `quote` (a C function of json's), so
+a FloatTexts or `quoted` shared between threads is never changed under a call that reads it.
 Texts are copied as UTF-8; a str that cannot be (a lone surrogate) raises
 UnicodeEncodeError, and the caller writes the rows in Python.
 """
 
+cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport isinf, isnan
-from libc.string cimport memcpy
+from libc.string cimport memcpy, strlen
 
 import numpy as np
 
@@ -54,11 +61,18 @@ cdef inline int _reserve(Buffer* buffer, Py_ssize_t more) except -1:
 
 
 cdef inline void _put(Buffer* buffer, const char* text, Py_ssize_t size) noexcept:
-    # Room is reserved a row at a time; most pieces are a few bytes, copied in the loop.
+    # Room is reserved a row at a time; most pieces are a few bytes: from 4 to 16 copied as
+    # two words that overlap (each read within the text), fewer one by one.
     cdef char* out = buffer.data + buffer.size
     cdef Py_ssize_t i
     if size > 16:
         memcpy(out, text, size)
+    elif size >= 8:
+        memcpy(out, text, 8)
+        memcpy(out + size - 8, text + size - 8, 8)
+    elif size >= 4:
+        memcpy(out, text, 4)
+        memcpy(out + size - 4, text + size - 4, 4)
     else:
         for i in range(size):
             out[i] = text[i]
@@ -101,27 +115,205 @@ cdef Text _text(object text) except *:
     return found
 
 
+cdef extern from "Python.h":
+    char* PyOS_double_to_string(
+        double value, char format_code, int precision, int flags, int* type
+    ) except NULL
+    int Py_DTSF_ADD_DOT_0
+
+
+cdef struct Slot:
+    unsigned long long key  # the bit pattern
+    Py_ssize_t offset  # where its text starts in the arena; -1 where the slot is empty
+    Py_ssize_t length
+
+
+@cython.final
+cdef class FloatTexts:
+    """The JSON texts of float64 values by bit pattern (not by value: 0.0 and -0.0 are written
+    differently), each converted once by float.__repr__'s own conversion and kept, bytes in
+    one arena, until clear(): a page repeats its baselines, sizes and fonts on every glyph.
+    nan and ±inf are written as the texts given. One open-addressing table whose slots hold
+    the key and its text's place, so a lookup reads one slot."""
+
+    cdef Slot* slots
+    cdef Py_ssize_t size, count  # slots (a power of two), and those used
+    cdef char* arena
+    cdef Py_ssize_t used, capacity
+    cdef bytes nan, infinity, negative_infinity
+
+    def __cinit__(self, str nan, str infinity, str negative_infinity):
+        self.nan = nan.encode("ascii")
+        self.infinity = infinity.encode("ascii")
+        self.negative_infinity = negative_infinity.encode("ascii")
+        self.slots, self.arena = NULL, NULL
+        self._empty()
+
+    def __dealloc__(self):
+        PyMem_Free(self.slots)
+        PyMem_Free(self.arena)
+
+    cdef int _empty(self) except -1:
+        PyMem_Free(self.slots)
+        PyMem_Free(self.arena)
+        self.arena, self.used, self.capacity = NULL, 0, 0
+        self.slots = _empty_slots(1024)
+        self.size, self.count = 1024, 0
+        return 0
+
+    def clear(self) -> None:
+        """Forget every text (what bounds the memory of a long-lived writer)."""
+        self._empty()
+
+    def __len__(self) -> int:
+        return self.count
+
+    def texts(self, values) -> list:
+        """The texts of `values` (a float64 array, flattened), in their order."""
+        cdef const double[::1] flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
+        cdef Py_ssize_t i
+        cdef Slot* slot
+        found: list = []
+        for i in range(flat.shape[0]):
+            slot = self.find(flat[i])
+            found.append(self.arena[slot.offset : slot.offset + slot.length].decode("ascii"))
+        return found
+
+    cdef inline Slot* _probe(self, unsigned long long bits) noexcept:
+        cdef unsigned long long mask = self.size - 1
+        cdef Py_ssize_t at = <Py_ssize_t>(((bits ^ (bits >> 29)) * 0x9E3779B97F4A7C15ULL >> 20) & mask)
+        while self.slots[at].offset >= 0 and self.slots[at].key != bits:
+            at = (at + 1) & mask
+        return &self.slots[at]
+
+    cdef inline Slot* find(self, double value) except NULL:
+        """The slot of `value`'s text, converted now if it has none yet (valid until the
+        next value is added)."""
+        cdef unsigned long long bits
+        memcpy(&bits, &value, sizeof(double))
+        cdef Slot* slot = self._probe(bits)
+        if slot.offset >= 0:
+            return slot
+        return self._add(value, bits)
+
+    cdef Slot* _add(self, double value, unsigned long long bits) except NULL:
+        if 2 * (self.count + 1) > self.size:
+            self._grow()
+        cdef Slot* slot = self._probe(bits)
+        cdef char* converted = NULL
+        cdef const char* text
+        cdef Py_ssize_t length
+        if isnan(value):
+            text = self.nan
+            length = len(self.nan)
+        elif isinf(value) and value > 0:
+            text = self.infinity
+            length = len(self.infinity)
+        elif isinf(value):
+            text = self.negative_infinity
+            length = len(self.negative_infinity)
+        else:
+            converted = PyOS_double_to_string(value, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+            text, length = converted, strlen(converted)
+        try:
+            if self.used + length > self.capacity:
+                self._grow_arena(self.used + length)
+            memcpy(self.arena + self.used, text, length)
+        finally:
+            PyMem_Free(converted)
+        slot.key, slot.offset, slot.length = bits, self.used, length
+        self.used += length
+        self.count += 1
+        return slot
+
+    cdef int _grow_arena(self, Py_ssize_t wanted) except -1:
+        cdef Py_ssize_t capacity = self.capacity
+        while capacity < wanted:
+            capacity = 2 * capacity + 16384
+        cdef char* grown = <char*>PyMem_Realloc(self.arena, capacity)
+        if grown == NULL:
+            raise MemoryError()
+        self.arena, self.capacity = grown, capacity
+        return 0
+
+    cdef int _grow(self) except -1:
+        # Twice the slots, the keys placed anew; the arena stays.
+        cdef Slot* old = self.slots
+        cdef Py_ssize_t old_size = self.size, i
+        cdef Slot* slot
+        self.slots = _empty_slots(2 * old_size)
+        self.size = 2 * old_size
+        for i in range(old_size):
+            if old[i].offset >= 0:
+                slot = self._probe(old[i].key)
+                slot[0] = old[i]
+        PyMem_Free(old)
+        return 0
+
+
+cdef Slot* _empty_slots(Py_ssize_t size) except NULL:
+    cdef Slot* slots = <Slot*>PyMem_Malloc(size * sizeof(Slot))
+    cdef Py_ssize_t i
+    if slots == NULL:
+        raise MemoryError()
+    for i in range(size):
+        slots[i].offset = -1
+    return slots
+
+
 cdef enum:
-    CONSTANT, LISTED, TABLE, INTEGER, NULLABLE
+    LISTED, TABLE, INTEGER, NULLABLE, FLOATS, QUOTED
 
 
 cdef extern from "Python.h":
     ctypedef struct PyObject
     PyObject* PyList_GET_ITEM(object items, Py_ssize_t index)
+    PyObject* PyDict_GetItem(object mapping, object key)
+
+# The longest text float.__repr__ writes ("-2.2250738585072014e-308").
+cdef Py_ssize_t FLOAT_TEXT = 24
 
 
 cdef struct Field:
     int kind
-    Text text  # CONSTANT and NULLABLE: the text
+    Text text  # NULLABLE: the text of null
     Text after  # between[k + 1]
     Text* table  # TABLE: the texts of the codes
     Py_ssize_t entries  # TABLE: how many
     Py_ssize_t widest  # the longest text the field writes but a LISTED one
-    Text current  # LISTED: the text of the row being written
-    PyObject* texts  # LISTED: the list of texts
+    PyObject* texts  # LISTED: the list of texts; QUOTED: the column
     const Py_ssize_t* codes
-    const long long* values
+    const long long* values  # INTEGER, NULLABLE: the values; QUOTED: the rows
     long long null
+    const double* doubles  # FLOATS: the values
+    void* float_texts  # FLOATS: their FloatTexts
+    PyObject* quoted  # QUOTED: the dict of quoted texts
+    PyObject* quote  # QUOTED: what quotes a text missing from it
+
+
+cdef Text _quoted(Field* f, Py_ssize_t r) except *:
+    # QUOTED: the quoted text of the column's text at row r, quoted now if it is not yet.
+    text = <object>PyList_GET_ITEM(<object>f.texts, f.values[r])
+    cdef PyObject* found = PyDict_GetItem(<object>f.quoted, text)
+    if found != NULL:
+        return _text(<object>found)
+    quoted = (<object>f.quote)(text)
+    (<dict>f.quoted)[text] = quoted
+    return _text(quoted)
+
+
+def _folded(list between, list fields):
+    """between and fields with each constant field folded into the texts around it."""
+    folded_between, folded_fields, texts = [], [], [between[0]]
+    for field, after in zip(fields, between[1:]):
+        if isinstance(field, str):
+            texts.extend((field, after))
+        else:
+            folded_between.append("".join(texts))
+            folded_fields.append(field)
+            texts = [after]
+    folded_between.append("".join(texts))
+    return folded_between, folded_fields
 
 
 cdef Py_ssize_t _address(object array):
@@ -129,9 +321,10 @@ cdef Py_ssize_t _address(object array):
 
 
 def join_rows(list between, list fields, Py_ssize_t count, str separator, dict replaced):
-    cdef Py_ssize_t field_count = len(fields)
-    if len(between) != field_count + 1 or not all(isinstance(text, str) for text in between):
+    if len(between) != len(fields) + 1 or not all(isinstance(text, str) for text in between):
         raise ValueError("between must hold one text more than there are fields")
+    between, fields = _folded(between, fields)
+    cdef Py_ssize_t field_count = len(fields)
     held: list = []  # the arrays, lists and texts the fields point into, alive until the end
     cdef Field* described = <Field*>PyMem_Malloc(max(field_count, 1) * sizeof(Field))
     if described == NULL:
@@ -147,8 +340,10 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
     cdef Text first = _text(between[0])
     cdef Text joint = _text(separator)
     cdef Text piece
-    cdef Py_ssize_t fixed, wanted
+    cdef Py_ssize_t fixed
     cdef bint ascii
+    cdef FloatTexts floats, texts_of
+    cdef Slot* slot
     try:
         for k in range(field_count):
             f = &described[k]
@@ -157,15 +352,40 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
             field = fields[k]
             f.widest = INT_TEXT
             f.text.data, f.text.size, f.text.ascii = NULL, 0, True
-            if isinstance(field, str):
-                f.kind, f.text = CONSTANT, _text(field)
-                f.widest = f.text.size
-                held.append(field)
-            elif isinstance(field, list):
+            if isinstance(field, list):
                 if len(<list>field) != count:
                     raise ValueError("a listed field must hold a text per row")
                 f.kind, f.texts = LISTED, <PyObject*>field
                 held.append(field)
+            elif isinstance(field, tuple) and len(<tuple>field) == 2 and isinstance(
+                field[1], FloatTexts
+            ):
+                doubles = np.ascontiguousarray(field[0], dtype=np.float64)
+                if doubles.ndim != 1 or len(doubles) != count:
+                    raise ValueError("a float field must hold a value per row")
+                held.extend((doubles, field[1]))
+                f.kind, f.float_texts = FLOATS, <void*>field[1]
+                f.doubles = <const double*><Py_ssize_t>_address(doubles)
+                texts_of = <FloatTexts>field[1]
+                f.widest = max(
+                    FLOAT_TEXT,
+                    len(texts_of.nan),
+                    len(texts_of.infinity),
+                    len(texts_of.negative_infinity),
+                )
+            elif isinstance(field, tuple) and len(<tuple>field) == 4:
+                column, positions, quoted, quote = field
+                if not isinstance(column, list) or not isinstance(quoted, dict):
+                    raise TypeError("a quoted field is (list, rows, dict, quote)")
+                positions = np.ascontiguousarray(positions, dtype=np.int64)
+                if positions.ndim != 1 or len(positions) != count:
+                    raise ValueError("a quoted field must hold a row per row")
+                if count and (positions.min() < 0 or positions.max() >= len(<list>column)):
+                    raise ValueError("a row outside its column")
+                held.extend((column, positions, quoted, quote))
+                f.kind, f.texts = QUOTED, <PyObject*>column
+                f.values = <const long long*><Py_ssize_t>_address(positions)
+                f.quoted, f.quote = <PyObject*>quoted, <PyObject*>quote
             elif isinstance(field, tuple) and len(<tuple>field) == 2:
                 codes = np.ascontiguousarray(field[0], dtype=np.intp)
                 texts = list(field[1])
@@ -202,7 +422,7 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
         for k in range(field_count):
             f = &described[k]
             fixed += f.after.size + f.widest
-            ascii = ascii and f.after.ascii and (f.kind == LISTED or f.text.ascii)
+            ascii = ascii and f.after.ascii and (f.kind in (LISTED, QUOTED) or f.text.ascii)
             if f.kind == TABLE:
                 for entry in range(f.entries):
                     ascii = ascii and f.table[entry].ascii
@@ -216,15 +436,7 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                     _put(&buffer, joint.data, joint.size)
                 _put(&buffer, piece.data, piece.size)
                 continue
-            wanted = fixed
-            f = described
-            while f < end:
-                if f.kind == LISTED:
-                    f.current = _text(<object>PyList_GET_ITEM(<object>f.texts, r))
-                    wanted += f.current.size
-                    ascii = ascii and f.current.ascii
-                f += 1
-            _reserve(&buffer, wanted)
+            _reserve(&buffer, fixed)
             if r:
                 _put(&buffer, joint.data, joint.size)
             _put(&buffer, first.data, first.size)
@@ -235,9 +447,20 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                     _put(&buffer, piece.data, piece.size)
                 elif f.kind == INTEGER:
                     _put_int(&buffer, f.values[r])
-                elif f.kind == LISTED:
-                    _put(&buffer, f.current.data, f.current.size)
-                elif f.kind == CONSTANT or f.values[r] == f.null:
+                elif f.kind == FLOATS:
+                    floats = <FloatTexts>f.float_texts
+                    slot = floats.find(f.doubles[r])
+                    _put(&buffer, floats.arena + slot.offset, slot.length)
+                elif f.kind == LISTED or f.kind == QUOTED:
+                    # A text of its own length: room for it and what the row may still need.
+                    if f.kind == LISTED:
+                        piece = _text(<object>PyList_GET_ITEM(<object>f.texts, r))
+                    else:
+                        piece = _quoted(f, r)
+                    ascii = ascii and piece.ascii
+                    _reserve(&buffer, piece.size + fixed)
+                    _put(&buffer, piece.data, piece.size)
+                elif f.values[r] == f.null:  # NULLABLE
                     _put(&buffer, f.text.data, f.text.size)
                 else:
                     _put_int(&buffer, f.values[r])
@@ -257,47 +480,34 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
 
 
 cdef extern from "Python.h":
-    char* PyOS_double_to_string(
-        double value, char format_code, int precision, int flags, int* type
-    ) except NULL
-    int Py_DTSF_ADD_DOT_0
+    long long PyLong_AsLongLong(object value) except? -1
+    bint PyLong_CheckExact(object value)
 
 
-def float_table(const double[::1] values, str nan, str infinity, str negative_infinity):
-    """jsontext.JsonWriter.float_table's codes and texts, each distinct bit pattern converted
-    once (float.__repr__'s own conversion; a non-finite value written as the text given),
-    the texts in order of first appearance: a hash of the bits instead of a sort."""
-    cdef Py_ssize_t count = values.shape[0], size = 16, i, slot
-    while size < 2 * count:
-        size *= 2
-    cdef unsigned long long mask = size - 1
-    keys_array = np.empty(size, dtype=np.uint64)
-    slots_array = np.full(size, -1, dtype=np.intp)
-    codes_array = np.empty(count, dtype=np.intp)
-    cdef unsigned long long[::1] keys = keys_array
-    cdef Py_ssize_t[::1] slots = slots_array
-    cdef Py_ssize_t[::1] codes = codes_array
-    cdef unsigned long long bits
-    cdef double value
-    cdef char* text
-    texts: list = []
-    for i in range(count):
-        value = values[i]
-        memcpy(&bits, &value, sizeof(double))
-        slot = <Py_ssize_t>(((bits ^ (bits >> 29)) * 0x9E3779B97F4A7C15ULL >> 20) & mask)
-        while slots[slot] >= 0 and keys[slot] != bits:
-            slot = (slot + 1) & mask
-        if slots[slot] < 0:
-            keys[slot], slots[slot] = bits, len(texts)
-            if isnan(value):
-                texts.append(nan)
-            elif isinf(value):
-                texts.append(infinity if value > 0 else negative_infinity)
-            else:
-                text = PyOS_double_to_string(value, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
-                try:
-                    texts.append(text.decode("ascii"))
-                finally:
-                    PyMem_Free(text)
-        codes[i] = slots[slot]
-    return codes_array, texts
+def join_ints(object values, str separator):
+    """The texts of a list or tuple of ints (exactly int, as int.__repr__ writes them) joined
+    by `separator`; TypeError for an item that is not exactly an int, OverflowError for one
+    beyond int64 (the caller writes those in Python)."""
+    cdef Py_ssize_t count = len(values), i
+    cdef Text joint = _text(separator)
+    cdef Buffer buffer
+    buffer.data, buffer.size, buffer.capacity = NULL, 0, 0
+    cdef bint listed = isinstance(values, list)
+    if not listed and not isinstance(values, tuple):
+        raise TypeError("a list or tuple of ints")
+    try:
+        _reserve(&buffer, count * (INT_TEXT + joint.size))
+        for i in range(count):
+            item = values[i]
+            if not PyLong_CheckExact(item):
+                raise TypeError("an item that is not an int")
+            if i:
+                _put(&buffer, joint.data, joint.size)
+            _put_int(&buffer, PyLong_AsLongLong(item))
+        if not joint.ascii:
+            return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+        written = PyUnicode_New(buffer.size, 127)
+        memcpy(PyUnicode_DATA(written), buffer.data, buffer.size)
+        return written
+    finally:
+        PyMem_Free(buffer.data)

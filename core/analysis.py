@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from glyphscope.core.geometry import Rect
 from glyphscope.core.interpret.annotations import AnnotationSpan
 from glyphscope.core.interpret.interpreter import PageExtraction, extract_page
-from glyphscope.core.jsontext import JsonWriter
+from glyphscope.core.jsontext import shared_writer
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import analysis_json, json_rows
@@ -112,7 +112,7 @@ class PageAnalysis:
         """`json.dumps(self.to_json(), indent=indent, ensure_ascii=ensure_ascii)`, the same
         characters, written from the glyph and decision columns without their dictionaries;
         with `finite`, nan and ±inf are written as null (core.jsontext)."""
-        return JsonWriter(indent, ensure_ascii, finite).text(analysis_json(self, json_rows))
+        return shared_writer(indent, ensure_ascii, finite).text(analysis_json(self, json_rows))
 
 
 _FIELD_NAMES = tuple(field.name for field in fields(PageAnalysis))

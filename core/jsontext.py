@@ -12,10 +12,13 @@ time, the items of a chunk joined by `separator` (serialize.GlyphJson, DecisionJ
 
 A row source writes a chunk of rows (`rows`) from an example record of their shape, written by
 this writer itself (so its punctuation is the writer's own), and one field per slot of it:
-a float column as a Table of its distinct values' texts (`float_table`: a page repeats its
-baselines, sizes and fonts on every glyph), an integer column as the array itself, strings
-through `strings`. `join_rows` writes the rows from them into one text, compiled
-(core/_jsonrows.pyx) where the extension was built, in Python otherwise.
+a float column as Floats (`float_column`: the texts of the writer's FloatTexts, each
+distinct bit pattern converted once while the writer lives, since a page repeats its
+baselines, sizes and fonts on every glyph and a file's pages their margins), an integer
+column as the array itself, a string column as Quoted (`quoted_column`: each distinct text
+quoted once). `join_rows` writes the rows from them into one text, compiled
+(core/_jsonrows.pyx) where the extension was built, in Python otherwise. `shared_writer`
+keeps one writer per set of options, so that pages written one by one share those texts.
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ import json.encoder
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import repeat
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -45,6 +49,8 @@ class JsonWriter:
         )
         self._separator = ", " if indent is None else ","
         self._templates: dict[tuple[str, int], tuple[str, ...]] = {}
+        self._float_texts = _float_texts(self.float_text)
+        self._quoted: dict[str, str] = {}
 
     def text(self, value: object, level: int = 0) -> str:
         """The JSON text of `value` written at indent `level` (its nesting depth)."""
@@ -68,8 +74,9 @@ class JsonWriter:
             separator = self._brackets(level)[1]
             yield from self._rows(value.json_items(self, level + 1, separator), level)
         elif isinstance(value, (list, tuple)):
-            if value and set(map(type, value)) == {int}:  # glyph indexes: written at once
-                yield from self._rows([self._int_list(value, self._brackets(level)[1])], level)
+            ints = self._int_list(value, self._brackets(level)[1]) if value else None
+            if ints is not None:  # glyph indexes: written at once
+                yield from self._rows([ints], level)
             else:
                 yield from self._items(value, level)
         elif isinstance(value, Converted):
@@ -87,38 +94,34 @@ class JsonWriter:
         return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
 
     def floats(self, values: np.ndarray) -> list[str]:
-        """The texts of a float64 array's values."""
-        codes, texts = self.float_table(values)
-        return list(map(texts.__getitem__, codes.tolist()))
+        """The texts of a float64 array's values (flattened)."""
+        return self._float_texts.texts(np.ascontiguousarray(values, dtype=np.float64).ravel())
 
-    def float_table(self, values: np.ndarray) -> Table:
-        """A float64 array's values (flattened) as a Table, each distinct bit pattern converted
-        once (by bits, not by value: 0.0 and -0.0 are written differently)."""
-        flat = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
-        if _compiled_float_table is not None:
-            texts = [self.float_text(value) for value in (math.nan, math.inf, -math.inf)]
-            return Table(*_compiled_float_table(flat, *texts))
-        return float_table_in_python(flat, self.float_text)
+    def float_column(self, values: np.ndarray) -> Floats:
+        """A float64 column as a field of rows, written as this writer's texts of its values."""
+        return Floats(values, self._float_texts)
 
     def ints(self, values: np.ndarray) -> list[str]:
         """The texts of an integer array's values."""
         return _int_texts(values)
 
-    def _int_list(self, values: Sequence[int], separator: str) -> str:
-        """A list of ints' texts joined by `separator`: a long one (glyph indexes) written
-        from an array, a short one (a line's glyphs) or one beyond int64 one by one."""
-        if len(values) < _SHORT_LIST:
-            return separator.join(map(int.__repr__, values))
-        try:
-            array = np.asarray(values, dtype=np.int64)
-        except OverflowError:  # beyond int64
-            return separator.join(map(int.__repr__, values))
-        return join_rows(["", ""], [array], len(array), separator)
+    def _int_list(self, values: list | tuple, separator: str) -> str | None:
+        """The texts of a list of ints (glyph indexes, a line's glyphs) joined by `separator`,
+        or None if an item is not exactly an int (a bool is written as true or false)."""
+        if _compiled_join_ints is not None:
+            try:
+                return _compiled_join_ints(values, separator)
+            except TypeError:
+                return None
+            except OverflowError:  # beyond int64: written in Python
+                pass
+        if set(map(type, values)) != {int}:
+            return None
+        return separator.join(map(int.__repr__, values))
 
-    def strings(self, values: Iterable[str]) -> list[str]:
-        values = list(values)
-        quoted = {value: self._quote(value) for value in set(values)}
-        return list(map(quoted.__getitem__, values))
+    def quoted_column(self, column: list[str], rows: np.ndarray) -> Quoted:
+        """The texts column[rows[r]] as a field of rows, each distinct text quoted once."""
+        return Quoted(column, rows, self._quoted, self._quote)
 
     def rows(
         self,
@@ -132,6 +135,10 @@ class JsonWriter:
         """The text of `count` records shaped as `example` (whose every SLOT string stands
         for a field) written at `level`, the ith field's texts taken from fields[i] (see
         join_rows), joined by `separator`; record r written as replaced[r] where given."""
+        if len(self._float_texts) > _FLOAT_TEXTS_KEPT:
+            self._float_texts.clear()
+        if len(self._quoted) > _QUOTED_KEPT:
+            self._quoted.clear()
         key = (repr(example), level)
         if key not in self._templates:
             self._templates[key] = tuple(self.text(example, level).split(_SLOT_TEXT))
@@ -215,6 +222,32 @@ class Table(NamedTuple):
     texts: list[str]
 
 
+class FloatTexts(Protocol):
+    """The texts of float64 values by bit pattern, kept once converted (_jsonrows.FloatTexts,
+    or _PythonFloatTexts without the extension)."""
+
+    def texts(self, values: np.ndarray) -> list[str]: ...
+    def clear(self) -> None: ...
+    def __len__(self) -> int: ...
+
+
+class Floats(NamedTuple):
+    """A float64 column written as the texts `texts` holds of its values."""
+
+    values: np.ndarray
+    texts: FloatTexts
+
+
+class Quoted(NamedTuple):
+    """A string column written as quoted[column[rows[r]]], quote(text) added to `quoted`
+    where it is missing."""
+
+    column: list[str]
+    rows: np.ndarray
+    quoted: dict[str, str]
+    quote: Callable[[str], str]
+
+
 class Nullable(NamedTuple):
     """An int64 column written as its decimal texts, `text` (null) where the value is
     `null` (the MCID column's sentinel)."""
@@ -225,11 +258,15 @@ class Nullable(NamedTuple):
 
 
 # A field of join_rows: the same text on every row, a text per row, a Table, an int64 array
-# (decimal texts) or a Nullable.
-Field = str | list[str] | Table | np.ndarray | Nullable
+# (decimal texts), a Nullable, Floats or Quoted.
+Field = str | list[str] | Table | np.ndarray | Nullable | Floats | Quoted
 
-# Lists of ints shorter than this are written one int at a time (numpy's set-up costs more).
-_SHORT_LIST = 32
+# How many float texts and quoted strings a writer keeps before it starts again: a writer
+# lives as long as a process may, over any number of files. Few float texts are shared
+# between pages, and a table that stays in the processor's cache is worth more (measured on
+# issue 9's eight files: 2.3 µs per glyph keeping 2**14, 2.8 keeping 2**18).
+_FLOAT_TEXTS_KEPT = 1 << 14
+_QUOTED_KEPT = 1 << 16
 
 
 def join_rows(
@@ -268,8 +305,8 @@ def join_rows_in_python(
 
 
 def float_table_in_python(values: np.ndarray, float_text: Callable[[float], str]) -> Table:
-    """A float64 array's values as a Table by sorting their bits (the compiled one's oracle
-    and fallback); float_text writes the non-finite ones."""
+    """A float64 array's values as a Table by sorting their bits (the compiled FloatTexts'
+    oracle, and _PythonFloatTexts' conversion); float_text writes the non-finite ones."""
     distinct, positions = np.unique(values.view(np.int64), return_inverse=True)
     numbers = distinct.view(np.float64)
     texts = list(map(float.__repr__, numbers.tolist()))
@@ -278,11 +315,33 @@ def float_table_in_python(values: np.ndarray, float_text: Callable[[float], str]
     return Table(positions.reshape(-1), texts)
 
 
+class _PythonFloatTexts:
+    """FloatTexts without the extension: converted per call, nothing kept."""
+
+    def __init__(self, float_text: Callable[[float], str]) -> None:
+        self._float_text = float_text
+
+    def texts(self, values: np.ndarray) -> list[str]:
+        table = float_table_in_python(np.asarray(values, dtype=np.float64), self._float_text)
+        return list(map(table.texts.__getitem__, table.codes.tolist()))
+
+    def clear(self) -> None:
+        pass
+
+    def __len__(self) -> int:
+        return 0
+
+
 def _field_texts(field: Field, count: int) -> Sequence[str] | Iterable[str]:
     if isinstance(field, str):
         return repeat(field, count)
     if isinstance(field, list):
         return field
+    if isinstance(field, Floats):
+        return field.texts.texts(np.ascontiguousarray(field.values, dtype=np.float64))
+    if isinstance(field, Quoted):
+        texts = map(field.column.__getitem__, field.rows.tolist())
+        return [field.quoted.get(text) or field.quote(text) for text in texts]
     if isinstance(field, Table):
         return list(map(field.texts.__getitem__, field.codes.tolist()))
     if isinstance(field, Nullable):
@@ -304,11 +363,30 @@ def _int_texts(values: np.ndarray) -> list[str]:
     return table[values - low].tolist()
 
 
+def _float_texts(float_text: Callable[[float], str]) -> FloatTexts:
+    """A writer's FloatTexts: compiled where the extension was built."""
+    if _CompiledFloatTexts is None:
+        return _PythonFloatTexts(float_text)
+    return _CompiledFloatTexts(*map(float_text, (math.nan, math.inf, -math.inf)))
+
+
+@cache
+def shared_writer(
+    indent: int | None = None, ensure_ascii: bool = True, finite: bool = False
+) -> JsonWriter:
+    """One JsonWriter per set of options for the process: pages written one at a time share
+    its templates and its float and string texts (bounded: see _FLOAT_TEXTS_KEPT)."""
+    return JsonWriter(indent, ensure_ascii, finite)
+
+
 _compiled_join_rows: Callable[..., str] | None
-_compiled_float_table: Callable[..., tuple[np.ndarray, list[str]]] | None
+_compiled_join_ints: Callable[[list | tuple, str], str] | None
+_CompiledFloatTexts: Callable[[str, str, str], FloatTexts] | None
 try:
-    # join_rows and float_table compiled (_jsonrows.pyx), when the extension was built.
-    from glyphscope.core._jsonrows import float_table as _compiled_float_table
+    # join_rows, join_ints and FloatTexts compiled (_jsonrows.pyx), when the extension was
+    # built.
+    from glyphscope.core._jsonrows import FloatTexts as _CompiledFloatTexts
+    from glyphscope.core._jsonrows import join_ints as _compiled_join_ints
     from glyphscope.core._jsonrows import join_rows as _compiled_join_rows
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _compiled_join_rows = _compiled_float_table = None
+    _compiled_join_rows = _compiled_join_ints = _CompiledFloatTexts = None

@@ -165,11 +165,14 @@ class GlyphJson(Sequence[dict]):
             return
         example = _GLYPH_EXAMPLES[self._indexed]
         for rows in self._chunks():
+            numbers = _numbers(glyphs, rows)
             replaced = {}
-            for position in np.flatnonzero(~_finite_rows(glyphs, rows)).tolist():
+            with np.errstate(invalid="ignore"):
+                non_finite = np.flatnonzero(~np.isfinite(numbers).all(axis=0))
+            for position in non_finite.tolist():
                 (record,) = self._dicts(glyphs, rows[position : position + 1])
                 replaced[position] = writer.text(record, level)
-            fields = self._fields(glyphs, rows, writer)
+            fields = self._fields(glyphs, rows, numbers, writer)
             yield writer.rows(example, level, len(rows), fields, separator, replaced)
 
     def _chunks(self) -> Iterator[np.ndarray]:
@@ -177,25 +180,15 @@ class GlyphJson(Sequence[dict]):
         for start in range(0, len(rows), _JSON_CHUNK):
             yield rows[start : start + _JSON_CHUNK]
 
-    def _fields(self, glyphs: GlyphColumns, rows: np.ndarray, writer: JsonWriter) -> list[Field]:
-        """The fields of the template, a column each, in the record's order."""
-        count, listed = len(rows), rows.tolist()
-        numbers = np.concatenate(
-            [
-                glyphs.font_size[rows, None],
-                glyphs.origin[rows],
-                glyphs.glyph_end[rows],
-                glyphs.baseline_end[rows],
-                glyphs.quad[rows].reshape(count, 8),
-            ],
-            axis=1,
-        )
-        codes, texts = writer.float_table(numbers)
-        floats = codes.reshape(count, 15).T
-        size, points = Table(floats[0], texts), [Table(floats[k], texts) for k in range(1, 15)]
+    def _fields(
+        self, glyphs: GlyphColumns, rows: np.ndarray, numbers: np.ndarray, writer: JsonWriter
+    ) -> list[Field]:
+        """The fields of the template, a column each, in the record's order (`numbers`: the
+        rows' _numbers)."""
+        size, *points = map(writer.float_column, numbers)
 
-        def strings(column: list[str]) -> list[str]:
-            return writer.strings(map(column.__getitem__, listed))
+        def strings(column: list[str]) -> Field:
+            return writer.quoted_column(column, rows)
 
         return [
             *([rows] if self._indexed else []),
@@ -267,6 +260,21 @@ class GlyphJson(Sequence[dict]):
 _INDEXED_KEYS = ("index", *GLYPH_JSON_KEYS)
 
 
+def _numbers(glyphs: GlyphColumns, rows: np.ndarray) -> np.ndarray:
+    """The 15 float fields of the rows' records (size, origin, ends, quad) as 15 contiguous
+    rows of an array, in the record's order."""
+    return np.concatenate(
+        [
+            glyphs.font_size[rows, None],
+            glyphs.origin[rows],
+            glyphs.glyph_end[rows],
+            glyphs.baseline_end[rows],
+            glyphs.quad[rows].reshape(len(rows), 8),
+        ],
+        axis=1,
+    ).T.copy()
+
+
 def _finite_rows(glyphs: GlyphColumns, rows: np.ndarray) -> np.ndarray:
     """Per row, whether its size, origin, ends and quad are all finite (has_finite_geometry)."""
     with np.errstate(invalid="ignore"):
@@ -320,7 +328,7 @@ _REASON_TEXTS = [json.dumps(reason.value) for reason in REASONS]
 def _field(column: np.ndarray, writer: JsonWriter) -> Field:
     """A decision column as a field of its rows (GapDecision.reason: REASONS positions)."""
     if column.dtype == np.float64:
-        return writer.float_table(column)
+        return writer.float_column(column)
     if column.dtype == np.bool_:
         return Table(column.astype(np.intp), _BOOLEANS)
     if column.dtype == np.uint8:

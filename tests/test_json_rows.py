@@ -1,11 +1,14 @@
 """The compiled row writer (core/_jsonrows.pyx) writes, character for character, what
 jsontext.join_rows_in_python writes: every kind of field (constant, listed texts, tables,
-int64 columns with their extremes, nullable ints), replaced rows, non-ASCII texts, and texts
-that are not UTF-8 (lone surrogates), which the compiled writer refuses and join_rows then
-writes in Python. Its float tables hold the texts float_table_in_python's do."""
+int64 columns with their extremes, nullable ints, float columns, quoted string columns),
+replaced rows, non-ASCII texts, and texts that are not UTF-8 (lone surrogates), which the
+compiled writer refuses and join_rows then writes in Python. Its FloatTexts hold the texts
+float_table_in_python's tables do, however many values it has kept from before."""
 
 from __future__ import annotations
 
+import json
+import json.encoder
 import math
 
 import numpy as np
@@ -15,7 +18,9 @@ from hypothesis import strategies as st
 
 from glyphscope.core import jsontext
 from glyphscope.core.jsontext import (
+    Floats,
     Nullable,
+    Quoted,
     Table,
     float_table_in_python,
     join_rows,
@@ -24,16 +29,32 @@ from glyphscope.core.jsontext import (
 
 compiled = pytest.importorskip("glyphscope.core._jsonrows")
 
+# One FloatTexts and one dict of quoted texts for every example, as a shared writer keeps them.
+_FLOAT_TEXTS = compiled.FloatTexts("NaN", "Infinity", "-Infinity")
+_QUOTED: dict[str, str] = {}
+
 _INT64 = st.integers(-(2**63), 2**63 - 1)
 _texts = st.text(max_size=6)
 _ascii = st.text(st.characters(max_codepoint=127), max_size=6)
+_doubles = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True)
 
 
 @st.composite
 def _field(draw, count: int, texts):
-    kind = draw(st.sampled_from(["constant", "listed", "table", "ints", "nullable"]))
+    kinds = ["constant", "listed", "table", "ints", "nullable", "floats", "quoted"]
+    kind = draw(st.sampled_from(kinds))
     if kind == "constant":
         return draw(texts)
+    if kind == "floats":
+        values = draw(
+            st.lists(_doubles | st.sampled_from([0.0, -0.0]), min_size=count, max_size=count)
+        )
+        return Floats(np.array(values, dtype=np.float64), _FLOAT_TEXTS)
+    if kind == "quoted":
+        column = draw(st.lists(texts, min_size=1, max_size=4))
+        rows = draw(st.lists(st.integers(0, len(column) - 1), min_size=count, max_size=count))
+        quote = json.encoder.encode_basestring_ascii
+        return Quoted(column, np.array(rows, dtype=np.int64), _QUOTED, quote)
     if kind == "listed":
         return draw(st.lists(texts, min_size=count, max_size=count))
     if kind == "table":
@@ -86,6 +107,13 @@ def test_malformed_fields_raise_instead_of_reading_past_their_arrays():
         compiled.join_rows([""], [np.array([1])], 1, "", {})
     with pytest.raises(TypeError):
         compiled.join_rows(["", ""], [[1]], 1, "", {})
+    with pytest.raises(ValueError):
+        compiled.join_rows(["", ""], [Floats(np.array([1.0]), _FLOAT_TEXTS)], 2, "", {})
+    quote = json.encoder.encode_basestring_ascii
+    with pytest.raises(ValueError):
+        compiled.join_rows(["", ""], [Quoted(["a"], np.array([1]), {}, quote)], 1, "", {})
+    with pytest.raises(ValueError):
+        compiled.join_rows(["", ""], [Quoted(["a"], np.array([-1]), {}, quote)], 1, "", {})
 
 
 def test_without_the_compiled_writer_the_writer_writes_the_same(monkeypatch):
@@ -95,21 +123,40 @@ def test_without_the_compiled_writer_the_writer_writes_the_same(monkeypatch):
     assert join_rows(*rows, ", ") == expected == "{1: b}, {-2: a}"
 
 
-_doubles = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True)
-
-
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_doubles | st.sampled_from([0.0, -0.0, 1.5, 72.0]), max_size=40), st.booleans())
-def test_compiled_float_tables_write_the_python_tables_texts(values, finite):
+def test_compiled_float_texts_are_the_python_tables_texts(values, finite):
     array = np.array(values, dtype=np.float64)
     writer = jsontext.JsonWriter(finite=finite)
     expected = float_table_in_python(array, writer.float_text)
-    codes, texts = writer.float_table(array)
-    assert [texts[code] for code in codes.tolist()] == [
-        expected.texts[code] for code in expected.codes.tolist()
-    ]
-    assert len(texts) == len(expected.texts)  # each distinct bit pattern once
+    assert writer.floats(array) == [expected.texts[code] for code in expected.codes.tolist()]
     assert writer.floats(array) == [writer.float_text(value) for value in values]
+    # each distinct bit pattern converted once, and kept for the next call
+    assert len(writer._float_texts) == len(expected.texts)
+
+
+def test_float_texts_keep_their_texts_as_their_table_grows_and_after_clear():
+    texts = compiled.FloatTexts("null", "Infinity", "-Infinity")
+    values = np.arange(5000, dtype=np.float64) / 7
+    expected = list(map(float.__repr__, values.tolist()))
+    assert texts.texts(values[:10]) == expected[:10]
+    assert texts.texts(values) == expected  # the table grown several times over
+    assert texts.texts(values[::-1]) == expected[::-1]
+    assert len(texts) == 5000
+    texts.clear()
+    assert len(texts) == 0
+    assert texts.texts(np.array([math.nan, -math.inf, 0.5])) == ["null", "-Infinity", "0.5"]
+
+
+def test_a_writer_forgets_its_texts_beyond_what_it_keeps(monkeypatch):
+    monkeypatch.setattr(jsontext, "_FLOAT_TEXTS_KEPT", 3)
+    writer = jsontext.JsonWriter()
+    values = np.array([0.25, 0.5, 0.75, 1.0, 1.25])
+    field = writer.float_column(values)
+    assert writer.rows("\x00", 0, 5, [field], ",") == "0.25,0.5,0.75,1.0,1.25"
+    assert len(writer._float_texts) == 5
+    assert writer.rows("\x00", 0, 1, [writer.float_column(values[:1])], ",") == "0.25"
+    assert len(writer._float_texts) == 1
 
 
 def test_nan_of_another_bit_pattern_is_written_as_nan():
@@ -117,3 +164,26 @@ def test_nan_of_another_bit_pattern_is_written_as_nan():
     array = np.concatenate([quiet, negative])
     assert jsontext.JsonWriter().floats(array) == ["NaN", "NaN"]
     assert jsontext.JsonWriter(finite=True).floats(array) == ["null", "null"]
+
+
+_ints = st.integers(-(2**63), 2**63 - 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ints, max_size=40), st.sampled_from([", ", ",\n  ", ""]), st.booleans())
+def test_compiled_int_lists_are_int_reprs_joined(values, separator, as_tuple):
+    items = tuple(values) if as_tuple else values
+    assert compiled.join_ints(items, separator) == separator.join(map(int.__repr__, values))
+
+
+def test_an_int_list_the_compiled_writer_refuses_is_written_in_python():
+    with pytest.raises(OverflowError):
+        compiled.join_ints([1, 2**63], ", ")
+    with pytest.raises(TypeError):
+        compiled.join_ints([1, True], ", ")
+    writer = jsontext.JsonWriter()
+    for value in ([1, 2**63, -(2**70)], [1, True, 2], (3, False), [2, 1.5], list(range(40))):
+        assert writer.text(value) == json.dumps(value)
+        assert writer.text({"a": value}, 0) == json.dumps({"a": value})
+    indented = jsontext.JsonWriter(indent=2)
+    assert indented.text([[1, 2**64], [True, 0]]) == json.dumps([[1, 2**64], [True, 0]], indent=2)

@@ -20,7 +20,14 @@ from glyphscope.core.document import Document
 from glyphscope.core.jsontext import JsonWriter
 from glyphscope.core.records import finite_json
 from glyphscope.core.rules import Rules
-from glyphscope.core.serialize import DecisionJson, GlyphJson, explain_report, glyph_to_json
+from glyphscope.core.serialize import (
+    DecisionJson,
+    GlyphJson,
+    analysis_json,
+    explain_report,
+    glyph_to_json,
+    json_rows,
+)
 from glyphscope.core.text.decisions import GapColumns, GapDecision, LineBreakColumns
 from glyphscope.core.text.pairs import GapReason
 from glyphscope.core.text.reading import reading_order
@@ -163,6 +170,22 @@ def test_the_log_text_without_the_compiled_writer_is_the_same(monkeypatch):
     analysis = analyse(b"BT /F1 12 Tf 72 700 Td [(ab)-400(cd)] TJ 0 -14 Td (ef) Tj ET", "helvetica")
     compiled = analysis.to_json_text(), analysis.to_json_text(1, False, True)
     monkeypatch.setattr(jsontext, "_compiled_join_rows", None)
-    monkeypatch.setattr(jsontext, "_compiled_float_table", None)
-    assert (analysis.to_json_text(), analysis.to_json_text(1, False, True)) == compiled
+    monkeypatch.setattr(jsontext, "_CompiledFloatTexts", None)
+    monkeypatch.setattr(jsontext, "_compiled_join_ints", None)
+    jsontext.shared_writer.cache_clear()  # its writers hold the compiled FloatTexts
+    try:
+        assert (analysis.to_json_text(), analysis.to_json_text(1, False, True)) == compiled
+    finally:
+        jsontext.shared_writer.cache_clear()
     assert compiled[0] == json.dumps(analysis.to_json())
+
+
+def test_pages_written_by_one_shared_writer_are_written_as_by_a_fresh_writer():
+    # The float and string texts a shared writer keeps from a page are the texts of the next.
+    first = analyse(b"BT /F1 12 Tf 72 700 Td (ab) Tj 0 -14 Td (ab) Tj ET", "helvetica")
+    second = analyse(b"BT /F1 12 Tf 72 686 Td (ba) Tj 0.5 -14 Td (c) Tj ET", "helvetica")
+    for analysis in (first, second, first):
+        assert analysis.to_json_text() == json.dumps(analysis.to_json())
+        assert analysis.to_json_text() == jsontext.JsonWriter().text(
+            analysis_json(analysis, json_rows)
+        )
