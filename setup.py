@@ -48,7 +48,12 @@ def _extensions() -> list[Extension]:
     loop = Extension(
         "glyphscope.core.interpret._loop", ["core/interpret/_loop.pyx"], extra_compile_args=exact
     )
-    duplicates = Extension("glyphscope.core.text._duplicates", ["core/text/_duplicates.pyx"])
+    # Duplicate offsets are the products and sums numpy makes: contraction off.
+    duplicates = Extension(
+        "glyphscope.core.text._duplicates",
+        ["core/text/_duplicates.pyx"],
+        extra_compile_args=exact,
+    )
     # Layout's line and grid loops compare and divide the doubles Python does, contraction off.
     grid = Extension(
         "glyphscope.core.text._grid", ["core/text/_grid.pyx"], extra_compile_args=exact
