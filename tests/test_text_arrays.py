@@ -251,3 +251,16 @@ def test_compiled_pair_numbers_are_the_arrays_bit_for_bit(page, rules):
         for got, expected in zip(compiled, numpy_path, strict=True):
             assert got.dtype == expected.dtype and got.shape == expected.shape
             assert repr(got.tolist()) == repr(expected.tolist())
+
+
+@settings(max_examples=200, deadline=None)
+@given(_pages(), _boxes)
+def test_compiled_box_filter_is_the_arrays(page, box):
+    if visible._box_rows is None:
+        return  # extension not built: _box_filter runs the numpy path itself
+    glyphs, _ = page
+    for held in (glyphs, GlyphColumns.from_glyphs(glyphs)):
+        compiled = visible._compiled_box(GlyphRows(held), box)
+        numpy_path = visible._box_in_python(GlyphRows(held), box)
+        assert [part.tolist() for part in compiled] == [part.tolist() for part in numpy_path]
+        assert [part.dtype for part in compiled] == [part.dtype for part in numpy_path]

@@ -1,10 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""visible._scan_duplicates compiled (spec §5): the scan over the sorted candidates, its near
-test, _match and the first-drawn-wins decisions in one loop, with the numbers
-visible._pair_offsets computes (built with contraction off, so no fused multiply-add changes a
-last bit). tests/test_visible_arrays.py holds it against the scan."""
+"""The visible stage's loops compiled: visible._scan_duplicates (spec §5), the scan over the
+sorted candidates, its near test, _match and the first-drawn-wins decisions in one loop, with
+the numbers visible._pair_offsets computes (built with contraction off, so no fused
+multiply-add changes a last bit), and the visible-box test (§4). tests/test_visible_arrays.py
+holds the scan against the Python one, tests/test_text_arrays.py the box test against the
+glyph-by-glyph reference."""
 
-from libc.math cimport fabs
+from libc.math cimport fabs, isfinite
 from libc.stdlib cimport qsort
 
 import math
@@ -203,3 +205,45 @@ def find_copies(
             if later == p:
                 break
     return dropped_out[:taken], kept_out[:taken], numbers_out[:taken]
+
+
+def box_rows(
+    const double[::1] font_size,
+    const double[:, ::1] origin,
+    const double[:, ::1] glyph_end,
+    const double[:, ::1] baseline_end,
+    const double[:, :, ::1] quads,
+    double llx,
+    double lly,
+    double urx,
+    double ury,
+):
+    """visible._box_filter's test in one loop over every row (spec §4, §14.11.2): the rows
+    whose geometry is finite (records.has_finite_geometry) and whose quad centre (the
+    midpoint of diagonal 0–2) lies in the box; the others; and whether each of those is
+    finite."""
+    cdef Py_ssize_t count = font_size.shape[0], k, j, inside = 0, outside = 0
+    cdef double cx, cy
+    cdef bint finite
+    inside_out = np.empty(count, dtype=np.intp)
+    outside_out = np.empty(count, dtype=np.intp)
+    finite_out = np.empty(count, dtype=np.bool_)
+    cdef Py_ssize_t[::1] inside_rows = inside_out, outside_rows = outside_out
+    cdef unsigned char[::1] outside_finite = finite_out.view(np.uint8)
+    for k in range(count):
+        finite = isfinite(font_size[k])
+        for j in range(2):
+            finite = finite and isfinite(origin[k, j]) and isfinite(glyph_end[k, j])
+            finite = finite and isfinite(baseline_end[k, j])
+        for j in range(4):
+            finite = finite and isfinite(quads[k, j, 0]) and isfinite(quads[k, j, 1])
+        cx = (quads[k, 0, 0] + quads[k, 2, 0]) * 0.5
+        cy = (quads[k, 0, 1] + quads[k, 2, 1]) * 0.5
+        if finite and llx <= cx and cx <= urx and lly <= cy and cy <= ury:
+            inside_rows[inside] = k
+            inside += 1
+        else:
+            outside_rows[outside] = k
+            outside_finite[outside] = finite
+            outside += 1
+    return inside_out[:inside], outside_out[:outside], finite_out[:outside]

@@ -177,21 +177,50 @@ def _box_filter(glyphs: Sequence[Glyph], box: Rect) -> tuple[list[int], list[Dro
     """§14.11.2: a glyph is kept when its quad centre (geometry.quad_centre: the midpoint of
     diagonal 0–2) is inside; one whose geometry is not finite is dropped for that, before the
     box is asked."""
-    llx, lly, urx, ury = box
     rows = GlyphRows(glyphs)
+    if _box_rows is not None:
+        inside, outside, finite = _compiled_box(rows, box)
+    else:
+        inside, outside, finite = _box_in_python(rows, box)
+    dropped = [
+        DroppedGlyph(index=index, reason=DropReason.OUTSIDE_VISIBLE_BOX, box=box)
+        if is_finite
+        else DroppedGlyph(index=index, reason=DropReason.NON_FINITE_GEOMETRY)
+        for index, is_finite in zip(outside.tolist(), finite.tolist(), strict=True)
+    ]
+    return inside.tolist(), dropped
+
+
+def _box_in_python(rows: GlyphRows, box: Rect) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows inside the box, those outside, and whether each of these is finite."""
+    llx, lly, urx, ury = box
     quads = rows.quads()
     finite = finite_rows(rows)
     with np.errstate(all="ignore"):
         cx = (quads[:, 0, 0] + quads[:, 2, 0]) * 0.5
         cy = (quads[:, 0, 1] + quads[:, 2, 1]) * 0.5
         inside = finite & (llx <= cx) & (cx <= urx) & (lly <= cy) & (cy <= ury)
-    outside = [
-        DroppedGlyph(index=index, reason=DropReason.OUTSIDE_VISIBLE_BOX, box=box)
-        if finite[index]
-        else DroppedGlyph(index=index, reason=DropReason.NON_FINITE_GEOMETRY)
-        for index in np.flatnonzero(~inside).tolist()
-    ]
-    return np.flatnonzero(inside).tolist(), outside
+    outside = np.flatnonzero(~inside)
+    return np.flatnonzero(inside), outside, finite[outside]
+
+
+def _compiled_box(rows: GlyphRows, box: Rect) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """_box_in_python in one compiled loop (_duplicates.box_rows) over every row of `rows`
+    (all of the glyphs: the columns themselves are read)."""
+    columns = rows.glyphs if isinstance(rows.glyphs, GlyphColumns) else None
+    names = ("font_size", "origin", "glyph_end", "baseline_end", "quad")
+    if columns is not None:
+        fields = [getattr(columns, name) for name in names]
+    else:
+        fields = [rows.numbers("font_size"), *map(rows.points, names[1:4]), rows.quads()]
+    return _box_rows(*(np.ascontiguousarray(f, dtype=np.float64) for f in fields), *box)
+
+
+try:
+    # _compiled_box's loop (_duplicates.pyx), when the extension was built.
+    from glyphscope.core.text._duplicates import box_rows as _box_rows
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _box_rows = None
 
 
 # Without the compiled scan: below this many candidates the scalar scan is quicker than
