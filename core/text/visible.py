@@ -425,8 +425,9 @@ def _text_ids(rows: GlyphRows) -> tuple[np.ndarray, int]:
 
 
 # A glyph with more candidates than this in the scan's own order (text and x) looks them up
-# in its band of y instead (the compiled scan's issue-10 path).
-_DIRECT_SCAN = 16
+# in its band of y instead (the compiled scan's issue-10 path): passing a hundred glyphs in
+# order costs about what five binary searches over a large page's band order do.
+_DIRECT_SCAN = 128
 # Band numbers below this are exact integers with room to spare: floor(y / band) of two
 # glyphs near each other then differs by two at most.
 _BAND_LIMIT = 2.0**50
@@ -479,7 +480,7 @@ def _compiled_duplicates(
         sizes,
         text_ids,
         np.ascontiguousarray(rows.numbers("writing_mode"), dtype=np.int64),
-        glyphs.quad if columns else rows.quads(),
+        np.ascontiguousarray(glyphs.quad) if columns else rows.quads(),
         rows.index if columns else np.arange(count, dtype=np.intp),
         rules.duplicate_scan_window,
         radius,
