@@ -28,7 +28,9 @@ class GlyphRows:
 
     __slots__ = ("glyphs", "index", "_columns", "_records", "_quads")
 
-    def __init__(self, glyphs: Sequence[Glyph], rows: Sequence[int] | None = None) -> None:
+    def __init__(
+        self, glyphs: Sequence[Glyph], rows: Sequence[int] | np.ndarray | None = None
+    ) -> None:
         self.glyphs = glyphs
         count = len(glyphs) if rows is None else len(rows)
         self.index: np.ndarray

@@ -156,8 +156,11 @@ def _compiled_pair_numbers(
     else:
         points = (rows.points("origin"), rows.points("glyph_end"), rows.quads())
         at = np.arange(len(rows), dtype=np.intp)
+    origin, glyph_end, quads = (np.ascontiguousarray(v, dtype=np.float64) for v in points)
     return _compiled(
-        *(np.ascontiguousarray(values, dtype=np.float64) for values in points),
+        origin,
+        glyph_end,
+        quads,
         at,
         np.ascontiguousarray(classes, dtype=np.uint8),
         rules.line_break_ratio,

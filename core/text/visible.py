@@ -213,14 +213,18 @@ def _compiled_box(rows: GlyphRows, box: Rect) -> tuple[np.ndarray, np.ndarray, n
         fields = [getattr(columns, name) for name in names]
     else:
         fields = [rows.numbers("font_size"), *map(rows.points, names[1:4]), rows.quads()]
-    return _box_rows(*(np.ascontiguousarray(f, dtype=np.float64) for f in fields), *box)
+    size, origin, glyph_end, baseline_end, quads = (
+        np.ascontiguousarray(f, dtype=np.float64) for f in fields
+    )
+    llx, lly, urx, ury = box
+    return _box_rows(size, origin, glyph_end, baseline_end, quads, llx, lly, urx, ury)
 
 
 try:
     # _compiled_box's loop (_duplicates.pyx), when the extension was built.
     from glyphscope.core.text._duplicates import box_rows as _box_rows
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _box_rows = None
+    _box_rows = None  # type: ignore[assignment]
 
 
 # Without the compiled scan: below this many candidates the scalar scan is quicker than
@@ -472,7 +476,7 @@ def _compiled_duplicates(
         return bands, np.lexsort((positions, bands, text_ids))
 
     # The quads of columns are read in place: only the few glyphs kept in a pair need one.
-    columns = isinstance(glyphs, GlyphColumns)
+    columns = glyphs if isinstance(glyphs, GlyphColumns) else None
     dropped, kept, numbers = _find_copies(
         order,
         rows.index,
@@ -480,8 +484,8 @@ def _compiled_duplicates(
         sizes,
         text_ids,
         np.ascontiguousarray(rows.numbers("writing_mode"), dtype=np.int64),
-        np.ascontiguousarray(glyphs.quad) if columns else rows.quads(),
-        rows.index if columns else np.arange(count, dtype=np.intp),
+        rows.quads() if columns is None else np.ascontiguousarray(columns.quad),
+        np.arange(count, dtype=np.intp) if columns is None else rows.index,
         rules.duplicate_scan_window,
         radius,
         rules.duplicate_along,
@@ -499,7 +503,7 @@ try:
     # _compiled_duplicates' loop (_duplicates.pyx), when the extension was built.
     from glyphscope.core.text._duplicates import find_copies as _find_copies
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _find_copies = None
+    _find_copies = None  # type: ignore[assignment]
 
 
 def _pair_offsets(
