@@ -48,14 +48,23 @@ def _extensions() -> list[Extension]:
     loop = Extension(
         "glyphscope.core.interpret._loop", ["core/interpret/_loop.pyx"], extra_compile_args=exact
     )
-    duplicates = Extension("glyphscope.core.text._duplicates", ["core/text/_duplicates.pyx"])
+    # Duplicate offsets are the products and sums numpy makes: contraction off.
+    duplicates = Extension(
+        "glyphscope.core.text._duplicates",
+        ["core/text/_duplicates.pyx"],
+        extra_compile_args=exact,
+    )
     # Layout's line and grid loops compare and divide the doubles Python does, contraction off.
     grid = Extension(
         "glyphscope.core.text._grid", ["core/text/_grid.pyx"], extra_compile_args=exact
     )
     builder = Extension("glyphscope.core.text._builder", ["core/text/_builder.pyx"])
+    # Reading order's pair numbers: the products and sums numpy makes, contraction off.
+    pairs = Extension(
+        "glyphscope.core.text._pairs", ["core/text/_pairs.pyx"], extra_compile_args=exact
+    )
     rows = Extension("glyphscope.core._jsonrows", ["core/_jsonrows.pyx"])
-    extensions = [scanner, loop, duplicates, grid, builder, rows]
+    extensions = [scanner, loop, duplicates, grid, builder, pairs, rows]
     return cythonize(extensions, language_level=3, quiet=True)
 
 

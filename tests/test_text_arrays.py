@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import quad_height
 from glyphscope.core.rules import Rules
-from glyphscope.core.text import reading, visible
+from glyphscope.core.text import pairs, reading, visible
 from glyphscope.core.text.arrays import GlyphRows, hypots, quad_heights
+from glyphscope.core.text.chars import text_classes
 from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
 from tests import text_reference
@@ -231,3 +232,35 @@ def test_columns_with_records_replace_only_those_rows():
     assert repr(list(copy)) == repr([glyphs[0], new, glyphs[2]])
     assert repr(list(columns)) == repr(glyphs)  # the original is left alone
     assert columns.with_records({}) is columns
+
+
+@settings(max_examples=300, deadline=None)
+@given(_pages(), _rules)
+def test_compiled_pair_numbers_are_the_arrays_bit_for_bit(page, rules):
+    # The compiled loop (_pairs.pyx) against the numpy path it replaces, on records and on
+    # columns: every number by repr (-0.0, nan, inf), every dtype.
+    if pairs._pair_numbers is pairs.pair_numbers_in_python:
+        return  # extension not built: reading_pairs runs the numpy path itself
+    glyphs, order = page
+    for held in (glyphs, GlyphColumns.from_glyphs(glyphs)):
+        rows = GlyphRows(held, order)
+        texts = rows.texts()
+        classes = np.array([text_classes(t)[:3] for t in texts], dtype=bool).reshape(-1, 3)
+        compiled = pairs._pair_numbers(rows, classes, rules)
+        numpy_path = pairs.pair_numbers_in_python(GlyphRows(held, order), classes, rules)
+        for got, expected in zip(compiled, numpy_path, strict=True):
+            assert got.dtype == expected.dtype and got.shape == expected.shape
+            assert repr(got.tolist()) == repr(expected.tolist())
+
+
+@settings(max_examples=200, deadline=None)
+@given(_pages(), _boxes)
+def test_compiled_box_filter_is_the_arrays(page, box):
+    if visible._box_rows is None:
+        return  # extension not built: _box_filter runs the numpy path itself
+    glyphs, _ = page
+    for held in (glyphs, GlyphColumns.from_glyphs(glyphs)):
+        compiled = visible._compiled_box(GlyphRows(held), box)
+        numpy_path = visible._box_in_python(GlyphRows(held), box)
+        assert [part.tolist() for part in compiled] == [part.tolist() for part in numpy_path]
+        assert [part.dtype for part in compiled] == [part.dtype for part in numpy_path]

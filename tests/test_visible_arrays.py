@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import visible
 from tests.test_visible import make_glyph
@@ -37,32 +39,41 @@ def _glyphs(specs):
     return glyphs
 
 
-# The sequential step of the array path: compiled (_duplicates.pyx) when built, and Python.
-_DECIDERS = [visible._decide_in_python]
-if visible._decide is not visible._decide_in_python:
-    _DECIDERS.append(visible._decide)
+def _bits(records):
+    """The records with every float as its bits (-0.0 is not 0.0, nan is nan)."""
+    if records is None:
+        return None
+    return [
+        (r.index, r.reason, r.kept, *(float.hex(v) for v in (r.along, r.across, r.size_ratio)))
+        for r in records
+    ]
 
 
 def _arrays(glyphs, candidates, rules):
-    """_array_duplicates' records, the same with every decider (None: left to the scan)."""
-    outcomes = []
-    saved = visible._decide
-    try:
-        for decide in _DECIDERS:
-            visible._decide = decide
-            copies = visible._array_duplicates(glyphs, candidates, rules)
-            outcomes.append(None if copies is None else copies.records())
-    finally:
-        visible._decide = saved
-    assert all(outcome == outcomes[0] for outcome in outcomes)
-    return outcomes[0]
+    """_array_duplicates' records, bit for bit the same as the compiled scan's (on records and
+    on columns, through its own candidates, and with every glyph looking its candidates up in
+    its bands of y) where the extension is built, as bits; None when every path leaves them
+    to the scan (either may on its own: the arrays when they cannot number the keys)."""
+    outcomes = [visible._array_duplicates(glyphs, candidates, rules)]
+    if visible._find_copies is not None:
+        outcomes.append(visible._compiled_duplicates(glyphs, candidates, rules))
+        columns = GlyphColumns.from_glyphs(glyphs)
+        outcomes.append(visible._compiled_duplicates(columns, candidates, rules))
+        saved = visible._DIRECT_SCAN
+        try:
+            visible._DIRECT_SCAN = 0
+            outcomes.append(visible._compiled_duplicates(glyphs, candidates, rules))
+        finally:
+            visible._DIRECT_SCAN = saved
+    found = [_bits(copies.records()) for copies in outcomes if copies is not None]
+    assert all(outcome == found[0] for outcome in found)
+    return found[0] if found else None
 
 
 def _both(glyphs, rules):
     candidates = [i for i, g in enumerate(glyphs) if g.text]
     scan = sorted(candidates, key=lambda i: (glyphs[i].text, glyphs[i].origin[0]))
-    arrays = _arrays(glyphs, candidates, rules)
-    return arrays, visible._scan_duplicates(glyphs, scan, rules)
+    return _arrays(glyphs, candidates, rules), _bits(visible._scan_duplicates(glyphs, scan, rules))
 
 
 @settings(max_examples=300, deadline=None)
@@ -118,3 +129,77 @@ def test_visible_rows_are_the_visible_glyphs_without_the_records(specs, box):
     assert visible.visible_rows(glyphs, box, Rules()) == (
         visible.visible_glyphs(glyphs, box, Rules()).visible
     )
+
+
+compiled = pytest.mark.skipif(visible._find_copies is None, reason="extension not built")
+
+# Edges of the arithmetic: signed zeros, exact ties in text and x (the drawing order breaks
+# them), zero-width glyphs (whose direction falls back on the pen), sizes so small or large
+# that the y bands cannot be numbered (every glyph scans its own candidates), and geometry
+# that is not finite (left to the scan).
+_edge = st.builds(
+    lambda text, x, y, size, angle, advance: (text, x, y, size, angle, advance),
+    st.sampled_from(["a", "a", "b"]),
+    st.sampled_from([0.0, -0.0, 0.0, 0.04, 1e-9, 5e-324, 3.0]),
+    st.sampled_from([0.0, -0.0, 0.01, -0.01, 1.0, 2.0, 5e-324]),
+    st.sampled_from([10.0, 10.0, 1e-300, 1e300, 0.0]),
+    st.sampled_from([0.0, 0.0, 45.0, 180.0, 270.0]),
+    st.sampled_from([None, None, 0.0]),
+)
+
+
+def _edge_glyphs(specs, non_finite=None):
+    glyphs = []
+    for order, (text, x, y, size, angle, advance) in enumerate(specs):
+        glyph = make_glyph(text, x, y, size=size or 10.0, angle=angle, advance=advance)
+        if size == 0.0:
+            glyph = glyph._replace(font_size=0.0)
+        glyphs.append(glyph._replace(draw_order=order))
+    if non_finite is not None and glyphs:
+        glyphs[len(glyphs) // 2] = glyphs[len(glyphs) // 2]._replace(origin=(non_finite, 1.0))
+    return glyphs
+
+
+@compiled
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_edge, max_size=60))
+def test_compiled_scan_decides_as_the_scan_bit_for_bit_at_the_edges(specs):
+    arrays, scan = _both(_edge_glyphs(specs), Rules())
+    assert arrays is None or arrays == scan
+
+
+@compiled
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(_edge, max_size=60),
+    st.sampled_from([None, math.nan, math.inf, -math.inf]),
+    st.sampled_from([Rules(), Rules(duplicate_scan_window=0.0), Rules(duplicate_along=0.0)]),
+)
+def test_duplicates_are_the_same_with_and_without_the_extension(specs, non_finite, rules):
+    glyphs = _edge_glyphs(specs, non_finite)
+    candidates = list(range(len(glyphs)))
+    with_extension = visible._duplicates(glyphs, candidates, rules).records()
+    saved = visible._find_copies
+    try:
+        visible._find_copies = None
+        without = visible._duplicates(glyphs, candidates, rules).records()
+    finally:
+        visible._find_copies = saved
+    assert _bits(with_extension) == _bits(without)
+
+
+@compiled
+def test_compiled_scan_looks_up_bands_for_a_column_sharing_text_and_x():
+    # More glyphs within one x reach than the scan passes itself: the column's copies are
+    # still found through the bands, and only they.
+    glyphs = []
+    for line in range(200):
+        glyphs.append(make_glyph("7", 100.0, 12.0 * line))
+        if line % 3 == 0:
+            glyphs.append(make_glyph("7", 100.2, 12.0 * line + 0.1))
+    glyphs = [g._replace(draw_order=i) for i, g in enumerate(glyphs)]
+    copies = visible._compiled_duplicates(glyphs, list(range(len(glyphs))), Rules())
+    assert copies.dropped == [i for i, g in enumerate(glyphs) if g.origin[0] == 100.2]
+    assert copies.kept == [i - 1 for i in copies.dropped]
+    arrays, scan = _both(glyphs, Rules())
+    assert arrays == scan

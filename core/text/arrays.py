@@ -22,19 +22,24 @@ from glyphscope.core.records import Glyph
 
 
 class GlyphRows:
-    """The glyphs at `rows` of `glyphs` (indices, in the order given; every glyph when rows is
-    None), one array per field asked for. Row k of every array is glyph `index[k]`."""
+    """The glyphs at `rows` of `glyphs` (indices, a sequence or an integer array, in the order
+    given; every glyph when rows is None), one array per field asked for. Row k of every array
+    is glyph `index[k]`."""
 
     __slots__ = ("glyphs", "index", "_columns", "_records", "_quads")
 
-    def __init__(self, glyphs: Sequence[Glyph], rows: Sequence[int] | None = None) -> None:
+    def __init__(
+        self, glyphs: Sequence[Glyph], rows: Sequence[int] | np.ndarray | None = None
+    ) -> None:
         self.glyphs = glyphs
         count = len(glyphs) if rows is None else len(rows)
-        self.index: np.ndarray = (
-            np.arange(count, dtype=np.intp)
-            if rows is None
-            else np.fromiter(rows, dtype=np.intp, count=count)
-        )
+        self.index: np.ndarray
+        if rows is None:
+            self.index = np.arange(count, dtype=np.intp)
+        elif isinstance(rows, np.ndarray):
+            self.index = rows.astype(np.intp, copy=False)
+        else:
+            self.index = np.fromiter(rows, dtype=np.intp, count=count)
         self._columns: GlyphColumns | None = None
         self._records: Sequence[Glyph] = ()
         self._quads: np.ndarray | None = None

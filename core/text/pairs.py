@@ -14,11 +14,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import GlyphRows, quad_heights
 from glyphscope.core.text.chars import is_resolved_whitespace_text, output_text, text_classes
-from glyphscope.core.text.visible import writing_directions
+from glyphscope.core.text.visible import writing_direction, writing_directions
 
 
 class GapReason(StrEnum):
@@ -66,36 +67,11 @@ def reading_pairs(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -
     # Whitespace, first and last character CJK (the CJK test is reached only when neither
     # side is whitespace, so never for "").
     classes = np.array([text_classes(t)[:3] for t in distinct], dtype=bool).reshape(-1, 3)[ids]
-    whitespace, cjk_first, cjk_last = classes[:, 0], classes[:, 1], classes[:, 2]
     outputs = {text: output_text(text, rules) for text in distinct}
     blanks = {text: is_resolved_whitespace_text(text) for text in distinct}
 
-    origin, glyph_end = rows.points("origin"), rows.points("glyph_end")
-    ux, uy = writing_directions(rows)
-    height = quad_heights(rows.quads())
-    # The direction and glyph end are the previous glyph's (reading.word_gap, line_break).
-    x0, y0, x1, y1 = origin[:-1, 0], origin[:-1, 1], origin[1:, 0], origin[1:, 1]
-    end_x, end_y, ux, uy = glyph_end[:-1, 0], glyph_end[:-1, 1], ux[:-1], uy[:-1]
-    before, after = height[:-1], height[1:]
-    with np.errstate(all="ignore"):  # inf and nan as Python's floats make them, unwarned
-        projection = (y1 - y0) * ux - (x1 - x0) * uy  # geometry.across
-        # max(before, after) as Python takes it: `after` only when strictly larger.
-        break_threshold = rules.line_break_ratio * np.where(after > before, after, before)
-        broke = np.abs(projection) > break_threshold
-        gap = (x1 - end_x) * ux + (y1 - end_y) * uy  # geometry.along
-        gap_threshold = rules.space_gap_ratio * after
-        above = (after > 0.0) & (gap > gap_threshold)
-        negative = gap < 0.0
-    # The first condition that holds gives the reason, as reading.word_gap tests them (one
-    # np.where per condition: np.select costs several times more on a page's pairs).
-    reason = np.where(
-        whitespace[:-1] | whitespace[1:],
-        _BLANK,
-        np.where(
-            cjk_last[:-1] & cjk_first[1:],
-            _CJK,
-            np.where(negative, _NEGATIVE, np.where(above, _ABOVE, _BELOW)),
-        ),
+    projection, break_threshold, broke, gap, gap_threshold, reason = _pair_numbers(
+        rows, classes, rules
     )
     return ReadingPairs(
         glyphs=rows.index.tolist(),
@@ -129,3 +105,73 @@ def pair_rows(pairs: ReadingPairs, start: int, stop: int) -> ReadingPairs:
         space=pairs.space[start:end],
         reason=pairs.reason[start:end],
     )
+
+
+def pair_numbers_in_python(
+    rows: GlyphRows, classes: np.ndarray, rules: Rules
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """ReadingPairs' projection, break_threshold, broke, gap, gap_threshold and reason of the
+    pairs of consecutive rows, over arrays; `classes` holds each row's whitespace, first and
+    last character CJK (chars.text_classes) as its three columns."""
+    whitespace, cjk_first, cjk_last = classes[:, 0], classes[:, 1], classes[:, 2]
+    origin, glyph_end = rows.points("origin"), rows.points("glyph_end")
+    ux, uy = writing_directions(rows)
+    height = quad_heights(rows.quads())
+    # The direction and glyph end are the previous glyph's (reading.word_gap, line_break).
+    x0, y0, x1, y1 = origin[:-1, 0], origin[:-1, 1], origin[1:, 0], origin[1:, 1]
+    end_x, end_y, ux, uy = glyph_end[:-1, 0], glyph_end[:-1, 1], ux[:-1], uy[:-1]
+    before, after = height[:-1], height[1:]
+    with np.errstate(all="ignore"):  # inf and nan as Python's floats make them, unwarned
+        projection = (y1 - y0) * ux - (x1 - x0) * uy  # geometry.across
+        # max(before, after) as Python takes it: `after` only when strictly larger.
+        break_threshold = rules.line_break_ratio * np.where(after > before, after, before)
+        broke = np.abs(projection) > break_threshold
+        gap = (x1 - end_x) * ux + (y1 - end_y) * uy  # geometry.along
+        gap_threshold = rules.space_gap_ratio * after
+        above = (after > 0.0) & (gap > gap_threshold)
+        negative = gap < 0.0
+    # The first condition that holds gives the reason, as reading.word_gap tests them (one
+    # np.where per condition: np.select costs several times more on a page's pairs).
+    reason = np.where(
+        whitespace[:-1] | whitespace[1:],
+        _BLANK,
+        np.where(
+            cjk_last[:-1] & cjk_first[1:],
+            _CJK,
+            np.where(negative, _NEGATIVE, np.where(above, _ABOVE, _BELOW)),
+        ),
+    )
+    return projection, break_threshold, broke, gap, gap_threshold, reason
+
+
+def _compiled_pair_numbers(
+    rows: GlyphRows, classes: np.ndarray, rules: Rules
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """pair_numbers_in_python in one compiled loop (_pairs.pyx); the points of columns are
+    read in place."""
+    glyphs = rows.glyphs
+    if isinstance(glyphs, GlyphColumns):
+        points = (glyphs.origin, glyphs.glyph_end, glyphs.quad)
+        at = rows.index
+    else:
+        points = (rows.points("origin"), rows.points("glyph_end"), rows.quads())
+        at = np.arange(len(rows), dtype=np.intp)
+    origin, glyph_end, quads = (np.ascontiguousarray(v, dtype=np.float64) for v in points)
+    return _compiled(
+        origin,
+        glyph_end,
+        quads,
+        at,
+        np.ascontiguousarray(classes, dtype=np.uint8),
+        rules.line_break_ratio,
+        rules.space_gap_ratio,
+        lambda k: writing_direction(rows.record(k)),
+    )
+
+
+try:
+    from glyphscope.core.text._pairs import pair_numbers as _compiled
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _pair_numbers = pair_numbers_in_python
+else:
+    _pair_numbers = _compiled_pair_numbers

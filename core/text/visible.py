@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import Rect, across, along, normalize_rect, quad_height
 from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
@@ -176,24 +177,58 @@ def _box_filter(glyphs: Sequence[Glyph], box: Rect) -> tuple[list[int], list[Dro
     """§14.11.2: a glyph is kept when its quad centre (geometry.quad_centre: the midpoint of
     diagonal 0–2) is inside; one whose geometry is not finite is dropped for that, before the
     box is asked."""
-    llx, lly, urx, ury = box
     rows = GlyphRows(glyphs)
+    if _box_rows is not None:
+        inside, outside, finite = _compiled_box(rows, box)
+    else:
+        inside, outside, finite = _box_in_python(rows, box)
+    dropped = [
+        DroppedGlyph(index=index, reason=DropReason.OUTSIDE_VISIBLE_BOX, box=box)
+        if is_finite
+        else DroppedGlyph(index=index, reason=DropReason.NON_FINITE_GEOMETRY)
+        for index, is_finite in zip(outside.tolist(), finite.tolist(), strict=True)
+    ]
+    return inside.tolist(), dropped
+
+
+def _box_in_python(rows: GlyphRows, box: Rect) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows inside the box, those outside, and whether each of these is finite."""
+    llx, lly, urx, ury = box
     quads = rows.quads()
     finite = finite_rows(rows)
     with np.errstate(all="ignore"):
         cx = (quads[:, 0, 0] + quads[:, 2, 0]) * 0.5
         cy = (quads[:, 0, 1] + quads[:, 2, 1]) * 0.5
         inside = finite & (llx <= cx) & (cx <= urx) & (lly <= cy) & (cy <= ury)
-    outside = [
-        DroppedGlyph(index=index, reason=DropReason.OUTSIDE_VISIBLE_BOX, box=box)
-        if finite[index]
-        else DroppedGlyph(index=index, reason=DropReason.NON_FINITE_GEOMETRY)
-        for index in np.flatnonzero(~inside).tolist()
-    ]
-    return np.flatnonzero(inside).tolist(), outside
+    outside = np.flatnonzero(~inside)
+    return np.flatnonzero(inside), outside, finite[outside]
 
 
-# Below this many candidates the scalar scan is quicker than setting up arrays.
+def _compiled_box(rows: GlyphRows, box: Rect) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """_box_in_python in one compiled loop (_duplicates.box_rows) over every row of `rows`
+    (all of the glyphs: the columns themselves are read)."""
+    columns = rows.glyphs if isinstance(rows.glyphs, GlyphColumns) else None
+    names = ("font_size", "origin", "glyph_end", "baseline_end", "quad")
+    if columns is not None:
+        fields = [getattr(columns, name) for name in names]
+    else:
+        fields = [rows.numbers("font_size"), *map(rows.points, names[1:4]), rows.quads()]
+    size, origin, glyph_end, baseline_end, quads = (
+        np.ascontiguousarray(f, dtype=np.float64) for f in fields
+    )
+    llx, lly, urx, ury = box
+    return _box_rows(size, origin, glyph_end, baseline_end, quads, llx, lly, urx, ury)
+
+
+try:
+    # _compiled_box's loop (_duplicates.pyx), when the extension was built.
+    from glyphscope.core.text._duplicates import box_rows as _box_rows
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _box_rows = None  # type: ignore[assignment]
+
+
+# Without the compiled scan: below this many candidates the scalar scan is quicker than
+# setting up arrays.
 _ARRAY_SCAN_FROM = 64
 
 
@@ -210,11 +245,16 @@ def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) ->
     text_ids = np.fromiter(map(ids.__getitem__, texts), np.int64, len(texts))
     read = ~np.array([text == "" or text_classes(text)[3] for text in distinct], dtype=bool)
     scanned = read[text_ids]
-    scan = np.array(candidates, dtype=np.intp)[scanned].tolist()
-    if len(scan) >= _ARRAY_SCAN_FROM:
-        copies = _array_duplicates(glyphs, scan, rules, (text_ids[scanned], len(distinct)))
-        if copies is not None:
-            return copies
+    scanned_rows = np.array(candidates, dtype=np.intp)[scanned]
+    numbered = (text_ids[scanned], len(distinct))
+    copies = None
+    if _find_copies is not None:
+        copies = _compiled_duplicates(glyphs, scanned_rows, rules, numbered)
+    elif len(scanned_rows) >= _ARRAY_SCAN_FROM:
+        copies = _array_duplicates(glyphs, scanned_rows.tolist(), rules, numbered)
+    if copies is not None:
+        return copies
+    scan = scanned_rows.tolist()
     rows = GlyphRows(glyphs, scan)
     keys = zip(rows.texts(), rows.points("origin")[:, 0].tolist(), strict=True)
     scan.sort(key=dict(zip(scan, keys, strict=True)).__getitem__)
@@ -291,13 +331,7 @@ def _array_duplicates(
     sizes = drawn_sizes(rows)
     if not (np.isfinite(origins).all() and np.isfinite(sizes).all()):
         return None
-    # Text ids in Python's string order, so that (text id, x, drawing order) sorts as
-    # _duplicates' stable sort by (text, x) does.
-    if numbered is None:
-        texts_in_order = rows.texts()
-        ids = {text: n for n, text in enumerate(sorted(set(texts_in_order)))}
-        numbered = np.fromiter(map(ids.__getitem__, texts_in_order), np.int64, count), len(ids)
-    text_ids, id_count = numbered
+    text_ids, id_count = _text_ids(rows) if numbered is None else numbered
     order = np.lexsort((origins[:, 0], text_ids))  # stable: ties keep the drawing order
     xs, ys, sizes, texts = origins[order, 0], origins[order, 1], sizes[order], text_ids[order]
     drawn = rows.index[order]
@@ -370,7 +404,7 @@ def _array_duplicates(
     return copies
 
 
-def _decide_in_python(
+def _decide(
     first: np.ndarray, second: np.ndarray, copy: np.ndarray, flags: bytearray
 ) -> np.ndarray:
     """The scan's order over matching pairs (positions in the sorted order, pair by pair):
@@ -386,11 +420,90 @@ def _decide_in_python(
     return np.array(accepted, dtype=np.int64)
 
 
+def _text_ids(rows: GlyphRows) -> tuple[np.ndarray, int]:
+    """Each row's text id, numbered in Python's string order so that (text id, x, drawing
+    order) sorts as _duplicates' stable sort by (text, x) does; and how many ids there are."""
+    texts = rows.texts()
+    ids = {text: n for n, text in enumerate(sorted(set(texts)))}
+    return np.fromiter(map(ids.__getitem__, texts), np.int64, len(texts)), len(ids)
+
+
+# A glyph with more candidates than this in the scan's own order (text and x) looks them up
+# in its band of y instead (the compiled scan's issue-10 path): passing a hundred glyphs in
+# order costs about what five binary searches over a large page's band order do.
+_DIRECT_SCAN = 128
+# Band numbers below this are exact integers with room to spare: floor(y / band) of two
+# glyphs near each other then differs by two at most.
+_BAND_LIMIT = 2.0**50
+
+
+def _compiled_duplicates(
+    glyphs: Sequence[Glyph],
+    candidates: Sequence[int] | np.ndarray,
+    rules: Rules,
+    numbered: tuple[np.ndarray, int] | None = None,
+) -> _Copies | None:
+    """_scan_duplicates' records over candidates (sorted here, as _duplicates sorts them),
+    compiled (_duplicates.pyx); None when the geometry is not finite (only Python's sort and
+    arithmetic give the scan's outcome there). A glyph whose scan would pass many glyphs
+    sharing its text and x (issue 10's aligned grid) compares only those in its band of y
+    (as tall as radius × the largest size) and the two on each side: a match lies within
+    radius × the larger size in y, and rounding of the band division can shift a neighbour
+    by one more. `numbered` as for _array_duplicates."""
+    count = len(candidates)
+    if not count:
+        return _Copies([], [], [], [], [])
+    rows = GlyphRows(glyphs, candidates)
+    origins = rows.points("origin")
+    sizes = drawn_sizes(rows)
+    if not (np.isfinite(origins).all() and np.isfinite(sizes).all()):
+        return None
+    text_ids = (_text_ids(rows) if numbered is None else numbered)[0]
+    # Stable: ties keep the drawing order (a contiguous x sorts several times quicker).
+    order = np.lexsort((np.ascontiguousarray(origins[:, 0]), text_ids))
+    radius = math.hypot(rules.duplicate_along, rules.duplicate_across)
+    band = radius * float(sizes.max())
+    if not band > 0.0:
+        return _Copies([], [], [], [], [])  # no y offset is under a zero radius
+
+    def band_order() -> tuple[np.ndarray, np.ndarray] | None:
+        with np.errstate(all="ignore"):
+            bands = np.floor(origins[:, 1] / band)
+        if not float(np.abs(bands).max()) < _BAND_LIMIT:
+            return None
+        positions = np.empty(count, dtype=np.intp)
+        positions[order] = np.arange(count)
+        return bands, np.lexsort((positions, bands, text_ids))
+
+    # The quads of columns are read in place: only the few glyphs kept in a pair need one.
+    columns = glyphs if isinstance(glyphs, GlyphColumns) else None
+    dropped, kept, numbers = _find_copies(
+        order,
+        rows.index,
+        origins,
+        sizes,
+        text_ids,
+        np.ascontiguousarray(rows.numbers("writing_mode"), dtype=np.int64),
+        rows.quads() if columns is None else np.ascontiguousarray(columns.quad),
+        np.arange(count, dtype=np.intp) if columns is None else rows.index,
+        rules.duplicate_scan_window,
+        radius,
+        rules.duplicate_along,
+        rules.duplicate_across,
+        rules.duplicate_size_tolerance,
+        _DIRECT_SCAN,
+        band_order,
+        lambda row: writing_direction(rows.record(row)),
+    )
+    offsets_along, offsets_across, size_ratios = numbers.T.tolist()
+    return _Copies(dropped.tolist(), kept.tolist(), offsets_along, offsets_across, size_ratios)
+
+
 try:
-    # _decide_in_python compiled (_duplicates.pyx), when the extension was built.
-    from glyphscope.core.text._duplicates import decide as _decide
+    # _compiled_duplicates' loop (_duplicates.pyx), when the extension was built.
+    from glyphscope.core.text._duplicates import find_copies as _find_copies
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _decide = _decide_in_python
+    _find_copies = None  # type: ignore[assignment]
 
 
 def _pair_offsets(
