@@ -180,6 +180,17 @@ def test_a_dense_pages_png_export_paints_its_layers_off_the_gui_thread(
     window, features = qa_window
     open_and_wait(qtbot, window, dense_pdf(tmp_path / "dense.pdf"))
     assert window.layers["glyphs"].background
+    # The picture is compared with one painted later: nothing the page shows may still be on
+    # its way meanwhile (a sharper render, the pixel test, pages ahead, the view's layers).
+    qtbot.waitUntil(
+        lambda: (
+            window.render_idle
+            and window.render_thread.idle
+            and window.analysis_thread.idle
+            and layer_painter.layer_painter().idle
+        ),
+        timeout=60_000,
+    )
     layers = ["glyphs", "gaps", "boxes", "baselines"]
     painted_on: list[str] = []
 
