@@ -131,3 +131,18 @@ def test_the_compiled_loop_agrees_with_the_python_loop(content, limit, operators
         max_page_operators=Rules().max_page_operators if operators is None else operators,
     )
     assert _pages(data, rules, compiled) == _pages(data, rules, None)
+
+
+@pytest.mark.parametrize("loop", [compiled, None], ids=["compiled", "python"])
+def test_an_operator_short_of_operands_is_skipped_as_too_few_operands(monkeypatch, loop):
+    monkeypatch.setattr(interpreter, "_loop", loop)
+    builder = PdfBuilder()
+    content = b"BT /F1 10 Tf 1 Td /F1 Tf (a) Tj ET"
+    builder.add_page(content, fonts={"F1": builder.standard_font("Helvetica")})
+    with Document.open(builder.to_bytes()) as document:
+        extraction = interpret_page(document.page(0), Rules())
+    assert [g.text for g in extraction.glyphs] == ["a"]
+    assert [w for w in extraction.warnings if "skipped malformed" in w] == [
+        "page: skipped malformed Td #2: too few operands",
+        "page: skipped malformed Tf #3: too few operands",
+    ]

@@ -432,7 +432,11 @@ def run(
     str form_path,
 ):
     """_Interpreter.run: the operators of one parsed stream, through the same steps."""
-    from glyphscope.core.interpret.interpreter import _OPERATOR_ERRORS, _Budget
+    from glyphscope.core.interpret.interpreter import (
+        _OPERATOR_ERRORS,
+        _Budget,
+        malformed_reason,
+    )
 
     cdef tuple text_matrix = IDENTITY
     cdef tuple line_matrix = IDENTITY
@@ -505,7 +509,9 @@ def run(
             skipped[operator] = skipped.get(operator, 0) + 1
             if skipped[operator] == 1:
                 where = form_path or "page"
-                warnings.append(f"{where}: skipped malformed {operator} #{index}: {exc}")
+                warnings.append(
+                    f"{where}: skipped malformed {operator} #{index}: {malformed_reason(exc)}"
+                )
     interpreter.operators_run += parsed.count - 1 - previous
     if interpreter.operators_run > budget:
         raise _Budget(f"more than {budget} operators")

@@ -67,6 +67,13 @@ EXTRACTIONS_KEPT = 8
 _OPERATOR_ERRORS = (ValueError, TypeError, IndexError, KeyError, ArithmeticError, pikepdf.PdfError)
 
 
+def malformed_reason(error: Exception) -> str:
+    """Why an operator was skipped, in the warning: an operand read past the end of the
+    operands is one missing (ISO 32000-1 §7.8.2: operands precede their operator, and each
+    operator takes a fixed number), not Python's wording of the index error."""
+    return "too few operands" if isinstance(error, IndexError) else str(error)
+
+
 @dataclass(frozen=True, slots=True)
 class PageExtraction:
     """What the interpreter found on one page.
@@ -207,7 +214,9 @@ class _Interpreter:
                 self.skipped[operator] = self.skipped.get(operator, 0) + 1
                 if self.skipped[operator] == 1:
                     where = form_path or "page"
-                    self.warnings.append(f"{where}: skipped malformed {operator} #{index}: {exc}")
+                    self.warnings.append(
+                        f"{where}: skipped malformed {operator} #{index}: {malformed_reason(exc)}"
+                    )
         self.operators_run += parsed.count - 1 - previous
         if self.operators_run > budget:
             raise _Budget(f"more than {budget} operators")
