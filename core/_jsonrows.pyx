@@ -60,6 +60,16 @@ cdef inline int _reserve(Buffer* buffer, Py_ssize_t more) except -1:
     return 0
 
 
+cdef str _written(Buffer* buffer, bint ascii):
+    """The buffer's UTF-8 as a str."""
+    if not ascii:
+        return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
+    # Every piece ASCII: the bytes are the str's own, copied without decoding.
+    written = PyUnicode_New(buffer.size, 127)
+    memcpy(PyUnicode_DATA(written), buffer.data, buffer.size)
+    return written
+
+
 cdef inline void _put(Buffer* buffer, const char* text, Py_ssize_t size) noexcept:
     # Room is reserved a row at a time; most pieces are a few bytes: from 4 to 16 copied as
     # two words that overlap (each read within the text), fewer one by one.
@@ -466,12 +476,7 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                     _put_int(&buffer, f.values[r])
                 _put(&buffer, f.after.data, f.after.size)
                 f += 1
-        if not ascii:
-            return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
-        # Every piece ASCII: the bytes are the str's own, copied without decoding.
-        written = PyUnicode_New(buffer.size, 127)
-        memcpy(PyUnicode_DATA(written), buffer.data, buffer.size)
-        return written
+        return _written(&buffer, ascii)
     finally:
         PyMem_Free(buffer.data)
         for k in range(field_count):
@@ -504,10 +509,6 @@ def join_ints(object values, str separator):
             if i:
                 _put(&buffer, joint.data, joint.size)
             _put_int(&buffer, PyLong_AsLongLong(item))
-        if not joint.ascii:
-            return PyUnicode_DecodeUTF8(buffer.data, buffer.size, NULL)
-        written = PyUnicode_New(buffer.size, 127)
-        memcpy(PyUnicode_DATA(written), buffer.data, buffer.size)
-        return written
+        return _written(&buffer, joint.ascii)
     finally:
         PyMem_Free(buffer.data)
