@@ -4,11 +4,14 @@ and files pdfium refuses still open with the engine's analysis on blank pages.""
 
 from __future__ import annotations
 
+import collections
 import gc
 import os
 import subprocess
 import sys
+import threading
 import time
+import traceback
 from pathlib import Path
 
 import pytest
@@ -347,34 +350,62 @@ class Watchdog:
     """The longest time the GUI thread went without running its event loop: a 10 ms timer
     whose late beats are the stalls. `longest` is wall time (what the user waits, load
     included); `longest_cpu` the GUI thread's own CPU time within that longest beat gap
-    (what the same stall costs on an idle machine, GIL waits aside)."""
+    (what the same stall costs on an idle machine, GIL waits aside); `seen` what a sampling
+    thread found the GUI thread doing during it (its innermost Python frames, counted)."""
 
     INTERVAL_MS = 10
+    # The sampler looks at the GUI thread this often once a beat is this late.
+    SAMPLE_S = 0.002
+    LATE_S = 0.015
 
     def __init__(self) -> None:
         from PySide6.QtCore import QTimer
 
         self.longest = self.longest_cpu = 0.0
+        self.seen: collections.Counter[str] = collections.Counter()
+        self._samples: list[str] = []
+        self._gui_thread = threading.get_ident()
         self._last = time.perf_counter()
         self._last_cpu = time.thread_time()
         self._timer = QTimer()
         self._timer.setInterval(self.INTERVAL_MS)
         self._timer.timeout.connect(self._beat)
         self._timer.start()
+        self._stopped = threading.Event()
+        threading.Thread(target=self._sample, name="watchdog sampler", daemon=True).start()
 
     def _beat(self) -> None:
         now, cpu = time.perf_counter(), time.thread_time()
         late = now - self._last - self.INTERVAL_MS / 1000
+        samples, self._samples = self._samples, []
         if late > self.longest:
             self.longest, self.longest_cpu = late, cpu - self._last_cpu
+            self.seen = collections.Counter(samples)
         self._last, self._last_cpu = now, cpu
+
+    def _sample(self) -> None:
+        while not self._stopped.wait(self.SAMPLE_S):
+            if time.perf_counter() - self._last < self.LATE_S:
+                continue
+            frame = sys._current_frames().get(self._gui_thread)
+            stack = traceback.extract_stack(frame)[-3:] if frame is not None else []
+            del frame  # the GUI thread's objects must not be kept alive from this thread
+            where = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in stack)
+            self._samples.append(where or "(no Python frame)")
 
     def reset(self) -> None:
         self.longest = self.longest_cpu = 0.0
+        self.seen = collections.Counter()
+        self._samples = []
         self._last, self._last_cpu = time.perf_counter(), time.thread_time()
+
+    def report(self) -> str:
+        """What the GUI thread was seen doing in the longest stall, most samples first."""
+        return "".join(f"      {count} × {where}\n" for where, count in self.seen.most_common(4))
 
     def stop(self) -> None:
         self._timer.stop()
+        self._stopped.set()
 
 
 def many_pages_pdf(path: Path, pages: int) -> Path:
@@ -439,7 +470,7 @@ def test_the_longest_gui_thread_stall_per_scenario(
         layer_painter(),  # the overlays painted in the background count too
     )
     watchdog = Watchdog()
-    stalls: dict[str, tuple[float, float]] = {}
+    stalls: dict[str, tuple[float, float, str]] = {}
 
     def measure(name: str, signal, action) -> None:
         gc.collect()  # the garbage of the previous scenario is not this one's
@@ -448,7 +479,7 @@ def test_the_longest_gui_thread_stall_per_scenario(
         with qtbot.waitSignal(signal, timeout=120_000):
             action()
         settle(qtbot, workers)
-        stalls[name] = (watchdog.longest, watchdog.longest_cpu)
+        stalls[name] = (watchdog.longest, watchdog.longest_cpu, watchdog.report())
 
     bomb = corpus_dir / "pdfpig__ghostscript-691770-0.pdf"
     measure("RunLength bomb (corpus), open", window.pageReady, lambda: window.open_file(str(bomb)))
@@ -469,10 +500,10 @@ def test_the_longest_gui_thread_stall_per_scenario(
     measure("20,000-glyph page, shown again", window.pageReady, lambda: window.go_to_page(0))
     watchdog.stop()
     print("\nlongest GUI-thread stall per scenario (wall time; the GUI thread's CPU in it):")
-    for name, (stall, cpu) in stalls.items():
-        print(f"  {name:34} {stall * 1000:7.1f} ms  (cpu {cpu * 1000:6.1f} ms)")
+    for name, (stall, cpu, seen) in stalls.items():
+        print(f"  {name:34} {stall * 1000:7.1f} ms  (cpu {cpu * 1000:6.1f} ms)\n{seen}", end="")
     record_property(
-        "stalls_ms", {name: round(stall * 1000, 1) for name, (stall, _cpu) in stalls.items()}
+        "stalls_ms", {name: round(stall * 1000, 1) for name, (stall, _cpu, _s) in stalls.items()}
     )
     assert len(stalls) == 8
     assert window.model is not None and window.model.count == 20_000
