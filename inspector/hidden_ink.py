@@ -11,10 +11,12 @@ count. A page whose test fails or is stale keeps the reasons found without it.
 from __future__ import annotations
 
 from dataclasses import replace
+from operator import attrgetter
+
+import numpy as np
 
 from glyphscope.core.text.hidden import HiddenGlyph
 from glyphscope.core.text.ink import InkRequest, InkTest, run_ink_test
-from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.core.view.page_model import PageModel
 
 INK_REQUEST_JOB = "ink-request"
@@ -92,9 +94,10 @@ def status_text(model: PageModel) -> str:
     visible = int(model.arrays.visible.sum())
     state = f"{model.count} glyphs, {visible} visible"
     # Hidden among the glyphs the text modes read: off-box glyphs are dropped already.
-    hidden = sum(
-        1 for item in model.analysis.hidden if model.status[item.glyph] == GlyphStatus.VISIBLE
-    )
+    # Counted over the visible mask: shown with every page, and a dense page of tiny text
+    # has a hidden record for each of its 20,000 glyphs.
+    glyphs = np.fromiter(map(attrgetter("glyph"), model.analysis.hidden), dtype=np.int64)
+    hidden = int(np.count_nonzero(model.arrays.visible[glyphs]))
     if hidden:
         state += f", {hidden} hidden"
     if model.truncated:

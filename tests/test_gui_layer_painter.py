@@ -456,3 +456,31 @@ def test_a_hidpi_image_gets_the_union_fill_at_its_own_pixels(qtbot):
     assert image.pixelColor(45, 45).red() < 128 and image.pixelColor(390, 110).red() < 128
     assert image.pixelColor(45, 130).red() == 255  # below the boxes, untouched
     assert image.pixelColor(45, 45) == image.pixelColor(390, 110)  # one tint, overlaps too
+
+
+def mcid_regions_pdf(path, regions: int):
+    """`regions` marked-content sequences with MCIDs 0, 1, …, one word each, on one page."""
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    content = b"".join(
+        b"/Span <</MCID %d>> BDC BT /F1 8 Tf %d %d Td (w%d) Tj ET EMC "
+        % (mcid, 40 + 60 * (mcid % 8), 760 - 20 * (mcid // 8), mcid)
+        for mcid in range(regions)
+    )
+    builder.add_page(content, fonts={"F1": helv})
+    builder.save(path)
+    return path
+
+
+def test_mcid_regions_are_painted_as_one_stroke_per_colour_not_one_per_region(qtbot, tmp_path):
+    from glyphscope.widgets.overlay_base import PALETTE
+    from glyphscope.widgets.overlay_layers import McidRegionsLayer
+
+    model = model_of(mcid_regions_pdf(tmp_path / "mcids.pdf", 40))
+    layer = McidRegionsLayer()
+    strokes = layer.strokes(model)
+    assert len(model.mcids) == 40
+    assert len(strokes) == len(PALETTE)  # 40 regions in the palette's 12 colours
+    assert sorted(len(s.shape.points) for s in strokes) == [3] * 8 + [4] * 4  # every region
+    assert all(s.dash and s.fill_alpha and s.shape.closed for s in strokes)
+    assert len(layer.labels(model)) == 40  # still a number at every region

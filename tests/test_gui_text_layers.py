@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from glyphscope.inspector.main_window import MainWindow
@@ -99,3 +100,20 @@ def test_the_analysis_worker_folds_the_pixel_test_into_the_hidden_glyphs(tmp_pat
     assert fresh.hidden_with_ink(0, rules, ink)[3] == expected
     core.close()
     fresh.close()
+
+
+def test_the_status_line_counts_the_hidden_glyphs_among_the_visible_ones_from_arrays():
+    from types import SimpleNamespace
+
+    from glyphscope.core.text.hidden import HiddenGlyph
+    from glyphscope.inspector.hidden_ink import status_text
+
+    visible = np.array([True, False, True, True])
+    hidden = tuple(HiddenGlyph(i, ("tiny",)) for i in (0, 1, 3))
+    model = SimpleNamespace(
+        arrays=SimpleNamespace(visible=visible),
+        analysis=SimpleNamespace(hidden=hidden),
+        count=4,
+        truncated=False,
+    )
+    assert status_text(model) == "4 glyphs, 3 visible, 2 hidden"

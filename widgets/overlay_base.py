@@ -99,6 +99,7 @@ class OverlayLayer(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
         self._model: PageModel | None = None
+        self._bounding: QRectF | None = None
         self._strokes: list[Stroke] | None = None
         self._labels: list[tuple] | None = None
         self._elements = 0  # path elements of the built strokes
@@ -143,6 +144,7 @@ class OverlayLayer(QGraphicsItem):
     def set_model(self, model: PageModel | None) -> None:
         self.prepareGeometryChange()
         self._model = model
+        self._bounding = None
         self.invalidate()
 
     def invalidate(self) -> None:
@@ -215,11 +217,15 @@ class OverlayLayer(QGraphicsItem):
 
     # -- QGraphicsItem ------------------------------------------------------------------------
     def boundingRect(self) -> QRectF:
-        if self._model is None:
-            return QRectF()
-        x0, y0, x1, y1 = self._model.bounds
-        pad = max(x1 - x0, y1 - y0) * 0.02 + 2.0
-        return QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
+        # Qt asks on every repaint and scene query (a page's dozen layers, several times a
+        # paint): made once per model.
+        if self._bounding is None:
+            self._bounding = QRectF()
+            if self._model is not None:
+                x0, y0, x1, y1 = self._model.bounds
+                pad = max(x1 - x0, y1 - y0) * 0.02 + 2.0
+                self._bounding = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
+        return QRectF(self._bounding)
 
     def paint(self, painter, option, widget=None) -> None:
         model = self._model
@@ -462,10 +468,14 @@ class LayerImage:
 
 
 def _same(a: QTransform, b: QTransform) -> bool:
-    scale = max(abs(a.m11()) + abs(a.m12()), abs(a.m21()) + abs(a.m22()), 1e-9)
-    return all(
-        abs(x - y) <= 1e-6 * scale
-        for x, y in ((a.m11(), b.m11()), (a.m12(), b.m12()), (a.m21(), b.m21()), (a.m22(), b.m22()))
+    # Asked for every background layer on every repaint: no generator, four comparisons.
+    a11, a12, a21, a22 = a.m11(), a.m12(), a.m21(), a.m22()
+    tolerance = 1e-6 * max(abs(a11) + abs(a12), abs(a21) + abs(a22), 1e-9)
+    return (
+        abs(a11 - b.m11()) <= tolerance
+        and abs(a12 - b.m12()) <= tolerance
+        and abs(a21 - b.m21()) <= tolerance
+        and abs(a22 - b.m22()) <= tolerance
     )
 
 
