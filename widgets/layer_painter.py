@@ -31,7 +31,13 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QImage, QPainter, QTransform
 
 from glyphscope.core.view.page_model import PageModel
-from glyphscope.widgets.overlay_shapes import Stopped, Stroke, paint_strokes
+from glyphscope.widgets.overlay_shapes import (
+    Stopped,
+    Stroke,
+    label_reach,
+    paint_labels,
+    paint_strokes,
+)
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +103,9 @@ class LayerJob:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             painter.setTransform(to_image)
             paint_strokes(painter, self.strokes, culled, stop=self._next_batch)
+            # The labels too (one call each, a few hundred at most: no batches).
+            if self.labels and not self._next_batch():
+                paint_labels(painter, self.labels)
         except Stopped:
             return
         finally:
@@ -112,8 +121,8 @@ class LayerJob:
         return self.stale()
 
     def _reach(self, area: tuple[float, float, float, float]) -> QRect:
-        """The pixels of `region` the strokes within `area` can touch: their points' bounds
-        under `linear`, grown by CULL_PAD_PX for pens and antialiasing."""
+        """The pixels of `region` the strokes within `area` can touch (their points' bounds
+        under `linear`, grown by CULL_PAD_PX for pens and antialiasing) and the labels."""
         lows, highs = [], []
         for stroke in self.strokes:
             points = stroke.shape.within(area).points.reshape(-1, 2)
@@ -121,11 +130,15 @@ class LayerJob:
             if len(points):
                 lows.append(points.min(axis=0))
                 highs.append(points.max(axis=0))
-        if not lows:
+        drawn = QRectF()
+        if lows:
+            (x0, y0), (x1, y1) = np.min(lows, axis=0), np.max(highs, axis=0)
+            drawn = self.linear.mapRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+            drawn.adjust(-CULL_PAD_PX, -CULL_PAD_PX, CULL_PAD_PX, CULL_PAD_PX)
+        if self.labels:
+            drawn = drawn.united(label_reach(self.labels, self.linear).adjusted(-1, -1, 1, 1))
+        if drawn.isEmpty():
             return QRect()
-        (x0, y0), (x1, y1) = np.min(lows, axis=0), np.max(highs, axis=0)
-        drawn = self.linear.mapRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-        drawn.adjust(-CULL_PAD_PX, -CULL_PAD_PX, CULL_PAD_PX, CULL_PAD_PX)
         return drawn.toAlignedRect().intersected(self.region)
 
 

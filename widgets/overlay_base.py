@@ -15,13 +15,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QTransform
+from PySide6.QtCore import QPoint, QRect, QRectF
+from PySide6.QtGui import QImage, QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.layer_painter import LayerJob, layer_painter
-from glyphscope.widgets.overlay_shapes import Stroke, paint_strokes, quads_shape
+from glyphscope.widgets.overlay_shapes import (
+    Stroke,
+    paint_labels,
+    paint_strokes,
+    placed_labels,
+    quads_shape,
+)
 
 # A qualitative palette readable on white paper (fonts, MCIDs, form depths, gap reasons).
 PALETTE = (
@@ -40,8 +46,6 @@ PALETTE = (
 )
 
 
-# Layers with at most this many labels stack overlapping ones (the check is quadratic).
-STACKED_LABELS = 16
 # A layer drawing at most this many glyphs is built and painted on the GUI thread; a larger
 # one by the layer painter's thread. Measured on the 20,000-glyph page at fit width: its glyph
 # quads (100,000 path elements) take 30 ms to build and 100 ms to paint, so 500 glyphs cost
@@ -239,8 +243,10 @@ class OverlayLayer(QGraphicsItem):
             # A small layer, or QGraphicsScene.render() into an export: the whole layer, now.
             self._ensure_cache(model)
             paint_strokes(painter, self._strokes)
-        if self._labels:
-            self._paint_labels(painter)
+            if self._labels:
+                self._paint_labels(painter)
+        # A background layer's labels are in its painter thread's image (LayerJob.run): a
+        # tagged page's hundreds of MCID numbers drawn here took the GUI thread 10 ms a repaint.
 
     # -- painted in the background ------------------------------------------------------------
     def _paint_from_image(self, painter, widget) -> None:
@@ -297,56 +303,14 @@ class OverlayLayer(QGraphicsItem):
         self.update()
 
     def _paint_labels(self, painter) -> None:
-        # Labels stay upright and at a fixed pixel size: map the anchor to device space and
-        # draw without the user-space transform (which flips y).
-        to_device = painter.worldTransform()
-        painter.save()
-        painter.resetTransform()
-        font = QFont()
-        font.setPixelSize(11)
-        painter.setFont(font)
-        background = QColor("#ffffff")
-        background.setAlpha(210)
-        for box, text, color in self._placed_labels(to_device, painter.fontMetrics()):
-            painter.fillRect(box, background)
-            painter.setPen(QColor(color))
-            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
-        painter.restore()
+        paint_labels(painter, self._labels)
 
     def label_boxes(self, to_device, metrics) -> list[tuple[QRectF, str, str]]:
         """(device rectangle, text, colour) of each label under the `to_device` transform."""
         if self._model is None:
             return []
         self._ensure_cache(self._model)
-        return self._placed_labels(to_device, metrics)
-
-    def _placed_labels(self, to_device, metrics) -> list[tuple[QRectF, str, str]]:
-        placed: list[tuple[QRectF, str, str]] = []
-        for x, y, text, color, *placement in self._labels:
-            anchor = to_device.map(QPointF(x, y))
-            box = QRectF(metrics.boundingRect(text)).adjusted(-2, -1, 2, 1)
-            if placement and placement[0] == "left":
-                box.moveCenter(anchor)
-                box.moveRight(anchor.x() - 2)
-            elif placement and placement[0] in ("box left", "box right"):
-                x1, y1 = placement[1]
-                shown = to_device.mapRect(QRectF(QPointF(x, y), QPointF(x1, y1)).normalized())
-                if placement[0] == "box left":
-                    box.moveBottomLeft(shown.topLeft() + QPointF(0, -1))
-                else:
-                    box.moveBottomRight(shown.topRight() + QPointF(0, -1))
-            else:
-                box.moveTopLeft(anchor + QPointF(1, -box.height() - 1))
-            # A label that would overlap one placed before (MediaBox and CropBox above a
-            # narrow page at 25 %) stacks upwards instead; only for the few labels of a
-            # layer like the page boxes, where the check costs nothing.
-            if len(self._labels) <= STACKED_LABELS:
-                for _ in range(len(placed)):
-                    if not any(box.intersects(other) for other, _t, _c in placed):
-                        break
-                    box.translate(0, -box.height() - 1)
-            placed.append((box, text, color))
-        return placed
+        return placed_labels(self._labels, to_device, metrics)
 
 
 class ExportImages:
@@ -423,7 +387,7 @@ class ExportImages:
             return
         layer = job.layer
         if layer._strokes is None and job.generation == layer.generation and job.strokes:
-            layer._set_built(job.strokes, job.labels)  # its labels are drawn by render()
+            layer._set_built(job.strokes, job.labels)  # its labels are in the job's image
         if job.image is None and not job.failed:
             # Abandoned: the page, the rules or the layer changed meanwhile.
             self.failed = True

@@ -20,7 +20,16 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QTransform
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QTransform,
+)
 
 from glyphscope.widgets.qt_paths import path_from_polylines
 
@@ -38,6 +47,9 @@ DENSE_OUTLINE_PX = 1_000_000
 THIN_PX = 2.0
 # At most this many translucent rectangles that do not overlap are filled directly.
 DIRECT_RECTS = 16
+# Layers with at most this many labels stack overlapping ones (the check is quadratic).
+STACKED_LABELS = 16
+LABEL_PIXELS = 11
 
 
 @dataclass(frozen=True, slots=True)
@@ -475,3 +487,67 @@ class _Batches:
         # A quad can cost a hundred times another (its length on screen): adapt every batch.
         rate = self._last / max(seconds, 1e-5)
         self.size = int(min(max(rate * BATCH_SECONDS, BATCH_RANGE[0]), BATCH_RANGE[1]))
+
+
+def label_font() -> QFont:
+    font = QFont()
+    font.setPixelSize(LABEL_PIXELS)
+    return font
+
+
+def paint_labels(painter: QPainter, labels: list[tuple]) -> None:
+    """Labels upright at a fixed pixel size (OverlayLayer.labels), at the device positions
+    their anchors have under the painter's transform (on the GUI thread or the painter's)."""
+    if not labels:
+        return
+    to_device = painter.worldTransform()
+    painter.save()
+    painter.resetTransform()
+    painter.setFont(label_font())
+    background = QColor("#ffffff")
+    background.setAlpha(210)
+    for box, text, color in placed_labels(labels, to_device, painter.fontMetrics()):
+        painter.fillRect(box, background)
+        painter.setPen(QColor(color))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+    painter.restore()
+
+
+def label_reach(labels: list[tuple], to_device: QTransform) -> QRectF:
+    """The device pixels `paint_labels` covers under `to_device`."""
+    reach = QRectF()
+    for box, _text, _color in placed_labels(labels, to_device, QFontMetrics(label_font())):
+        reach = reach.united(box)
+    return reach
+
+
+def placed_labels(
+    labels: list[tuple], to_device: QTransform, metrics: QFontMetrics
+) -> list[tuple[QRectF, str, str]]:
+    """(device rectangle, text, colour) of each label under `to_device`."""
+    placed: list[tuple[QRectF, str, str]] = []
+    for x, y, text, color, *placement in labels:
+        anchor = to_device.map(QPointF(x, y))
+        box = QRectF(metrics.boundingRect(text)).adjusted(-2, -1, 2, 1)
+        if placement and placement[0] == "left":
+            box.moveCenter(anchor)
+            box.moveRight(anchor.x() - 2)
+        elif placement and placement[0] in ("box left", "box right"):
+            x1, y1 = placement[1]
+            shown = to_device.mapRect(QRectF(QPointF(x, y), QPointF(x1, y1)).normalized())
+            if placement[0] == "box left":
+                box.moveBottomLeft(shown.topLeft() + QPointF(0, -1))
+            else:
+                box.moveBottomRight(shown.topRight() + QPointF(0, -1))
+        else:
+            box.moveTopLeft(anchor + QPointF(1, -box.height() - 1))
+        # A label that would overlap one placed before (MediaBox and CropBox above a
+        # narrow page at 25 %) stacks upwards instead; only for the few labels of a
+        # layer like the page boxes, where the check costs nothing.
+        if len(labels) <= STACKED_LABELS:
+            for _ in range(len(placed)):
+                if not any(box.intersects(other) for other, _t, _c in placed):
+                    break
+                box.translate(0, -box.height() - 1)
+        placed.append((box, text, color))
+    return placed
