@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 # Device pixels added around the painted area when culling, for pens wider than a pixel.
 CULL_PAD_PX = 4.0
+# Labels reaching at most this far beyond the region asked for are painted whole.
+LABEL_MARGIN_PX = 200
 # The painter waits at most this long for the GUI thread's event loop to go idle, per batch.
 GUI_FIRST_SECONDS = 0.05
 # Finished jobs wait at most this long for the jobs after them, to be shown in one repaint.
@@ -83,6 +85,14 @@ class LayerJob:
             self.labels = self.layer.labels(self.model)
         if self.stale():
             return
+        if self.labels:
+            # Labels stand beside their anchors, beyond the layer's bounds at the page's edge
+            # (MediaBox above it, MCID numbers left of it): the image takes them in.
+            beside = self.region.adjusted(
+                -LABEL_MARGIN_PX, -LABEL_MARGIN_PX, LABEL_MARGIN_PX, LABEL_MARGIN_PX
+            )
+            labelled = label_reach(self.labels, self.linear).toAlignedRect()
+            self.region = self.region.united(labelled.intersected(beside))
         seen = QRectF(self.region).adjusted(-CULL_PAD_PX, -CULL_PAD_PX, CULL_PAD_PX, CULL_PAD_PX)
         area = self.linear.inverted()[0].mapRect(seen)
         culled = (area.left(), area.top(), area.right(), area.bottom())

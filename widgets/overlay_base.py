@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRect, QRectF
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSizeF
 from PySide6.QtGui import QImage, QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
@@ -300,7 +300,21 @@ class OverlayLayer(QGraphicsItem):
             self._set_background(False)  # drawn as nothing (the error is logged), not retried
         elif job.image is not None:
             self._image = LayerImage(job.image, job.linear, job.origin, job.region)
+            self._take_in(self._image)
         self.update()
+
+    def _take_in(self, image: LayerImage) -> None:
+        """Grow the bounds to the image's pixels: its labels stand beside their anchors,
+        beyond the glyphs and boxes at the page's edge, and Qt repaints an item only
+        within its bounds."""
+        if image.image.isNull():
+            return
+        pixels = QRectF(QPointF(image.origin), QSizeF(image.image.size()))
+        shown = image.linear.inverted()[0].mapRect(pixels)
+        bounds = self.boundingRect()
+        if not bounds.contains(shown):
+            self.prepareGeometryChange()
+            self._bounding = bounds.united(shown)
 
     def _paint_labels(self, painter) -> None:
         paint_labels(painter, self._labels)
