@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QAbstractEventDispatcher, QPoint, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QTransform
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
 
 import glyphscope
 from glyphscope.core.view.page_model import build_page_model
 from glyphscope.widgets import layer_painter as painter_module
 from glyphscope.widgets import overlay_shapes
-from glyphscope.widgets.layer_painter import layer_painter
+from glyphscope.widgets.layer_painter import LayerJob, layer_painter
 from glyphscope.widgets.overlay_base import SYNC_GLYPHS
 from glyphscope.widgets.overlay_layers import (
     BaselinesLayer,
@@ -484,3 +484,46 @@ def test_mcid_regions_are_painted_as_one_stroke_per_colour_not_one_per_region(qt
     assert sorted(len(s.shape.points) for s in strokes) == [3] * 8 + [4] * 4  # every region
     assert all(s.dash and s.fill_alpha and s.shape.closed for s in strokes)
     assert len(layer.labels(model)) == 40  # still a number at every region
+
+
+def test_a_background_layers_labels_are_painted_into_its_image_beyond_its_bounds(
+    qtbot, tmp_path, monkeypatch
+):
+    from glyphscope.widgets import overlay_base
+    from glyphscope.widgets.overlay_layers import PageBoxesLayer
+    from glyphscope.widgets.overlay_shapes import label_reach
+
+    model = model_of(dense_pdf(tmp_path / "dense.pdf"))
+    layer = PageBoxesLayer()
+    layer.set_model(model)
+    assert layer.background  # more than SYNC_GLYPHS glyphs
+    linear = QTransform(0.5, 0, 0, -0.5, 0, 0)
+    bounds = linear.mapRect(layer.boundingRect()).toAlignedRect()
+    job = LayerJob(layer, layer.generation, model, None, None, linear, bounds)
+    job.run()
+    labels = label_reach(job.labels, linear).toAlignedRect()
+    assert not bounds.contains(labels)  # "MediaBox" and "CropBox" stand above the page
+    assert job.region.contains(labels)
+    pixels = QRect(job.origin, job.image.size())
+    assert pixels.contains(labels)
+    above = QRect(labels.left(), labels.top(), labels.width(), bounds.top() - labels.top())
+    assert not above.isEmpty()
+    inked = [
+        job.image.pixelColor(x - pixels.left(), y - pixels.top()).alpha()
+        for x in range(above.left(), above.right(), 3)
+        for y in range(above.top(), above.bottom(), 3)
+    ]
+    assert max(inked) > 0
+    # Shown from that image: the GUI thread paints no label of its own, and the layer's
+    # bounds grow to the image so that Qt repaints where the labels are.
+    painted_here = []
+    monkeypatch.setattr(overlay_base, "paint_labels", lambda *args: painted_here.append(args))
+    layer._job = job
+    layer.job_done(job)
+    image = QImage(400, 400, QImage.Format.Format_ARGB32_Premultiplied)
+    painter = QPainter(image)
+    painter.setTransform(linear * QTransform.fromTranslate(0, 400))
+    layer.paint(painter, None, QWidget())  # the screen's paint: from the image
+    painter.end()
+    assert not painted_here
+    assert linear.mapRect(layer.boundingRect()).toAlignedRect().contains(labels)
