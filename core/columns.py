@@ -57,6 +57,7 @@ class GlyphColumns(Sequence[Glyph]):
     element_index: np.ndarray
     form_path: list[str]
     _listed: list[list] = field(default_factory=list, init=False, repr=False, compare=False)
+    _text_ids: list = field(default_factory=list, init=False, repr=False, compare=False)
 
     @classmethod
     def from_glyphs(cls, glyphs: Sequence[Glyph]) -> GlyphColumns:
@@ -104,7 +105,7 @@ class GlyphColumns(Sequence[Glyph]):
         changed = GlyphColumns.from_glyphs(list(records.values()))
         columns = {}
         for name in self.__dataclass_fields__:
-            if name == "_listed":
+            if name in _CACHES:
                 continue
             column, values = getattr(self, name), getattr(changed, name)
             if isinstance(column, list):
@@ -148,7 +149,7 @@ class GlyphColumns(Sequence[Glyph]):
             return len(self) == len(other) and all(
                 _column_equal(getattr(self, name), getattr(other, name))
                 for name in self.__dataclass_fields__
-                if name != "_listed"
+                if name not in _CACHES
             )
         if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
             return NotImplemented
@@ -192,6 +193,18 @@ class GlyphColumns(Sequence[Glyph]):
             self.form_path[index],
         )
 
+    def text_ids(self) -> tuple[np.ndarray, list[str]]:
+        """The text column dictionary-encoded, made once: each row's number among the
+        distinct texts (in order of first appearance), and those texts. A page has far fewer
+        texts than glyphs: the text stages test each distinct text once and index the
+        answers by row."""
+        if not self._text_ids:
+            distinct = list(dict.fromkeys(self.text))
+            numbers = {text: number for number, text in enumerate(distinct)}
+            ids = np.fromiter(map(numbers.__getitem__, self.text), np.intp, len(self.text))
+            self._text_ids.extend((ids, distinct))
+        return self._text_ids[0], self._text_ids[1]
+
     def _lists(self) -> list[list]:
         """The columns as Python lists (points and quads as tuples), made once."""
         listed = self._listed
@@ -224,12 +237,16 @@ class GlyphColumns(Sequence[Glyph]):
     def __getstate__(self) -> dict:
         # The list cache is rebuilt on demand: the inspector's workers send columns, not it.
         state = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        state["_listed"] = []
+        state["_listed"], state["_text_ids"] = [], []
         return state
 
     def __setstate__(self, state: dict) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
+
+
+# GlyphColumns' fields that cache what its columns give, not columns of their own.
+_CACHES = ("_listed", "_text_ids")
 
 
 def _column_equal(a: Sequence | np.ndarray, b: Sequence | np.ndarray) -> bool:

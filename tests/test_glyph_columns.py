@@ -16,6 +16,7 @@ from glyphscope.core.document import Document
 from glyphscope.core.interpret.interpreter import interpret_page
 from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import GlyphJson, glyph_to_json
+from glyphscope.core.text.arrays import GlyphRows
 from tests.pdfbuilder import PdfBuilder
 
 
@@ -69,6 +70,33 @@ def test_columns_pickle_without_their_list_cache():
     copy = pickle.loads(pickle.dumps(columns))
     assert copy._listed == []
     assert all(_same(c, g) for c, g in zip(copy, columns, strict=True))
+
+
+def test_text_ids_number_the_distinct_texts_in_order_of_first_appearance():
+    glyphs = _page_glyphs()
+    columns = GlyphColumns.from_glyphs(glyphs)
+    ids, distinct = columns.text_ids()
+    assert distinct == list(dict.fromkeys(g.text for g in glyphs))
+    assert [distinct[number] for number in ids.tolist()] == [g.text for g in glyphs]
+    assert columns.text_ids()[0] is ids  # made once
+    changed = columns.with_records({1: glyphs[1]._replace(text="Q")})
+    assert [changed.text_ids()[1][n] for n in changed.text_ids()[0].tolist()][:3] == [
+        "H",
+        "Q",
+        "l",
+    ]
+    assert pickle.loads(pickle.dumps(columns))._text_ids == []
+
+
+def test_rows_of_records_and_of_columns_give_the_same_text_ids():
+    glyphs = _page_glyphs()
+    rows = [4, 0, 2, 2, len(glyphs) - 1]
+    for held in (glyphs, GlyphColumns.from_glyphs(glyphs)):
+        ids, distinct = GlyphRows(held, rows).text_ids()
+        assert [distinct[number] for number in ids.tolist()] == [glyphs[r].text for r in rows]
+        assert GlyphRows(held, rows).per_text(len, np.int64).tolist() == [
+            len(glyphs[r].text) for r in rows
+        ]
 
 
 def test_columns_keep_non_finite_numbers():

@@ -8,7 +8,7 @@ GlyphColumns."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from glyphscope.core.columns import GlyphColumns
@@ -18,7 +18,7 @@ from glyphscope.core.structure.order import order_glyphs
 from glyphscope.core.text import lines
 from glyphscope.core.text.columns import columns_text
 from glyphscope.core.text.layout import layout
-from glyphscope.core.text.pairs import pair_rows, reading_pairs
+from glyphscope.core.text.pairs import reading_pairs
 from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
 from glyphscope.core.text.visible import visible_glyphs
@@ -171,18 +171,29 @@ def test_layout_and_columns_of_built_pages_are_those_of_records(runs, rotate):
     assert repr(columns_text(records, order, rules)) == columns
 
 
-@settings(max_examples=200, deadline=None)
-@given(_pages(), _rules, st.integers(0, 60), st.integers(0, 60))
-def test_the_pair_rows_of_an_order_are_the_pairs_of_that_part(page, rules, start, stop):
-    # Columns reads each group from its rows of the pairs of all groups (pairs.pair_rows).
+@settings(max_examples=300, deadline=None)
+@given(_pages(), _rules, st.lists(st.integers(1, 60), max_size=6))
+def test_groups_read_as_one_order_broken_at_their_ends_read_as_each_alone(page, rules, cuts):
+    # Columns text reads its groups (columns, then the off-grid glyphs, the only ones that
+    # may be vertical) as one order with a line break wherever a group ends.
     glyphs, order = page
-    start, stop = min(start, len(order)), min(max(start, stop), len(order))
-    part = pair_rows(reading_pairs(glyphs, order, rules), start, stop)
-    alone = reading_pairs(glyphs, order[start:stop], rules)
-    for got, expected in zip(part, alone, strict=True):  # bit for bit, field by field
-        if isinstance(expected, list):
-            assert got == expected
-        else:
-            assert (got.dtype, got.tobytes()) == (expected.dtype, expected.tobytes())
-    text = reading_order(glyphs, order[start:stop], rules, decisions=False, pairs=part)
-    assert repr(text) == repr(reading_order(glyphs, order[start:stop], rules, decisions=False))
+    ends = sorted({cut for cut in cuts if cut < len(order)})
+    groups = [list(order[a:b]) for a, b in zip([0, *ends], [*ends, len(order)], strict=True)]
+    vertical = {index for index in order if glyphs[index].writing_mode == 1}
+    assume(not any(vertical.intersection(group) for group in groups[:-1]))
+    chars: list[str] = []
+    owners: list[int] = []
+    for group in groups:
+        text = reading_order(glyphs, group, rules, decisions=False).text
+        if chars and text.text:
+            chars.append("\n")
+            owners.append(-1)
+        chars.extend(text.text)
+        owners.extend(text.char_glyphs)
+    pairs = reading_pairs(glyphs, order, rules)
+    broke = pairs.broke.copy()
+    broke[[end - 1 for end in ends]] = True
+    together = reading_order(
+        glyphs, order, rules, decisions=False, pairs=pairs._replace(broke=broke)
+    )
+    assert (together.text.text, together.text.char_glyphs) == ("".join(chars), tuple(owners))

@@ -11,7 +11,7 @@ the very float a decision made glyph by glyph would.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain
 from operator import attrgetter
 
@@ -26,7 +26,7 @@ class GlyphRows:
     given; every glyph when rows is None), one array per field asked for. Row k of every array
     is glyph `index[k]`."""
 
-    __slots__ = ("glyphs", "index", "_columns", "_records", "_quads")
+    __slots__ = ("glyphs", "index", "_columns", "_records", "_quads", "_text_ids")
 
     def __init__(
         self, glyphs: Sequence[Glyph], rows: Sequence[int] | np.ndarray | None = None
@@ -43,6 +43,7 @@ class GlyphRows:
         self._columns: GlyphColumns | None = None
         self._records: Sequence[Glyph] = ()
         self._quads: np.ndarray | None = None
+        self._text_ids: tuple[np.ndarray, list[str]] | None = None
         if isinstance(glyphs, GlyphColumns):
             self._columns = glyphs
         else:
@@ -57,6 +58,26 @@ class GlyphRows:
 
     def texts(self) -> list[str]:
         return self.strings("text")
+
+    def text_ids(self) -> tuple[np.ndarray, list[str]]:
+        """Each row's text as its number among `distinct` texts, and those texts (for
+        columns their GlyphColumns.text_ids, made once for the page)."""
+        if self._text_ids is None:
+            if self._columns is not None:
+                ids, distinct = self._columns.text_ids()
+                self._text_ids = (ids[self.index], distinct)
+            else:
+                texts = self.texts()
+                distinct = list(dict.fromkeys(texts))
+                numbers = {text: number for number, text in enumerate(distinct)}
+                ids = np.fromiter(map(numbers.__getitem__, texts), np.intp, len(texts))
+                self._text_ids = (ids, distinct)
+        return self._text_ids
+
+    def per_text(self, function: Callable[[str], object], dtype: type = bool) -> np.ndarray:
+        """function(text) of each row's text, called once per distinct text."""
+        ids, distinct = self.text_ids()
+        return np.fromiter(map(function, distinct), dtype, len(distinct))[ids]
 
     def strings(self, name: str) -> list[str]:
         """A string field (font_key, form_path…) as a list."""

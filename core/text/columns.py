@@ -45,7 +45,7 @@ import bisect
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import chain, pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -56,7 +56,7 @@ from glyphscope.core.text.arrays import GlyphRows, hypots, median
 from glyphscope.core.text.chars import is_whitespace_text
 from glyphscope.core.text.layout import LayoutResult, layout
 from glyphscope.core.text.lines import frame_matrix, in_frame
-from glyphscope.core.text.pairs import pair_rows, reading_pairs
+from glyphscope.core.text.pairs import reading_pairs
 from glyphscope.core.text.reading import TextResult, reading_order
 
 Interval = tuple[float, float]
@@ -142,7 +142,7 @@ def columns_text(
 def median_advance(glyphs: Sequence[Glyph], order: Sequence[int]) -> float:
     """Median own advance (origin to glyph end) of the non-blank glyphs that have one."""
     rows = GlyphRows(glyphs, order)
-    inked = _inked(rows.texts())
+    inked = rows.per_text(_writes_ink)
     with np.errstate(all="ignore"):
         delta = rows.points("glyph_end")[inked] - rows.points("origin")[inked]
     advances = hypots(delta[:, 0], delta[:, 1])
@@ -150,10 +150,10 @@ def median_advance(glyphs: Sequence[Glyph], order: Sequence[int]) -> float:
     return median(advances) if len(advances) else 0.0
 
 
-def _inked(texts: list[str]) -> np.ndarray:
-    """Whether each glyph writes ink (its text is not white space, nor unresolved)."""
-    distinct = {text: not is_whitespace_text(text) for text in set(texts)}
-    return np.fromiter(map(distinct.__getitem__, texts), bool, len(texts))
+def _writes_ink(text: str) -> bool:
+    """Whether a glyph of this text writes ink (its text is not white space, nor
+    unresolved)."""
+    return not is_whitespace_text(text)
 
 
 class _LineBoxes:
@@ -164,14 +164,16 @@ class _LineBoxes:
     each grid line."""
 
     def __init__(self, glyphs: Sequence[Glyph], grid: LayoutResult) -> None:
-        rows = GlyphRows(glyphs, [index for line in grid.lines for index in line])
+        lengths = np.fromiter(map(len, grid.lines), np.intp, len(grid.lines))
+        count = int(lengths.sum())
+        rows = GlyphRows(glyphs, np.fromiter(chain.from_iterable(grid.lines), np.intp, count))
         self.glyph = rows.index
         quads = rows.quads()
         xs, ys = in_frame(frame_matrix(grid.rotation), quads[:, :, 0], quads[:, :, 1])
         self.x0, self.x1 = _first_min(xs), _first_max(xs)
         self.y0, self.y1 = _first_min(ys), _first_max(ys)
-        self.inked = _inked(rows.texts())
-        ends = np.cumsum([len(line) for line in grid.lines], dtype=np.intp).tolist()
+        self.inked = rows.per_text(_writes_ink)
+        ends = np.cumsum(lengths).tolist()
         self.lines = list(pairwise([0, *ends]))
         self.band_of = np.full(len(self.glyph), -1, dtype=np.intp)
         self.column_of = np.zeros(len(self.glyph), dtype=np.intp)
@@ -428,23 +430,19 @@ def _read_bands(
     # A stable sort by (band, column): each group keeps the order's sequence.
     ranked = placed[np.lexsort((column[rows[placed]], at[placed]))]
     keys = np.stack((at[ranked], column[rows[ranked]]))
-    cuts = np.flatnonzero((keys[:, 1:] != keys[:, :-1]).any(axis=0)) + 1
-    groups = [group.tolist() for group in np.split(rows[ranked], cuts)] if len(ranked) else []
+    ends = (np.flatnonzero((keys[:, 1:] != keys[:, :-1]).any(axis=0)) + 1).tolist()
+    sequence = rows[ranked]
     if off_grid:
-        groups.append(list(off_grid))
-    # The pairs of all groups at once: a group's are the rows of its part of them.
-    pairs = reading_pairs(glyphs, [index for group in groups for index in group], rules)
-    chars: list[str] = []
-    owners: list[int] = []
-    start = 0
-    for group in groups:
-        stop = start + len(group)
-        part = pair_rows(pairs, start, stop)
-        text = reading_order(glyphs, group, rules, decisions=False, pairs=part).text
-        start = stop
-        if chars and text.text:
-            chars.append("\n")
-            owners.append(-1)
-        chars.extend(text.text)
-        owners.extend(text.char_glyphs)
-    return TextResult(text="".join(chars), char_glyphs=tuple(owners))
+        if len(sequence):
+            ends.append(len(sequence))
+        sequence = np.concatenate((sequence, np.asarray(off_grid, dtype=np.intp)))
+    # The groups read as one order whose line breaks where a group ends: the builder then
+    # writes each group as reading order writes it alone (its blank tail trimmed, blanks at
+    # its start dropped) and one newline between two that write text; vertical glyphs, which
+    # are off the grid, are only in the last group. Bidi reordering goes line by line.
+    pairs = reading_pairs(glyphs, sequence, rules)
+    broke = pairs.broke.copy()
+    broke[np.asarray(ends, dtype=np.intp) - 1] = True
+    return reading_order(
+        glyphs, sequence.tolist(), rules, decisions=False, pairs=pairs._replace(broke=broke)
+    ).text

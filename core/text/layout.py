@@ -136,13 +136,12 @@ class _Rows:
     """The glyphs of `order` as arrays, in the grid frame: what every step of the grid reads.
     Positions index the arrays (row k is glyph `index[k]`)."""
 
-    __slots__ = ("index", "texts", "whitespace", "origin", "glyph_end", "ux", "uy", "x", "y")
+    __slots__ = ("rows", "index", "whitespace", "origin", "glyph_end", "ux", "uy", "x", "y")
 
     def __init__(self, rows: GlyphRows, ux: np.ndarray, uy: np.ndarray, rotation: int) -> None:
+        self.rows = rows
         self.index = rows.index
-        self.texts = rows.texts()
-        distinct = {text: is_whitespace_text(text) for text in set(self.texts)}
-        self.whitespace = np.fromiter(map(distinct.__getitem__, self.texts), bool, len(rows))
+        self.whitespace = rows.per_text(is_whitespace_text)
         self.origin, self.glyph_end = rows.points("origin"), rows.points("glyph_end")
         self.ux, self.uy = ux, uy
         self.x, self.y = in_frame(frame_matrix(rotation), self.origin[:, 0], self.origin[:, 1])
@@ -232,7 +231,7 @@ def _grid_cells(grid: _Rows, sizes: np.ndarray, on: np.ndarray) -> tuple[float, 
     on, sizes = on[sized], sizes[sized]
     advances = grid.advances()[on]
     measured = ~grid.whitespace[on] & (advances > 0.0)
-    lengths = np.fromiter(map(len, grid.texts), np.int64, len(grid.texts))[on[measured]]
+    lengths = grid.rows.per_text(len, np.int64)[on[measured]]
     with np.errstate(all="ignore"):
         ratios = advances[measured] / lengths / sizes[measured]
     cell_height = median(sizes) if len(sizes) else 1.0
@@ -285,10 +284,10 @@ def _place(
     """The grid's text, its owners and the caps reached. Drawn blanks write nothing; a glyph
     goes to its grid column after a gap wider than BLOCK_GAP_CELLS cells, else it follows the
     glyph before, one space after it where the §6 word-gap rule puts one."""
-    blank = grid.whitespace & np.fromiter(map(bool, grid.texts), bool, len(grid.texts))
+    blank = grid.whitespace & grid.rows.per_text(bool)
     placed = [line[~blank[line]] for line in lines]
     sequence = np.concatenate(placed) if placed else np.empty(0, dtype=np.intp)
-    pairs = reading_pairs(glyphs, grid.index[sequence].tolist(), rules)
+    pairs = reading_pairs(glyphs, grid.index[sequence], rules)
     padding = _Padding(rules)
     with np.errstate(all="ignore"):
         targets, first_capped = padding.targets((grid.x[sequence] - left) / cell_width)

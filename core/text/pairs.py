@@ -57,18 +57,19 @@ class ReadingPairs(NamedTuple):
     reason: np.ndarray
 
 
-def reading_pairs(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> ReadingPairs:
-    """The numbers of every consecutive pair of `order` (indices into glyphs)."""
+def reading_pairs(
+    glyphs: Sequence[Glyph], order: Sequence[int] | np.ndarray, rules: Rules
+) -> ReadingPairs:
+    """The numbers of every consecutive pair of `order` (indices into glyphs, a sequence or
+    an integer array)."""
     rows = GlyphRows(glyphs, order)
-    texts = rows.texts()
     # Character classes per distinct text: a page has far fewer texts than glyphs.
-    distinct = {text: n for n, text in enumerate(set(texts))}
-    ids = np.fromiter(map(distinct.__getitem__, texts), np.intp, len(texts))
+    ids, distinct = rows.text_ids()
     # Whitespace, first and last character CJK (the CJK test is reached only when neither
     # side is whitespace, so never for "").
     classes = np.array([text_classes(t)[:3] for t in distinct], dtype=bool).reshape(-1, 3)[ids]
-    outputs = {text: output_text(text, rules) for text in distinct}
-    blanks = {text: is_resolved_whitespace_text(text) for text in distinct}
+    outputs = np.array([output_text(text, rules) for text in distinct], dtype=object)
+    blanks = np.fromiter(map(is_resolved_whitespace_text, distinct), bool, len(distinct))
 
     projection, break_threshold, broke, gap, gap_threshold, reason = _pair_numbers(
         rows, classes, rules
@@ -76,8 +77,8 @@ def reading_pairs(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -
     return ReadingPairs(
         glyphs=rows.index.tolist(),
         vertical=rows.numbers("writing_mode") == 1,
-        outputs=list(map(outputs.__getitem__, texts)),
-        blanks=list(map(blanks.__getitem__, texts)),
+        outputs=outputs[ids].tolist(),
+        blanks=blanks[ids].tolist(),
         projection=projection,
         break_threshold=break_threshold,
         broke=broke,
@@ -85,25 +86,6 @@ def reading_pairs(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -
         gap_threshold=gap_threshold,
         space=reason == _ABOVE,
         reason=reason,
-    )
-
-
-def pair_rows(pairs: ReadingPairs, start: int, stop: int) -> ReadingPairs:
-    """The pairs of positions [start, stop) of the order: reading_pairs of that part of it,
-    every number the same (each pair's are computed from its two glyphs alone)."""
-    end = max(start, stop - 1)
-    return ReadingPairs(
-        glyphs=pairs.glyphs[start:stop],
-        vertical=pairs.vertical[start:stop],
-        outputs=pairs.outputs[start:stop],
-        blanks=pairs.blanks[start:stop],
-        projection=pairs.projection[start:end],
-        break_threshold=pairs.break_threshold[start:end],
-        broke=pairs.broke[start:end],
-        gap=pairs.gap[start:end],
-        gap_threshold=pairs.gap_threshold[start:end],
-        space=pairs.space[start:end],
-        reason=pairs.reason[start:end],
     )
 
 

@@ -230,8 +230,8 @@ def reading_order(
     """Assemble `order` (indices into glyphs, normally the visible glyphs in drawing order).
     With `decisions` False the result holds the text and the vertical columns only (no gap or
     line-break records): what text mode and the text-only callers need. `pairs` are
-    reading_pairs(glyphs, order, rules) when the caller has them (pairs.pair_rows of the
-    pairs of a longer order that holds this one)."""
+    reading_pairs(glyphs, order, rules) when the caller has them (columns text's with a line
+    broken wherever one of its groups ends)."""
     if pairs is None:
         pairs = reading_pairs(glyphs, order, rules)
     builder = TextBuilder()
