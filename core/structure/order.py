@@ -112,16 +112,18 @@ def order_glyphs(
     rows = GlyphRows(glyphs, visible)
     numbers = {key: number for number, key in enumerate(dict.fromkeys(mcid_keys))}
     paths = rows.strings("form_path") if stm_forms and form_chain is not None else None
-    # The bucket of each row (-1: the tail), worked out once per distinct (MCID, form path).
-    bucket_of: dict[tuple[int | None, str], int] = {}
-    buckets = np.empty(len(rows), dtype=np.intp)
-    for position, mcid in enumerate(rows.mcids()):
-        path = paths[position] if paths is not None else ""
-        bucket = bucket_of.get((mcid, path))
-        if bucket is None:
-            key = _glyph_key(mcid, path, stm_forms, form_chain)
-            bucket = bucket_of[(mcid, path)] = numbers.get(key, -1) if key is not None else -1
-        buckets[position] = bucket
+    # The bucket of each row (-1: the tail), worked out once per distinct (MCID, form path),
+    # in the order they first appear.
+    mcids = rows.mcids()
+    keys: list = mcids if paths is None else list(zip(mcids, paths, strict=True))
+    distinct = list(dict.fromkeys(keys))
+    position = {key: place for place, key in enumerate(distinct)}
+    bucket_of = np.empty(len(distinct), dtype=np.intp)
+    for place, key in enumerate(distinct):
+        mcid, path = (key, "") if paths is None else key
+        glyph_key = _glyph_key(mcid, path, stm_forms, form_chain)
+        bucket_of[place] = numbers.get(glyph_key, -1) if glyph_key is not None else -1
+    buckets = bucket_of[np.fromiter(map(position.__getitem__, keys), np.intp, len(keys))]
     # Each bucket in drawing order (a stable sort: rows drawn alike keep their visible
     # order), the tail (bucket -1) in visible order.
     draw = np.where(buckets < 0, np.arange(len(rows)), rows.draw_orders())
