@@ -12,7 +12,8 @@ mode, clipping, tiny glyphs, without the pixel test), prepared glyphs
 without it (text mode), layout, columns (handed the layout and the reading text, as the
 analysis does) and structure order (the tree walk included). Before each stage the columns'
 list cache is emptied, so that a stage pays for any record it makes as it would on a fresh
-page.
+page, and before each page its columns' distinct texts, so that the first stage to need them
+pays for them every round.
 """
 
 from __future__ import annotations
@@ -88,6 +89,9 @@ def _round(pages: list[tuple], rules: Rules) -> dict[str, float]:
         return result
 
     for page, glyphs, spans, clips in pages:
+        # The text column's distinct texts, made once per page (since i9-full2): paid by
+        # the first stage that reads them in every round.
+        getattr(glyphs, "_text_ids", []).clear()
         visible_box = page.visible_box
         inside, _ = timed("box", visible._box_filter, glyphs, normalize_rect(visible_box))
         timed("duplicates", visible._duplicates, glyphs, inside, rules)
