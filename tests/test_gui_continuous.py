@@ -11,6 +11,7 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from glyphscope.inspector.main_window import MainWindow
 from glyphscope.widgets.continuous_pages import MAX_KEPT_PAGES
 from glyphscope.widgets.page_stack import PAGE_GAP, PageStack
+from glyphscope.widgets.page_view import PIXELS_PER_POINT
 from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import TIMEOUT_MS, glyph_indices, qa_window, send_wheel
 from tests.qa_support import open_and_wait as open_with_panels
@@ -243,7 +244,7 @@ def test_turning_it_off_shows_one_page_again(qtbot, three_pages):
         window.next_page()
     window.actions_by_name["continuous"].trigger()
     assert not view.continuous
-    assert view.sceneRect() == view.page_scene_rect()
+    assert view.sceneRect() == view.page_scene_rect(view.zoom * PIXELS_PER_POINT)
     assert view.rendered_pages() == [1] and window.page_index == 1
 
 

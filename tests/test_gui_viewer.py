@@ -190,34 +190,54 @@ def test_the_glyph_table_scope_choices_are_not_clipped(qtbot, decisions):
         assert combo.width() >= metrics.horizontalAdvance(text) + 20, text
 
 
-def test_mediabox_and_cropbox_labels_do_not_overlap_at_25_percent(qtbot, tmp_path):
+def box_label_rects(window):
+    """The device rectangles (viewport pixels) of the page boxes' labels as drawn now."""
     from PySide6.QtGui import QFont, QFontMetrics
 
+    from glyphscope.widgets.overlay_shapes import LABEL_PIXELS
+
+    layer = window.layers["boxes"]
+    to_device = layer.sceneTransform() * window.view.viewportTransform()
+    font = QFont()
+    font.setPixelSize(LABEL_PIXELS)
+    return [box for box, _text, _colour in layer.label_boxes(to_device, QFontMetrics(font))]
+
+
+def test_box_labels_are_whole_and_apart_above_a_page_scrolled_to_its_top_at_every_zoom(
+    qtbot, window, tmp_path
+):
     from tests.pdfbuilder import PdfBuilder
 
-    win = MainWindow(persist=False)
-    qtbot.addWidget(win)
-    win.show()
-    try:
-        b = PdfBuilder()
-        # A narrow page whose CropBox is its MediaBox: both labels sit above the same edge.
-        b.add_page(
-            b"BT /F1 8 Tf 5 50 Td (x) Tj ET",
-            media_box=(0, 0, 60, 200),
-            fonts={"F1": b.standard_font("Helvetica")},
-        )
-        b.save(tmp_path / "narrow.pdf")
-        open_and_wait(qtbot, win, tmp_path / "narrow.pdf")
-        win.view.set_zoom(0.25)
-        layer = win.layers["boxes"]
-        to_device = layer.sceneTransform() * win.view.viewportTransform()
-        font = QFont()
-        font.setPixelSize(11)
-        boxes = [box for box, _text, _colour in layer.label_boxes(to_device, QFontMetrics(font))]
-        assert len(boxes) == 2
-        assert not boxes[0].intersects(boxes[1])
-    finally:
-        win.shutdown()
+    b = PdfBuilder()
+    # Narrow (the two labels stack) and tall (the view scrolls even at 25 %).
+    b.add_page(
+        b"BT /F1 8 Tf 5 50 Td (x) Tj ET",
+        media_box=(0, 0, 60, 4000),
+        fonts={"F1": b.standard_font("Helvetica")},
+    )
+    b.save(tmp_path / "tall.pdf")
+    open_and_wait(qtbot, window, tmp_path / "tall.pdf")
+    view, layer = window.view, window.layers["boxes"]
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)  # actual size
+    zooms = []
+    while not zooms or view.zoom < zooms[-1]:
+        zooms.append(view.zoom)
+        bar = view.verticalScrollBar()
+        bar.setValue(bar.minimum())  # the scroll bar dragged to the top
+        assert bar.maximum() > bar.minimum()
+        shown = view.viewport().rect()
+        # Whole inside the viewport (before, cut by its top below about 100 %) and inside
+        # the layer's item (Qt repaints no more: hiding the layer left the rest on screen).
+        item = (layer.sceneTransform() * view.viewportTransform()).mapRect(layer.boundingRect())
+        labels = box_label_rects(window)
+        assert len(labels) == 2
+        for box in labels:
+            assert shown.contains(box.toAlignedRect()), (view.zoom, box)
+            assert item.contains(box), (view.zoom, box)
+        assert not labels[0].intersects(labels[1])
+        qtbot.keyClick(view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert zooms[-1] == 0.25
 
 
 def test_the_window_is_usable_at_1024_by_700(qtbot, tmp_path):

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.layer_painter import LayerJob, layer_painter
 from glyphscope.widgets.overlay_shapes import (
+    LABEL_PIXELS,
     Stroke,
     paint_labels,
     paint_strokes,
@@ -46,6 +47,9 @@ PALETTE = (
 )
 
 
+# The page boxes' two labels, stacked above a narrow page, take this many device pixels
+# above its top edge whatever the zoom.
+BOX_LABELS_ROOM_PX = 2 * (LABEL_PIXELS + 7)
 # A layer drawing at most this many glyphs is built and painted on the GUI thread; a larger
 # one by the layer painter's thread. Measured on the 20,000-glyph page at fit width: its glyph
 # quads (100,000 path elements) take 30 ms to build and 100 ms to paint, so 500 glyphs cost

@@ -6,13 +6,17 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from PySide6.QtCore import QRectF
 
 from glyphscope.core.records import DecodeSource
 from glyphscope.core.text.reading import GapReason
 from glyphscope.core.view.glyph_arrays import group_bounds
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.overlay_base import (
+    BOX_LABELS_ROOM_PX,
     PALETTE,
     SYNC_GLYPHS,
     LegendEntry,
@@ -27,6 +31,7 @@ from glyphscope.widgets.overlay_shapes import (
     rects_shape,
     segments_shape,
 )
+from glyphscope.widgets.page_view import MIN_ZOOM, PIXELS_PER_POINT
 
 # One colour per decode source, in the order of the decode chain (spec §1); the legend lists
 # every source so a reader can tell what is absent from the page.
@@ -251,6 +256,17 @@ class PageBoxesLayer(OverlayLayer):
     title = "MediaBox / CropBox / visible box"
     tip = "§14.11.2: the visible box is the CropBox clipped to the MediaBox."
     z = 5.0
+
+    def boundingRect(self) -> QRectF:
+        # The labels stand above the boxes at a fixed pixel size, and may be wider than a
+        # narrow page: the item reaches as far as they do at the smallest zoom, or Qt repaints
+        # only the part of them inside it (hiding the layer left the rest on screen).
+        bounds = super().boundingRect()
+        if bounds.isEmpty():
+            return bounds
+        user_unit = math.sqrt(abs(self.sceneTransform().determinant())) or 1.0
+        reach = 2 * BOX_LABELS_ROOM_PX / (MIN_ZOOM * PIXELS_PER_POINT * user_unit)
+        return bounds.adjusted(-reach, -reach, reach, reach)
 
     def strokes(self, model: PageModel) -> list[Stroke]:
         return [

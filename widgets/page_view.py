@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.widgets.continuous_pages import RENDER_KEPT, ContinuousPages, ItemRoot
+from glyphscope.widgets.overlay_base import BOX_LABELS_ROOM_PX
 from glyphscope.widgets.page_geometry import PageGeometry
 
 MIN_ZOOM = 0.25
@@ -183,9 +184,11 @@ class PageView(ContinuousPages, QGraphicsView):
         extra = self._mapped(self._fit_user_rect)
         return area.united(extra) if extra is not None else area
 
-    def page_scene_rect(self) -> QRectF:
+    def page_scene_rect(self, scale: float | None = None) -> QRectF:
         """The current page and every overlay drawn beyond it (slug lines, MediaBox), with a
-        margin: the whole scene of single-page mode, and what an export of the page shows."""
+        margin: what an export of the page shows. With `scale` (device pixels per display
+        point), the margin above also holds the page boxes' labels, drawn at a fixed pixel
+        size whatever the zoom: the whole scene of single-page mode at that zoom."""
         if self.geometry is not None:
             width, height = self.geometry.size
         elif self._stack is not None:
@@ -197,19 +200,29 @@ class PageView(ContinuousPages, QGraphicsView):
         if extra is not None:
             rect = rect.united(extra)
         margin = 12.0
-        return rect.adjusted(-margin, -margin, margin, margin)
+        top = margin if scale is None else max(margin, BOX_LABELS_ROOM_PX / scale)
+        return rect.adjusted(-margin, -top, margin, margin)
 
     def _update_scene_rect(self) -> None:
+        if self._set_scene_rect():
+            self.apply_fit()
+
+    def _set_scene_rect(self) -> bool:
+        """Lay the scene out for the page (or pages) and this zoom; False with no page."""
+        scale = self._zoom * PIXELS_PER_POINT
         if self._stack is not None:
+            # The labels' room above the first page, whichever page is current (the scene's
+            # top must not move when another page becomes current).
             margin = self._stack.gap
-            stack = self._stack_scene_rect().adjusted(-margin, -margin, margin, margin)
+            top = max(margin, BOX_LABELS_ROOM_PX / scale)
+            stack = self._stack_scene_rect().adjusted(-margin, -top, margin, margin)
             with self._scrolling_internally():  # a range change is not the user scrolling
                 self.setSceneRect(self.page_scene_rect().united(stack))
         elif self.geometry is None:
-            return
+            return False
         else:
-            self.setSceneRect(self.page_scene_rect())
-        self.apply_fit()
+            self.setSceneRect(self.page_scene_rect(scale))
+        return True
 
     def reveal(self, user_rect, flash: bool = True) -> None:
         """Scroll so the user-space rectangle is in view, zooming out first if it does not
@@ -281,6 +294,8 @@ class PageView(ContinuousPages, QGraphicsView):
         self._zoom = zoom
         scale = zoom * PIXELS_PER_POINT
         self.setTransform(QTransform.fromScale(scale, scale))
+        # The labels' room above the page is so many pixels: more scene at a smaller zoom.
+        self._set_scene_rect()
         self.zoomChanged.emit(zoom)
         if self._wants_render():
             self._render_timer.start()
