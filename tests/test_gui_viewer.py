@@ -4,12 +4,16 @@ remembered per file, headers that are not clipped, a layout usable at 1024×700.
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from glyphscope.inspector.main_window import MainWindow
-from tests.qa_support import TIMEOUT_MS, glyph_indices, send_wheel
+from tests.qa_support import TIMEOUT_MS, glyph_indices, qa_window, send_wheel
+from tests.qa_support import open_and_wait as open_with_panels
 from tests.test_gui_app import open_and_wait
 from tests.test_gui_pdfs import decisions_pdf, text_pages_pdf
+
+__all__ = ["qa_window"]
 
 
 def test_fit_width_shows_no_horizontal_scroll_bar(qtbot, decisions):
@@ -240,46 +244,85 @@ def test_box_labels_are_whole_and_apart_above_a_page_scrolled_to_its_top_at_ever
     assert zooms[-1] == 0.25
 
 
-def test_the_window_is_usable_at_1024_by_700(qtbot, tmp_path):
-    from glyphscope.inspector.qa_features import install_qa_features
-
-    win = MainWindow(persist=False)
-    qtbot.addWidget(win)
-    install_qa_features(win)
-    win.show()
-    try:
-        decisions_pdf(tmp_path / "decisions.pdf")
-        open_and_wait(qtbot, win, tmp_path / "decisions.pdf")
-        win.resize(1024, 700)
-        qtbot.wait(50)
-        assert win.width() <= 1024 and win.height() <= 700
-        viewport = win.view.viewport()
-        assert viewport.width() >= 300 and viewport.height() >= 200
-        assert win.minimumSizeHint().width() <= 1024 and win.minimumSizeHint().height() <= 700
-    finally:
-        win.shutdown()
+@pytest.fixture
+def small_window(qtbot, qa_window, tmp_path):
+    """The window with the QA panels and the decisions page, made 1024×700 from the size it
+    opens at, as a small screen makes it."""
+    window, _features = qa_window
+    decisions_pdf(tmp_path / "decisions.pdf")
+    open_with_panels(qtbot, window, tmp_path / "decisions.pdf")
+    window.resize(1024, 700)
+    qtbot.waitUntil(lambda: window.width() == 1024, timeout=2000)
+    qtbot.wait(50)
+    return window
 
 
-def test_at_1024_by_700_the_page_keeps_its_share_of_the_window(qtbot, tmp_path):
-    from glyphscope.inspector.qa_features import install_qa_features
+def test_the_window_is_usable_at_1024_by_700(small_window):
+    win = small_window
+    assert win.width() <= 1024 and win.height() <= 700
+    viewport = win.view.viewport()
+    assert viewport.width() >= 300 and viewport.height() >= 200
+    assert win.minimumSizeHint().width() <= 1024 and win.minimumSizeHint().height() <= 700
 
-    win = MainWindow(persist=False)
-    qtbot.addWidget(win)
-    install_qa_features(win)
-    win.show()
-    try:
-        decisions_pdf(tmp_path / "decisions.pdf")
-        open_and_wait(qtbot, win, tmp_path / "decisions.pdf")
-        win.resize(1024, 700)  # from the 1500×950 it opens at, as a small screen makes it
-        qtbot.waitUntil(lambda: win.width() == 1024, timeout=2000)
-        qtbot.wait(50)
-        # Before, the Layers and Details docks kept 300 and 380 pixels: the page had 332.
-        # The docks give up room down to what their contents ask for (Compare 323, Rules 275).
-        assert win.view.width() >= 400
-        assert win.panels["layers"].width() < 300 and win.panels["details"].width() < 380
-        assert win.panels["details"].isVisible() and win.panels["text"].isVisible()
-    finally:
-        win.shutdown()
+
+def test_at_1024_by_700_the_page_keeps_its_share_of_the_window(small_window):
+    win = small_window
+    # Before, the Layers and Details docks kept 300 and 380 pixels: the page had 332.
+    # The docks give up room down to what their contents ask for (Compare 323, Rules 275).
+    assert win.view.width() >= 400
+    assert win.panels["layers"].width() < 300 and win.panels["details"].width() < 380
+    assert win.panels["details"].isVisible() and win.panels["text"].isVisible()
+
+
+def test_at_1024_by_700_no_dock_scrolls_sideways(qtbot, small_window):
+    from PySide6.QtWidgets import (
+        QAbstractScrollArea,
+        QPlainTextEdit,
+        QStyle,
+        QTableView,
+        QTabWidget,
+        QTreeView,
+    )
+
+    from glyphscope.widgets.columns import LAST_COLUMN_PX
+
+    def unwrapped_text(area) -> bool:
+        # Text panes do not wrap on purpose (a wrapped line must not look like a line
+        # break): their long lines scroll; nothing else in a dock may.
+        return (
+            isinstance(area, QPlainTextEdit)
+            and area.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
+        )
+
+    def columns_fit(area) -> bool:
+        # Every column but the last (which takes what is left) fits beside a vertical
+        # scroll bar, which a long tree or table shows (a tagged page's structure).
+        header = area.header() if isinstance(area, QTreeView) else area.horizontalHeader()
+        fixed = sum(header.sectionSize(i) for i in range(header.count() - 1))
+        bar = area.verticalScrollBar()
+        room = area.viewport().width() + (bar.width() if bar.isVisible() else 0)
+        extent = area.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, area)
+        return fixed + LAST_COLUMN_PX + extent <= room
+
+    scrolled = []
+    for name, dock in small_window.panels.items():
+        dock.show()
+        dock.raise_()  # its tab clicked
+        tabs = [(t, i) for t in dock.findChildren(QTabWidget) for i in range(t.count())]
+        for tab_widget, index in tabs or [(None, 0)]:
+            if tab_widget is not None:
+                tab_widget.setCurrentIndex(index)
+            qtbot.wait(20)
+            for area in dock.findChildren(QAbstractScrollArea):
+                bar = area.horizontalScrollBar()
+                if not area.isVisible() or unwrapped_text(area):
+                    continue
+                tabular = isinstance(area, (QTreeView, QTableView))
+                if bar.isVisible() or (tabular and not columns_fit(area)):
+                    scrolled.append((name, area.objectName() or type(area).__name__))
+    # Before: the Layers legend, the rule changes, the outline, the structure and COS trees,
+    # both Compare lists and the Corpus table.
+    assert sorted(set(scrolled)) == []
 
 
 def wheel_over(view, notches: int) -> None:

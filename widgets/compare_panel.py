@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QSplitter,
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.qa.diffing import WordDiff
+from glyphscope.widgets.columns import fit_columns
 
 KIND_COLOURS = {"replace": "#d62728", "extra": "#ff7f0e", "missing": "#9467bd"}
 KIND_LABELS = {"replace": "differs", "extra": "only ours", "missing": "only pdfium"}
@@ -54,8 +54,7 @@ class ComparePanel(QWidget):
         self.differences.setObjectName("compare_differences")
         self.differences.setHeaderLabels(["kind", "ours", "pdfium"])
         self.differences.setRootIsDecorated(False)
-        self.differences.setColumnWidth(0, 80)
-        self.differences.setColumnWidth(1, 160)
+        fit_columns(self.differences, [80, 160])
         self.differences.itemClicked.connect(self._on_difference)
 
         self.run_button = QPushButton("Compare every page")
@@ -67,7 +66,7 @@ class ComparePanel(QWidget):
         self.pages.setHeaderLabels(["page", "disagreement", "differing words", "ours / pdfium"])
         self.pages.setRootIsDecorated(False)
         self.pages.setSortingEnabled(True)
-        self.pages.header().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        fit_columns(self.pages, [48, 100, 100])
         self.pages.itemClicked.connect(self._on_page)
         self.running = False
 

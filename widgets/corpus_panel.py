@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.sweep.ranking import RankedPage
+from glyphscope.widgets.columns import fit_columns
 from glyphscope.widgets.table_model import TitledTableModel
 
 COLUMNS = (
@@ -36,7 +37,7 @@ COLUMNS = (
     "words changed",
     "why",
 )
-COLUMN_WIDTHS = (44, 70, 220, 44, 140, 70, 70, 70, 60, 90, 360)
+COLUMN_WIDTHS = (44, 70, 220, 44, 140, 70, 70, 70, 60, 104)  # the last column takes the rest
 SORT_ROLE = Qt.ItemDataRole.UserRole
 
 
@@ -135,9 +136,7 @@ class CorpusPanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setStretchLastSection(True)
-        for column, width in enumerate(COLUMN_WIDTHS):
-            self.table.setColumnWidth(column, width)
+        fit_columns(self.table, COLUMN_WIDTHS)
         controls = QHBoxLayout()
         controls.addWidget(self.filter, 1)
         controls.addWidget(self.changed_only)

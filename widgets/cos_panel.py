@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.pdf.cos import CosAddress, CosNode, CosStream, as_text, hex_dump
+from glyphscope.widgets.columns import fit_columns
 
 NODE_ROLE = Qt.ItemDataRole.UserRole
 LOADED_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -44,8 +45,7 @@ class CosPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setObjectName("cos_tree")
         self.tree.setHeaderLabels(["key", "value", "note"])
-        self.tree.setColumnWidth(0, 180)
-        self.tree.setColumnWidth(1, 320)
+        fit_columns(self.tree, [180, 320])
         self.tree.setUniformRowHeights(True)
         self.tree.itemExpanded.connect(self._on_expanded)
         self.tree.currentItemChanged.connect(lambda item, _old: self._on_current(item))

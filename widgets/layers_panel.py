@@ -126,6 +126,8 @@ class LayersPanel(QWidget):
             icon.setPixmap(swatch(entry))
             text = QLabel(entry.label)
             text.setStyleSheet("font-size:11px; color:#333")
+            # A long entry wraps: the dock of a 1024-pixel window scrolled sideways for one.
+            text.setWordWrap(True)
             grid.addWidget(icon, row, 0)
             grid.addWidget(text, row, 1)
             texts.append(text)

@@ -44,6 +44,7 @@ from glyphscope.core.qa.diffing import (
 )
 from glyphscope.core.rules import Rules
 from glyphscope.core.view.page_model import PANE_TITLES
+from glyphscope.widgets.columns import fit_columns
 from glyphscope.widgets.explain import char_label
 from glyphscope.widgets.qa_layers import RULE_CHANGE_COLOURS
 from glyphscope.widgets.text_diff import diff_html
@@ -153,7 +154,7 @@ class RulesPanel(QWidget):
         self.changes = QTreeWidget()
         self.changes.setObjectName("rules_changes")
         self.changes.setHeaderLabels(["change", "glyphs"])
-        self.changes.setColumnWidth(0, 230)
+        fit_columns(self.changes, [200])
         self.changes.itemClicked.connect(self._on_item)
         # Walking the list with the arrow keys selects and shows each change's glyphs.
         self.changes.currentItemChanged.connect(lambda item, _old: item and self._on_item(item, 0))

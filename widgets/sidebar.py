@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.pdf.outline import OutlineEntry
+from glyphscope.widgets.columns import fit_columns
 
 THUMB_WIDTH = 110  # pixels
 PAGE_ROLE = Qt.ItemDataRole.UserRole
@@ -45,7 +46,7 @@ class Sidebar(QTabWidget):
         self.outline = QTreeWidget()
         self.outline.setObjectName("outline")
         self.outline.setHeaderLabels(["bookmark", "page"])
-        self.outline.setColumnWidth(0, 200)
+        fit_columns(self.outline, [200])
         self.outline.currentItemChanged.connect(lambda item, _old: item and self._on_bookmark(item))
         self.addTab(self.pages, "Pages")
         self.addTab(self.outline, "Outline")

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.structure.tree import StructureNode
+from glyphscope.widgets.columns import fit_columns
 
 TEXT_PREVIEW = 60
 UNTAGGED = "untagged"
@@ -127,9 +128,7 @@ class StructurePanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setObjectName("structure_tree")
         self.tree.setHeaderLabels(["element", "MCIDs", "glyphs", "text"])
-        self.tree.setColumnWidth(0, 160)
-        self.tree.setColumnWidth(1, 60)
-        self.tree.setColumnWidth(2, 50)
+        fit_columns(self.tree, [140, 50, 46])
         self.tree.itemSelectionChanged.connect(self._on_selection)
         self.tree.itemDoubleClicked.connect(self._on_double_click)
         self.details = QTextBrowser()
