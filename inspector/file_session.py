@@ -89,6 +89,9 @@ class FileSession(QObject):
             self._shown_state = self.state()
 
     def _on_failed(self, message: str) -> None:
+        # A reload refused (a regenerated file caught empty) restores nothing on the next
+        # file opened.
+        self._reloading, self._restore = False, None
         # PageSession's words when the password prompt was cancelled.
         if "was not opened" not in message or self._shown is None:
             return

@@ -17,12 +17,14 @@ say so in its exit status."""
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QTimer, Slot
 from PySide6.QtWidgets import QInputDialog, QLineEdit
 
-from glyphscope.core.errors import PasswordRequiredError, WrongPasswordError
+from glyphscope.core.errors import GlyphscopeError, PasswordRequiredError, WrongPasswordError
+from glyphscope.core.pdf.document import check_file_start
 from glyphscope.inspector.analysis_session import (
     ANALYSE_JOB,
     VIEW_JOB,
@@ -41,7 +43,20 @@ class PageSession(AnalysisSession):
 
     # -- documents ----------------------------------------------------------------------------
     def open_file(self, path: str, password: str | None = None, page: int = 0) -> None:
-        """Open `path` (asynchronously); the page shows first, its analysis follows."""
+        """Open `path` (asynchronously); the page shows first, its analysis follows. A file
+        that its first bytes show no part of the engine can read (empty, unreadable, no
+        header) is refused at once, and the document open stays."""
+        try:
+            check_file_start(path)
+        except GlyphscopeError as error:
+            # Before, the workers' answer took seconds under load, the window said "opening…"
+            # meanwhile, and the document that was open had been closed.
+            message = self._not_opened(str(path), error)
+            self.show_error(message)
+            # Told on the next event turn, as the workers' refusals are: `--screenshot` quits
+            # its event loop on it, which must be running by then.
+            QTimer.singleShot(0, partial(self.documentFailed.emit, message))
+            return
         self._close_document()
         self.path = str(path)
         self.password = password
@@ -273,9 +288,7 @@ class PageSession(AnalysisSession):
                 return
             else:
                 # No part of the engine reads it: refuse it with the engine's typed error.
-                name = Path(self.path or "").name
-                message = error_message(error).replace(str(self.path), name)
-                self.show_error(f"Could not open {name}: {message}")
+                self.show_error(self._not_opened(self.path or "", error))
             self._refuse(None)
             return
         if kind != "render":
@@ -295,6 +308,12 @@ class PageSession(AnalysisSession):
             self._submit_render(self.page_index, self.view.render_scale())
             return
         self._done("render")
+
+    @staticmethod
+    def _not_opened(path: str, error: object) -> str:
+        """The banner of a file refused with the engine's error (its path shown as its name)."""
+        name = Path(path).name
+        return f"Could not open {name}: {error_message(error).replace(path, name)}"
 
     def _refuse(self, message: str | None) -> None:
         """The file is not opened: say why (`message`, or the banner already shown)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pikepdf
 import pytest
 
@@ -39,6 +41,38 @@ def test_empty_file_raises_not_a_pdf(tmp_path):
 def test_missing_file_raises_unreadable(tmp_path):
     with pytest.raises(UnreadableFileError):
         Document.open(tmp_path / "nope.pdf")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b" \r\n\t", b"hello, world", b"x" * 2000 + b"%PDF-1.7", None],
+    ids=["empty", "blank", "no header", "header too late", "a folder"],
+)
+def test_a_file_start_is_refused_with_the_error_open_would_raise(tmp_path, content):
+    from glyphscope.core.pdf.document import check_file_start
+
+    path = tmp_path / "file.pdf"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    with pytest.raises((NotAPdfError, UnreadableFileError)) as opened:
+        Document.open(path)
+    with pytest.raises(type(opened.value), match=f"^{re.escape(str(opened.value))}$"):
+        check_file_start(path)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [_one_page(), b"junk from a mailer\n" * 20 + _one_page(), b" " * 2000 + b"%PDF-1.7"],
+    ids=["a PDF", "junk before its header", "a long blank start"],
+)
+def test_a_file_start_that_may_be_a_pdf_is_left_to_open(tmp_path, content):
+    from glyphscope.core.pdf.document import check_file_start
+
+    path = tmp_path / "file.pdf"
+    path.write_bytes(content)
+    check_file_start(path)  # the last one is refused by open, from the whole file
 
 
 def test_header_with_garbage_body_raises_damaged():

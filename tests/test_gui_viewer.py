@@ -81,6 +81,47 @@ def test_ctrl_r_also_reloads(qtbot, window, tmp_path):
         qtbot.keyClick(window.view, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
 
 
+def test_an_empty_file_is_refused_at_once_and_the_open_document_stays(qtbot, window, tmp_path):
+    three, empty = tmp_path / "three.pdf", tmp_path / "empty.pdf"
+    text_pages_pdf(three, 3)
+    empty.write_bytes(b"")
+    open_and_wait(qtbot, window, three)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.next_page()
+    shown = window.model
+    with qtbot.waitSignal(window.documentFailed, timeout=TIMEOUT_MS) as failed:
+        window.open_file(str(empty))  # as File › Open does
+        # Before, "opening…" for seconds under load, and the open document was gone.
+        assert window.banner.text() == "Could not open empty.pdf: empty.pdf: empty file"
+        assert window.state_label.text() != "opening…"
+    assert failed.args == ["Could not open empty.pdf: empty.pdf: empty file"]
+    assert window.path == str(three) and window.page_count == 3 and window.page_index == 1
+    assert window.model is shown and window.windowTitle().startswith("three.pdf")
+
+
+def test_f5_on_a_file_caught_empty_keeps_the_page_and_a_later_f5_reloads_it(
+    qtbot, window, tmp_path
+):
+    path = tmp_path / "three.pdf"
+    text_pages_pdf(path, 3)
+    open_and_wait(qtbot, window, path)
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        window.next_page()
+    window.reload_prompt = lambda changed: False  # the user reloads by hand
+    regenerated = path.read_bytes()
+    path.write_bytes(b"")  # a regenerating tool has truncated it and not yet written it
+    window.view.setFocus()
+    with qtbot.waitSignal(window.documentFailed, timeout=TIMEOUT_MS):
+        qtbot.keyClick(window.view, Qt.Key.Key_F5)
+    assert window.banner.text().endswith("three.pdf: empty file")
+    assert window.page_count == 3 and window.page_index == 1
+    path.write_bytes(regenerated)
+    with qtbot.waitSignal(window.documentOpened, timeout=TIMEOUT_MS):
+        qtbot.keyClick(window.view, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: window.page_is_ready, timeout=TIMEOUT_MS)
+    assert window.page_index == 1 and not window.banner.isVisible()
+
+
 def test_a_file_changed_on_disk_prompts_and_reloads_on_the_same_page(qtbot, window, tmp_path):
     path = tmp_path / "three.pdf"
     text_pages_pdf(path, 3)

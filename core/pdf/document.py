@@ -47,6 +47,38 @@ class PageBoxes(NamedTuple):
     user_unit: float
 
 
+# §7.5.2: the header starts the file; readers (pdfium, Acrobat) accept it anywhere within the
+# first 1,024 bytes, after junk that a mailer or a web server put before it.
+HEADER_WINDOW = 1024
+
+
+def refuse_start(source: str, start: bytes, whole: bool) -> None:
+    """Raise PdfDocument.open's NotAPdfError for a file that its first bytes `start` (the
+    whole file when `whole`) show is none: empty, or no %PDF (or %FDF) header in its first
+    HEADER_WINDOW bytes. A longer file whose start is blank is left to the whole file."""
+    if whole and not start.strip():
+        raise NotAPdfError(f"{source}: empty file")
+    head = start[:HEADER_WINDOW]
+    if b"%PDF" not in head and b"%FDF" not in head and (whole or head.strip()):
+        raise NotAPdfError(f"{source} is not a PDF file (no %PDF header)")
+
+
+def check_file_start(path: str | os.PathLike) -> None:
+    """Raise the typed error PdfDocument.open would for a file that cannot be read or is no
+    PDF by its first bytes, reading only those: a window refuses such a file at once."""
+    source = str(path)
+    try:
+        with open(source, "rb") as file:
+            start = file.read(HEADER_WINDOW + 1)
+    except OSError as exc:
+        raise _unreadable(source, exc) from None
+    refuse_start(source, start, whole=len(start) <= HEADER_WINDOW)
+
+
+def _unreadable(source: str, exc: OSError) -> UnreadableFileError:
+    return UnreadableFileError(f"cannot read {source}: {exc.strerror or exc}")
+
+
 class PdfDocument:
     """An open PDF. Use `open`; close it (or use `with`) to release the file."""
 
@@ -77,11 +109,8 @@ class PdfDocument:
             try:
                 data = Path(source).read_bytes()
             except OSError as exc:
-                raise UnreadableFileError(f"cannot read {source}: {exc.strerror or exc}") from None
-        if not data.strip():
-            raise NotAPdfError(f"{source}: empty file")
-        if b"%PDF" not in data[:1024] and b"%FDF" not in data[:1024]:
-            raise NotAPdfError(f"{source} is not a PDF file (no %PDF header)")
+                raise _unreadable(source, exc) from None
+        refuse_start(source, data, whole=True)
         try:
             with warnings.catch_warnings(), collect_qpdf_messages() as messages:
                 warnings.simplefilter("ignore")
