@@ -105,3 +105,25 @@ def test_a_document_without_bookmarks_says_so_in_the_outline_tab(qtbot, window, 
     open_and_wait(qtbot, window, tmp_path / "outlined.pdf")
     qtbot.waitUntil(lambda: tree.topLevelItemCount() == 3, timeout=TIMEOUT_MS)
     assert tree.topLevelItem(0).text(0) == "Intro"
+
+
+def test_a_landscape_thumbnail_has_its_number_just_below_it_as_a_portrait_one(
+    qtbot, window, tmp_path
+):
+    from tests.pdfbuilder import PdfBuilder
+
+    b = PdfBuilder()
+    helv = b.standard_font("Helvetica")
+    b.add_page(b"BT /F1 24 Tf 72 500 Td (Wide) Tj ET", media_box=(0, 0, 792, 612))
+    b.add_page(b"BT /F1 24 Tf 72 700 Td (Tall) Tj ET", fonts={"F1": helv})
+    b.save(tmp_path / "mixed.pdf")
+    open_and_wait(qtbot, window, tmp_path / "mixed.pdf")
+    window.panels["sidebar"].raise_()
+    sidebar = window.sidebar.sidebar
+    qtbot.waitUntil(lambda: all(sidebar.has_thumbnail(i) for i in range(2)), timeout=TIMEOUT_MS)
+    # Every icon has the view's icon size (the page centred in it): before, the landscape
+    # page's shorter icon left the rest of its item to its number, a tall blue block when
+    # it was the current page.
+    for row in range(2):
+        sizes = sidebar.pages.item(row).icon().availableSizes()
+        assert sizes == [sidebar.pages.iconSize()], row

@@ -5,7 +5,7 @@ choosing a thumbnail or a bookmark emits `pageChosen`."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QIcon, QImage, QPixmap
+from PySide6.QtGui import QColor, QIcon, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
@@ -109,11 +109,19 @@ class Sidebar(QTabWidget):
             return
         self._has_thumb.add(index)
         self._want_soon.start()  # the pages that came into view meanwhile
-        pixmap = QPixmap.fromImage(image).scaled(
-            self.pages.iconSize(),
-            Qt.AspectRatioMode.KeepAspectRatio,
-            Qt.TransformationMode.SmoothTransformation,
+        room = self.pages.iconSize()
+        page = QPixmap.fromImage(image).scaled(
+            room, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
         )
+        # Centred in an icon of the full size: the view gave a landscape page's shorter icon
+        # the rest of the item as its number's box, a large block when selected.
+        pixmap = QPixmap(room)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.drawPixmap(
+            (room.width() - page.width()) // 2, (room.height() - page.height()) // 2, page
+        )
+        painter.end()
         item.setIcon(QIcon(pixmap))
 
     def has_thumbnail(self, index: int) -> bool:
