@@ -126,3 +126,13 @@ def test_an_object_qpdf_repaired_is_labelled(tmp_path):
         assert "repaired by qpdf" in children(log, kids.address)[0].note
     finally:
         document.close()
+
+
+def test_a_summary_counts_one_entry_item_or_byte_in_the_singular():
+    from glyphscope.core.pdf.cos import summarise
+
+    one_key = pikepdf.Dictionary(Type=pikepdf.Name.Font)
+    assert summarise(one_key) == "/Font 1 entry"
+    assert summarise(pikepdf.Array([one_key])) == "1 item"
+    assert summarise(pikepdf.Array([one_key] * 7)) == "7 items"
+    assert summarise(pikepdf.Dictionary(A=1, B=2)) == "2 entries"

@@ -119,7 +119,8 @@ def roots(log: RepairLog) -> list[CosNode]:
         CosNode(
             "trailer",
             "dictionary",
-            f"{len(pdf.trailer.keys())} entries, {len(pdf.objects)} objects in the file",
+            f"{_counted(len(pdf.trailer.keys()), 'entry', 'entries')}, "
+            f"{_counted(len(pdf.objects), 'object', 'objects')} in the file",
             CosAddress(TRAILER),
             None,
             True,
@@ -225,17 +226,22 @@ def kind_of(value: object) -> str:
     return "real"
 
 
+def _counted(number: int, one: str, many: str) -> str:
+    """ "1 entry", "2 entries" ("1 entries" was shown of a one-key dictionary)."""
+    return f"{number:,} {one if number == 1 else many}"
+
+
 def summarise(value: object) -> str:
     """The value in one line, as PDF syntax where it is short (§7.3). The cases are tested
     in kind_of's order (a stream is tested before a dictionary, a boolean before an integer)."""
     if isinstance(value, pikepdf.Stream):
-        return f"{_type_of(value)}{_raw_length(value):,} bytes".strip()
+        return f"{_type_of(value)}{_counted(_raw_length(value), 'byte', 'bytes')}".strip()
     if isinstance(value, pikepdf.Dictionary):
-        return f"{_type_of(value)}{len(value.keys())} entries".strip()
+        return f"{_type_of(value)}{_counted(len(value.keys()), 'entry', 'entries')}".strip()
     if isinstance(value, pikepdf.Array):
         if len(value) <= 6 and all(kind_of(v) in ("integer", "real", "name") for v in value):
             return "[" + " ".join(summarise(v) for v in value) + "]"
-        return f"{len(value)} items"
+        return _counted(len(value), "item", "items")
     if isinstance(value, pikepdf.Name):
         return str(value)
     if isinstance(value, str):  # text, not PDF bytes: shown as its UTF-8 encoding
