@@ -311,9 +311,11 @@ class PageSession(AnalysisSession):
 
     @staticmethod
     def _not_opened(path: str, error: object) -> str:
-        """The banner of a file refused with the engine's error (its path shown as its name)."""
+        """The banner of a file refused with the engine's error (its path shown as its name,
+        and not twice: "Could not open a.pdf: empty file")."""
         name = Path(path).name
-        return f"Could not open {name}: {error_message(error).replace(path, name)}"
+        reason = error_message(error).replace(path, name).removeprefix(f"{name}: ")
+        return f"Could not open {name}: {reason}"
 
     def _refuse(self, message: str | None) -> None:
         """The file is not opened: say why (`message`, or the banner already shown)."""

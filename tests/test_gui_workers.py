@@ -265,7 +265,7 @@ def test_an_empty_file_is_refused_with_the_engine_error(qtbot, window, tmp_path)
     empty.write_bytes(b"")
     with qtbot.waitSignal(window.documentFailed, timeout=TIMEOUT_MS):
         window.open_file(str(empty))
-    assert window.banner.text() == "Could not open empty.pdf: empty.pdf: empty file"
+    assert window.banner.text() == "Could not open empty.pdf: empty file"
     assert window.page_count == 0
 
 
