@@ -260,9 +260,10 @@ class PageBoxesLayer(OverlayLayer):
     def boundingRect(self) -> QRectF:
         # The labels stand above the boxes at a fixed pixel size, and may be wider than a
         # narrow page: the item reaches as far as they do at the smallest zoom, or Qt repaints
-        # only the part of them inside it (hiding the layer left the rest on screen).
+        # only the part of them inside it (hiding the layer left the rest on screen). A
+        # background layer's bounds grow to its painter-thread image, labels included.
         bounds = super().boundingRect()
-        if bounds.isEmpty():
+        if bounds.isEmpty() or self.background:
             return bounds
         user_unit = math.sqrt(abs(self.sceneTransform().determinant())) or 1.0
         reach = 2 * BOX_LABELS_ROOM_PX / (MIN_ZOOM * PIXELS_PER_POINT * user_unit)
