@@ -63,7 +63,13 @@ def _extensions() -> list[Extension]:
     pairs = Extension(
         "glyphscope.core.text._pairs", ["core/text/_pairs.pyx"], extra_compile_args=exact
     )
-    rows = Extension("glyphscope.core._jsonrows", ["core/_jsonrows.pyx"])
+    # Float texts by Ryu's shortest digits (core/_float_repr.h, third_party/ryu).
+    rows = Extension(
+        "glyphscope.core._jsonrows",
+        ["core/_jsonrows.pyx"],
+        include_dirs=["core", "third_party"],
+        depends=["core/_float_repr.h", "third_party/ryu/d2s.c"],
+    )
     extensions = [scanner, loop, duplicates, grid, builder, pairs, rows]
     return cythonize(extensions, language_level=3, quiet=True)
 

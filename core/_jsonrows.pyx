@@ -24,7 +24,7 @@ cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport isinf, isnan
-from libc.string cimport memcpy, strlen
+from libc.string cimport memcpy
 
 import numpy as np
 
@@ -125,11 +125,10 @@ cdef Text _text(object text) except *:
     return found
 
 
-cdef extern from "Python.h":
-    char* PyOS_double_to_string(
-        double value, char format_code, int precision, int flags, int* type
-    ) except NULL
-    int Py_DTSF_ADD_DOT_0
+cdef extern from "_float_repr.h":
+    # float.__repr__'s text of a finite value, by Ryu's shortest digits (core/_float_repr.h).
+    int float_repr(double value, char* out) noexcept nogil
+    int FLOAT_REPR_SIZE
 
 
 cdef struct Slot:
@@ -141,7 +140,7 @@ cdef struct Slot:
 @cython.final
 cdef class FloatTexts:
     """The JSON texts of float64 values by bit pattern (not by value: 0.0 and -0.0 are written
-    differently), each converted once by float.__repr__'s own conversion and kept, bytes in
+    differently), each converted once (float.__repr__'s text, core/_float_repr.h) and kept, bytes in
     one arena, until clear(): a page repeats its baselines, sizes and fonts on every glyph.
     nan and ±inf are written as the texts given. One open-addressing table whose slots hold
     the key and its text's place, so a lookup reads one slot."""
@@ -210,7 +209,7 @@ cdef class FloatTexts:
         if 2 * (self.count + 1) > self.size:
             self._grow()
         cdef Slot* slot = self._probe(bits)
-        cdef char* converted = NULL
+        cdef char converted[32]
         cdef const char* text
         cdef Py_ssize_t length
         if isnan(value):
@@ -223,14 +222,11 @@ cdef class FloatTexts:
             text = self.negative_infinity
             length = len(self.negative_infinity)
         else:
-            converted = PyOS_double_to_string(value, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
-            text, length = converted, strlen(converted)
-        try:
-            if self.used + length > self.capacity:
-                self._grow_arena(self.used + length)
-            memcpy(self.arena + self.used, text, length)
-        finally:
-            PyMem_Free(converted)
+            length = float_repr(value, converted)
+            text = converted
+        if self.used + length > self.capacity:
+            self._grow_arena(self.used + length)
+        memcpy(self.arena + self.used, text, length)
         slot.key, slot.offset, slot.length = bits, self.used, length
         self.used += length
         self.count += 1

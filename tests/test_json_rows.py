@@ -135,6 +135,30 @@ def test_compiled_float_texts_are_the_python_tables_texts(values, finite):
     assert len(writer._float_texts) == len(expected.texts)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=200))
+def test_compiled_float_texts_of_any_bit_pattern_are_float_repr(patterns):
+    # Ryu's shortest digits laid out as repr lays them out (core/_float_repr.h).
+    values = np.array(patterns, dtype=np.uint64).view(np.float64)
+    values = values[np.isfinite(values)]
+    texts = compiled.FloatTexts("NaN", "Infinity", "-Infinity")
+    assert texts.texts(values) == list(map(float.__repr__, values.tolist()))
+
+
+def test_compiled_float_texts_where_repr_changes_layout_or_rounds_are_float_repr():
+    powers = 10.0 ** np.arange(-325, 309)
+    edges = [np.nextafter(powers, np.inf), np.nextafter(powers, -np.inf), powers]
+    integers = np.arange(2**53 - 40, 2**53 + 40, dtype=np.int64).astype(np.float64)
+    rng = np.random.default_rng(9)
+    decimals = rng.integers(-(10**9), 10**9, 20_000) / 10.0 ** rng.integers(0, 12, 20_000)
+    pdf_like = rng.uniform(-1000, 1000, 20_000) * rng.uniform(0, 2, 20_000)
+    special = [5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 9999999999999998.0]
+    values = np.concatenate([*edges, integers, decimals, pdf_like, special, np.arange(-999, 1000)])
+    values = np.concatenate([values, -values])
+    texts = compiled.FloatTexts("NaN", "Infinity", "-Infinity")
+    assert texts.texts(values) == list(map(float.__repr__, values.tolist()))
+
+
 def test_float_texts_keep_their_texts_as_their_table_grows_and_after_clear():
     texts = compiled.FloatTexts("null", "Infinity", "-Infinity")
     values = np.arange(5000, dtype=np.float64) / 7
