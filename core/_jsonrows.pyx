@@ -10,7 +10,8 @@ Row r is between[0] + text(fields[0], r) + between[1] + … + between[k], rows j
 - a tuple (codes, table): table[codes[r]], codes an intp array;
 - an int64 array: the decimal text of the value (as int.__repr__);
 - a tuple (values, null, text): values an int64 array, `text` where the value is `null`;
-- a tuple (values, float_texts): values a float64 array, written as float_texts' texts;
+- a tuple (values, float_texts): values a float64 array (any stride), written as
+  float_texts' texts;
 - a tuple (column, rows, quoted, quote): column a list of str, rows an int64 array of
   positions in it, written as quoted[column[rows[r]]], quote(text) added to `quoted` first
   where it is missing.
@@ -291,7 +292,8 @@ cdef struct Field:
     const Py_ssize_t* codes
     const long long* values  # INTEGER, NULLABLE: the values; QUOTED: the rows
     long long null
-    const double* doubles  # FLOATS: the values
+    const double* doubles  # FLOATS: the values, row r at doubles[r * stride]
+    Py_ssize_t stride
     void* float_texts  # FLOATS: their FloatTexts
     PyObject* quoted  # QUOTED: the dict of quoted texts
     PyObject* quote  # QUOTED: what quotes a text missing from it
@@ -327,6 +329,26 @@ cdef Py_ssize_t _address(object array):
 
 
 def join_rows(list between, list fields, Py_ssize_t count, str separator, dict replaced):
+    cdef Buffer buffer
+    buffer.data, buffer.size, buffer.capacity = NULL, 0, 0
+    cdef bint ascii = True
+    try:
+        _write_rows(&buffer, &ascii, between, fields, count, separator, replaced)
+        return _written(&buffer, ascii)
+    finally:
+        PyMem_Free(buffer.data)
+
+
+cdef int _write_rows(
+    Buffer* into,
+    bint* all_ascii,
+    list between,
+    list fields,
+    Py_ssize_t count,
+    str separator,
+    dict replaced,
+) except -1:
+    """join_rows' text appended to `into`; all_ascii[0] cleared if a piece was not ASCII."""
     if len(between) != len(fields) + 1 or not all(isinstance(text, str) for text in between):
         raise ValueError("between must hold one text more than there are fields")
     between, fields = _folded(between, fields)
@@ -338,8 +360,9 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
     cdef Py_ssize_t k, r, entry
     for k in range(field_count):
         described[k].table = NULL
-    cdef Buffer buffer
-    buffer.data, buffer.size, buffer.capacity = NULL, 0, 0
+    # Written into a copy of the buffer's state, handed back at the end (the C compiler keeps
+    # it in registers instead of reloading through the pointer after every piece).
+    cdef Buffer buffer = into[0]
     cdef Field* f
     cdef Field* end = described + field_count
     cdef bint replacing = len(replaced) > 0
@@ -366,12 +389,16 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
             elif isinstance(field, tuple) and len(<tuple>field) == 2 and isinstance(
                 field[1], FloatTexts
             ):
-                doubles = np.ascontiguousarray(field[0], dtype=np.float64)
+                # Read in place with its stride: a point's x or y, a quad's corner.
+                doubles = np.asarray(field[0], dtype=np.float64)
                 if doubles.ndim != 1 or len(doubles) != count:
                     raise ValueError("a float field must hold a value per row")
+                if doubles.strides[0] % sizeof(double):
+                    doubles = np.ascontiguousarray(doubles)
                 held.extend((doubles, field[1]))
                 f.kind, f.float_texts = FLOATS, <void*>field[1]
                 f.doubles = <const double*><Py_ssize_t>_address(doubles)
+                f.stride = doubles.strides[0] // <Py_ssize_t>sizeof(double)
                 texts_of = <FloatTexts>field[1]
                 f.widest = max(
                     FLOAT_TEXT,
@@ -455,7 +482,7 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                     _put_int(&buffer, f.values[r])
                 elif f.kind == FLOATS:
                     floats = <FloatTexts>f.float_texts
-                    slot = floats.find(f.doubles[r])
+                    slot = floats.find(f.doubles[r * f.stride])
                     _put(&buffer, floats.arena + slot.offset, slot.length)
                 elif f.kind == LISTED or f.kind == QUOTED:
                     # A text of its own length: room for it and what the row may still need.
@@ -472,12 +499,55 @@ def join_rows(list between, list fields, Py_ssize_t count, str separator, dict r
                     _put_int(&buffer, f.values[r])
                 _put(&buffer, f.after.data, f.after.size)
                 f += 1
-        return _written(&buffer, ascii)
+        all_ascii[0] = all_ascii[0] and ascii
+        return 0
     finally:
-        PyMem_Free(buffer.data)
+        into[0] = buffer
         for k in range(field_count):
             PyMem_Free(described[k].table)
         PyMem_Free(described)
+
+
+@cython.final
+cdef class TextBuffer:
+    """A JSON text written piece by piece into one buffer, as UTF-8: plain texts and chunks
+    of rows (join_rows' arguments) alike, so that a page's rows are never a str of their own
+    before they are joined. text() decodes it once; take() hands its bytes over and empties
+    it (a writer into a file). A str that is not UTF-8 (a lone surrogate) raises
+    UnicodeEncodeError, after which what the buffer holds is incomplete."""
+
+    cdef Buffer buffer
+    cdef bint ascii
+
+    def __cinit__(self):
+        self.buffer.data, self.buffer.size, self.buffer.capacity = NULL, 0, 0
+        self.ascii = True
+
+    def __dealloc__(self):
+        PyMem_Free(self.buffer.data)
+
+    def __len__(self) -> int:
+        return self.buffer.size
+
+    def write(self, str text) -> None:
+        cdef Text piece = _text(text)
+        self.ascii = self.ascii and piece.ascii
+        _reserve(&self.buffer, piece.size)
+        memcpy(self.buffer.data + self.buffer.size, piece.data, piece.size)
+        self.buffer.size += piece.size
+
+    def rows(
+        self, list between, list fields, Py_ssize_t count, str separator, dict replaced
+    ) -> None:
+        _write_rows(&self.buffer, &self.ascii, between, fields, count, separator, replaced)
+
+    def text(self) -> str:
+        return _written(&self.buffer, self.ascii)
+
+    def take(self) -> bytes:
+        taken = self.buffer.data[: self.buffer.size]
+        self.buffer.size = 0
+        return taken
 
 
 cdef extern from "Python.h":

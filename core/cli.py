@@ -139,7 +139,8 @@ def _write_json_lines(
             rows = page_rows(painted)  # the page's own glyphs (spec §3 "all glyphs")
         # Written from the columns a chunk at a time (core.jsontext, the characters of
         # json.dumps(record, ensure_ascii=False)): a page's records never exist at once.
-        for lines in GlyphJson(painted, page.number, rows).json_items(glyph_lines, 0, "\n"):
+        for chunk in GlyphJson(painted, page.number, rows).json_items(glyph_lines, 0, "\n"):
+            lines = glyph_lines.piece_text(chunk)
             if lines:
                 out.write((lines + "\n").encode("utf-8"))
 
@@ -172,16 +173,9 @@ def _write_explain(document: Document, pages: list[int], rules: Rules, out: Bina
 
     report = explain_report(document.source, rules, Converted(pages, page_record))
     writer = JsonWriter(indent=1, ensure_ascii=False, finite=True)
-    buffer: list[str] = []
-    size = 0
-    for chunk in writer.chunks(report):
-        buffer.append(chunk)
-        size += len(chunk)
-        if size >= _WRITE_CHUNK:
-            out.write("".join(buffer).encode("utf-8"))
-            buffer, size = [], 0
-    buffer.append("\n")
-    out.write("".join(buffer).encode("utf-8"))
+    for block in writer.encoded(report, size=_WRITE_CHUNK):
+        out.write(block)
+    out.write(b"\n")
 
 
 def run(args: argparse.Namespace, out: BinaryIO) -> int:

@@ -8,7 +8,10 @@ nan and ±inf written as null (what `json.dumps(finite_json(value))` writes). Va
 lists, tuples, str, int, float, bool, None and their subclasses (a StrEnum member is written as
 its string), as json takes them; Converted items; and row sources: objects with a
 `json_items(writer, level, separator)` method yielding the text of their items a chunk at a
-time, the items of a chunk joined by `separator` (serialize.GlyphJson, DecisionJson).
+time, the items of a chunk joined by `separator` (serialize.GlyphJson, DecisionJson), as a
+str or as Rows (`writer.row_chunk`), written when its text is wanted. `text` writes every
+piece into one compiled TextBuffer (no str per chunk of rows, decoded once), `encoded`
+hands its UTF-8 over a block at a time (the CLI's `--mode explain`).
 
 A row source writes a chunk of rows (`rows`) from an example record of their shape, written by
 this writer itself (so its punctuation is the writer's own), and one field per slot of it:
@@ -54,10 +57,57 @@ class JsonWriter:
 
     def text(self, value: object, level: int = 0) -> str:
         """The JSON text of `value` written at indent `level` (its nesting depth)."""
+        if _CompiledTextBuffer is not None:
+            buffer = _CompiledTextBuffer()
+            try:
+                for _ in self._written(value, level, buffer):
+                    pass
+                return buffer.text()
+            except UnicodeEncodeError:  # a lone surrogate (ensure_ascii=False) is not UTF-8
+                pass
         return "".join(self.chunks(value, level))
+
+    def encoded(self, value: object, level: int = 0, size: int = 1 << 20) -> Iterator[bytes]:
+        """The UTF-8 of the text of `value` in blocks of at least `size` bytes but the last
+        (what a writer into a file writes), each block written in one buffer."""
+        if _CompiledTextBuffer is None:
+            pieces: list[str] = []
+            held = 0
+            for chunk in self.chunks(value, level):
+                pieces.append(chunk)
+                held += len(chunk)
+                if held >= size:
+                    yield "".join(pieces).encode("utf-8")
+                    pieces, held = [], 0
+            yield "".join(pieces).encode("utf-8")
+            return
+        buffer = _CompiledTextBuffer()
+        for _ in self._written(value, level, buffer):
+            if len(buffer) >= size:
+                yield buffer.take()
+        yield buffer.take()
 
     def chunks(self, value: object, level: int = 0) -> Iterator[str]:
         """The JSON text of `value` in pieces, a row source's chunk at a time."""
+        for piece in self._pieces(value, level):
+            yield piece if isinstance(piece, str) else piece.text()
+
+    def piece_text(self, piece: str | Rows) -> str:
+        """The text of a piece a row source yields."""
+        return piece if isinstance(piece, str) else piece.text()
+
+    def _written(self, value: object, level: int, buffer: TextBuffer) -> Iterator[None]:
+        """Writes the text of `value` into `buffer`, a piece at a time (a step each)."""
+        write, rows = buffer.write, buffer.rows
+        for piece in self._pieces(value, level):
+            if isinstance(piece, str):
+                write(piece)
+            else:
+                rows(*piece)
+            yield
+
+    def _pieces(self, value: object, level: int) -> Iterator[str | Rows]:
+        """The JSON text of `value` in pieces: texts, and chunks of rows as Rows."""
         if isinstance(value, str):
             yield self._quote(value)
         elif value is None:
@@ -135,6 +185,19 @@ class JsonWriter:
         """The text of `count` records shaped as `example` (whose every SLOT string stands
         for a field) written at `level`, the ith field's texts taken from fields[i] (see
         join_rows), joined by `separator`; record r written as replaced[r] where given."""
+        return self.row_chunk(example, level, count, fields, separator, replaced).text()
+
+    def row_chunk(
+        self,
+        example: object,
+        level: int,
+        count: int,
+        fields: Sequence[Field],
+        separator: str,
+        replaced: dict[int, str] | None = None,
+    ) -> Rows:
+        """rows(…) as a piece of a row source, written when its text is wanted (into the
+        buffer of the whole text, where there is one)."""
         if len(self._float_texts) > _FLOAT_TEXTS_KEPT:
             self._float_texts.clear()
         if len(self._quoted) > _QUOTED_KEPT:
@@ -143,28 +206,29 @@ class JsonWriter:
         if key not in self._templates:
             self._templates[key] = tuple(self.text(example, level).split(_SLOT_TEXT))
         between = list(self._templates[key])
-        return join_rows(between, list(fields), count, separator, replaced or {})
+        return Rows(between, list(fields), count, separator, replaced or {})
 
-    def _rows(self, chunks: Iterable[str], level: int) -> Iterator[str]:
+    def _rows(self, chunks: Iterable[str | Rows], level: int) -> Iterator[str | Rows]:
         """An array whose items come as `chunks`, each the text of some items joined by the
-        array's separator."""
+        array's separator (a Rows of no rows is no items; of some, never an empty text: a
+        row is a record's template)."""
         opening, separator, closing = self._brackets(level)
         started = False
         for chunk in chunks:
-            if not chunk:
+            if not (chunk.row_count if isinstance(chunk, Rows) else chunk):
                 continue
             yield separator if started else opening
             yield chunk  # apart: a chunk of rows is long, and "+" would copy it
             started = True
         yield closing if started else "[]"
 
-    def _items(self, items: Iterable[object], level: int) -> Iterator[str]:
+    def _items(self, items: Iterable[object], level: int) -> Iterator[str | Rows]:
         """An array of `items`, each written in pieces as it comes."""
         opening, separator, closing = self._brackets(level)
         started = False
         for item in items:
             yield separator if started else opening
-            yield from self.chunks(item, level + 1)
+            yield from self._pieces(item, level + 1)
             started = True
         yield closing if started else "[]"
 
@@ -175,7 +239,7 @@ class JsonWriter:
         inner = "\n" + " " * (self.indent * (level + 1))
         return "[" + inner, "," + inner, "\n" + " " * (self.indent * level) + "]"
 
-    def _object(self, value: dict[Any, Any], level: int) -> Iterator[str]:
+    def _object(self, value: dict[Any, Any], level: int) -> Iterator[str | Rows]:
         if not value:
             yield "{}"
             return
@@ -189,7 +253,7 @@ class JsonWriter:
         for key, item in value.items():
             yield ("{" + inner if first else separator) + self._key(key) + ": "
             first = False
-            yield from self.chunks(item, level + 1)
+            yield from self._pieces(item, level + 1)
         yield closing
 
     def _key(self, key: object) -> str:
@@ -212,6 +276,37 @@ class Converted:
 
     items: Iterable
     convert: Callable[[Any], object]
+
+
+class Rows(NamedTuple):
+    """A chunk of rows of a row source, join_rows' arguments: written when its text is
+    wanted, into the buffer of the whole text where there is one."""
+
+    between: list[str]
+    fields: list[Field]
+    row_count: int
+    separator: str
+    replaced: dict[int, str]
+
+    def text(self) -> str:
+        return join_rows(*self)
+
+
+class TextBuffer(Protocol):
+    """Where JsonWriter writes a whole text (_jsonrows.TextBuffer)."""
+
+    def write(self, text: str) -> None: ...
+    def rows(
+        self,
+        between: list[str],
+        fields: list[Field],
+        count: int,
+        separator: str,
+        replaced: dict[int, str],
+    ) -> None: ...
+    def text(self) -> str: ...
+    def take(self) -> bytes: ...
+    def __len__(self) -> int: ...
 
 
 class Table(NamedTuple):
@@ -382,11 +477,14 @@ def shared_writer(
 _compiled_join_rows: Callable[..., str] | None
 _compiled_join_ints: Callable[[list | tuple, str], str] | None
 _CompiledFloatTexts: Callable[[str, str, str], FloatTexts] | None
+_CompiledTextBuffer: Callable[[], TextBuffer] | None
 try:
-    # join_rows, join_ints and FloatTexts compiled (_jsonrows.pyx), when the extension was
-    # built.
+    # join_rows, join_ints, FloatTexts and TextBuffer compiled (_jsonrows.pyx), when the
+    # extension was built.
     from glyphscope.core._jsonrows import FloatTexts as _CompiledFloatTexts
+    from glyphscope.core._jsonrows import TextBuffer as _CompiledTextBuffer
     from glyphscope.core._jsonrows import join_ints as _compiled_join_ints
     from glyphscope.core._jsonrows import join_rows as _compiled_join_rows
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
     _compiled_join_rows = _compiled_join_ints = _CompiledFloatTexts = None
+    _CompiledTextBuffer = None

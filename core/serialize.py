@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from glyphscope.core.columns import NO_MCID, GlyphColumns
-from glyphscope.core.jsontext import SLOT, Converted, Field, JsonWriter, Nullable, Table
+from glyphscope.core.jsontext import SLOT, Converted, Field, JsonWriter, Nullable, Rows, Table
 from glyphscope.core.records import DecodeSource, Glyph, finite_json, has_finite_geometry
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.decisions import DecisionColumns
@@ -155,37 +155,48 @@ class GlyphJson(Sequence[dict]):
         for rows in self._chunks():
             yield from self._dicts(glyphs, rows)
 
-    def json_items(self, writer: JsonWriter, level: int, separator: str) -> Iterator[str]:
+    def json_items(self, writer: JsonWriter, level: int, separator: str) -> Iterator[str | Rows]:
         """The JSON text of the records (jsontext's row source), a chunk at a time joined by
-        `separator`: over GlyphColumns from the arrays by one template, a glyph with
-        non-finite geometry written from its dictionary."""
+        `separator`: over GlyphColumns from the arrays by one template (a Rows, written
+        when its text is wanted), a glyph with non-finite geometry written from its
+        dictionary."""
         glyphs = self._glyphs
         if not isinstance(glyphs, GlyphColumns):
             yield separator.join(writer.text(record, level) for record in self)
             return
         example = _GLYPH_EXAMPLES[self._indexed]
         for rows in self._chunks():
-            numbers = _numbers(glyphs, rows)
+            # Consecutive rows (the log's whole page) are read as views of the columns.
+            at = slice(int(rows[0]), int(rows[-1]) + 1) if _consecutive(rows) else rows
             replaced = {}
-            with np.errstate(invalid="ignore"):
-                non_finite = np.flatnonzero(~np.isfinite(numbers).all(axis=0))
-            for position in non_finite.tolist():
+            for position in np.flatnonzero(~_finite_rows(glyphs, at)).tolist():
                 (record,) = self._dicts(glyphs, rows[position : position + 1])
                 replaced[position] = writer.text(record, level)
-            fields = self._fields(glyphs, rows, numbers, writer)
-            yield writer.rows(example, level, len(rows), fields, separator, replaced)
+            fields = self._fields(glyphs, rows, at, writer)
+            yield writer.row_chunk(example, level, len(rows), fields, separator, replaced)
 
     def _chunks(self) -> Iterator[np.ndarray]:
-        rows = np.asarray(self._rows, dtype=np.int64)
+        given = self._rows
+        if isinstance(given, range):
+            rows = np.arange(given.start, given.stop, given.step, dtype=np.int64)
+        else:
+            rows = np.asarray(given, dtype=np.int64)
         for start in range(0, len(rows), _JSON_CHUNK):
             yield rows[start : start + _JSON_CHUNK]
 
     def _fields(
-        self, glyphs: GlyphColumns, rows: np.ndarray, numbers: np.ndarray, writer: JsonWriter
+        self, glyphs: GlyphColumns, rows: np.ndarray, at: slice | np.ndarray, writer: JsonWriter
     ) -> list[Field]:
-        """The fields of the template, a column each, in the record's order (`numbers`: the
-        rows' _numbers)."""
-        size, *points = map(writer.float_column, numbers)
+        """The fields of the template, a column each, in the record's order (`at`: the rows,
+        or the slice they make)."""
+        floats = writer.float_column
+        points = [
+            floats(column[at][:, axis])
+            for column in (glyphs.origin, glyphs.glyph_end, glyphs.baseline_end)
+            for axis in (0, 1)
+        ]
+        quad = glyphs.quad[at]
+        corners = [floats(quad[:, corner, axis]) for corner in range(4) for axis in (0, 1)]
 
         def strings(column: list[str]) -> Field:
             return writer.quoted_column(column, rows)
@@ -194,21 +205,22 @@ class GlyphJson(Sequence[dict]):
             *([rows] if self._indexed else []),
             int.__repr__(self._page_number),
             strings(glyphs.text),
-            glyphs.code[rows],
-            glyphs.code_length[rows],
+            glyphs.code[at],
+            glyphs.code_length[at],
             strings(glyphs.font_key),
             strings(glyphs.font_name),
-            size,
+            floats(glyphs.font_size[at]),
             *points,
-            glyphs.writing_mode[rows],
-            glyphs.render_mode[rows],
-            Nullable(glyphs.mcid[rows], NO_MCID, "null"),
-            glyphs.token_index[rows],
-            glyphs.form_depth[rows],
+            *corners,
+            glyphs.writing_mode[at],
+            glyphs.render_mode[at],
+            Nullable(glyphs.mcid[at], NO_MCID, "null"),
+            glyphs.token_index[at],
+            glyphs.form_depth[at],
             strings(glyphs.decode_source),
             rows,
-            glyphs.operator_index[rows],
-            glyphs.element_index[rows],
+            glyphs.operator_index[at],
+            glyphs.element_index[at],
             strings(glyphs.form_path),
         ]
 
@@ -260,22 +272,12 @@ class GlyphJson(Sequence[dict]):
 _INDEXED_KEYS = ("index", *GLYPH_JSON_KEYS)
 
 
-def _numbers(glyphs: GlyphColumns, rows: np.ndarray) -> np.ndarray:
-    """The 15 float fields of the rows' records (size, origin, ends, quad) as 15 contiguous
-    rows of an array, in the record's order."""
-    return np.concatenate(
-        [
-            glyphs.font_size[rows, None],
-            glyphs.origin[rows],
-            glyphs.glyph_end[rows],
-            glyphs.baseline_end[rows],
-            glyphs.quad[rows].reshape(len(rows), 8),
-        ],
-        axis=1,
-    ).T.copy()
+def _consecutive(rows: np.ndarray) -> bool:
+    """Whether `rows` (not empty) are first, first + 1, …, last."""
+    return int(rows[-1]) - int(rows[0]) == len(rows) - 1 and bool((np.diff(rows) == 1).all())
 
 
-def _finite_rows(glyphs: GlyphColumns, rows: np.ndarray) -> np.ndarray:
+def _finite_rows(glyphs: GlyphColumns, rows: slice | np.ndarray) -> np.ndarray:
     """Per row, whether its size, origin, ends and quad are all finite (has_finite_geometry)."""
     with np.errstate(invalid="ignore"):
         return (
@@ -309,7 +311,7 @@ class DecisionJson(Sequence[dict]):
         for start in range(0, len(decisions), _JSON_CHUNK):
             yield from decisions.dicts(start, min(start + _JSON_CHUNK, len(decisions)))
 
-    def json_items(self, writer: JsonWriter, level: int, separator: str) -> Iterator[str]:
+    def json_items(self, writer: JsonWriter, level: int, separator: str) -> Iterator[str | Rows]:
         decisions = self._decisions
         if not isinstance(decisions, DecisionColumns):
             yield separator.join(writer.text(record, level) for record in self)
@@ -318,7 +320,7 @@ class DecisionJson(Sequence[dict]):
         for start in range(0, len(decisions), _JSON_CHUNK):
             stop = min(start + _JSON_CHUNK, len(decisions))
             fields = [_field(column[start:stop], writer) for column in decisions.arrays()]
-            yield writer.rows(example, level, stop - start, fields, separator)
+            yield writer.row_chunk(example, level, stop - start, fields, separator)
 
 
 _BOOLEANS = ["false", "true"]

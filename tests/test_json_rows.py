@@ -49,7 +49,14 @@ def _field(draw, count: int, texts):
         values = draw(
             st.lists(_doubles | st.sampled_from([0.0, -0.0]), min_size=count, max_size=count)
         )
-        return Floats(np.array(values, dtype=np.float64), _FLOAT_TEXTS)
+        array = np.array(values, dtype=np.float64)
+        # Read in place whatever its stride: a point's x, a quad's corner, a reversed view.
+        layout = draw(st.sampled_from(["contiguous", "strided", "reversed"]))
+        if layout == "strided":
+            array = np.stack([array, -array, array]).T[:, 0]
+        elif layout == "reversed":
+            array = array[::-1].copy()[::-1]
+        return Floats(array, _FLOAT_TEXTS)
     if kind == "quoted":
         column = draw(st.lists(texts, min_size=1, max_size=4))
         rows = draw(st.lists(st.integers(0, len(column) - 1), min_size=count, max_size=count))
@@ -88,6 +95,26 @@ def test_compiled_rows_are_the_python_rows(rows):
 def test_rows_with_any_text_are_the_python_rows(rows):
     # Lone surrogates included: the compiled writer refuses them, join_rows writes in Python.
     assert join_rows(*rows) == join_rows_in_python(*rows)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_rows() | _texts, max_size=5))
+def test_a_text_buffer_holds_its_pieces_and_rows_in_turn(pieces):
+    buffer = compiled.TextBuffer()
+    expected = []
+    for piece in pieces:
+        if isinstance(piece, str):
+            buffer.write(piece)
+            expected.append(piece)
+        else:
+            buffer.rows(*piece)
+            expected.append(join_rows_in_python(*piece))
+    assert buffer.text() == "".join(expected)
+    assert len(buffer) == len("".join(expected).encode("utf-8"))
+    assert buffer.take() == "".join(expected).encode("utf-8")
+    assert len(buffer) == 0 and buffer.text() == ""
+    buffer.write("é")
+    assert buffer.take() == "é".encode()
 
 
 def test_a_lone_surrogate_is_refused_by_the_compiled_writer():

@@ -172,12 +172,37 @@ def test_the_log_text_without_the_compiled_writer_is_the_same(monkeypatch):
     monkeypatch.setattr(jsontext, "_compiled_join_rows", None)
     monkeypatch.setattr(jsontext, "_CompiledFloatTexts", None)
     monkeypatch.setattr(jsontext, "_compiled_join_ints", None)
+    monkeypatch.setattr(jsontext, "_CompiledTextBuffer", None)
     jsontext.shared_writer.cache_clear()  # its writers hold the compiled FloatTexts
     try:
         assert (analysis.to_json_text(), analysis.to_json_text(1, False, True)) == compiled
     finally:
         jsontext.shared_writer.cache_clear()
     assert compiled[0] == json.dumps(analysis.to_json())
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_encoded_blocks_are_the_utf8_of_the_text(monkeypatch, compiled):
+    analysis = analyse(
+        b"BT /F1 12 Tf 72 700 Td [(ab)-400(cd)] TJ 0 -14 Td (\xe9t) Tj ET", "helvetica"
+    )
+    if not compiled:
+        monkeypatch.setattr(jsontext, "_CompiledTextBuffer", None)
+    writer = JsonWriter(1, False, True)
+    report = analysis_json(analysis, json_rows)
+    blocks = list(writer.encoded(report, size=300))
+    assert all(len(block) >= 300 for block in blocks[:-1]) and len(blocks) > 2
+    assert b"".join(blocks) == writer.text(report).encode("utf-8")
+    assert writer.text(report) == _dumps(analysis.to_json(), 1, False, True)
+
+
+def test_a_lone_surrogate_beside_rows_is_written_as_json_writes_it():
+    # Not UTF-8: the compiled buffer refuses it, and the text is written in Python.
+    analysis = analyse(b"BT /F1 12 Tf 72 700 Td (ab) Tj ET", "helvetica")
+    value = {"odd": "\ud800", "log": analysis_json(analysis, json_rows)}
+    expected = {"odd": "\ud800", "log": analysis.to_json()}
+    assert JsonWriter(None, False).text(value) == json.dumps(expected, ensure_ascii=False)
+    assert JsonWriter().text(value) == json.dumps(expected)
 
 
 def test_pages_written_by_one_shared_writer_are_written_as_by_a_fresh_writer():
