@@ -68,7 +68,7 @@ def _extensions() -> list[Extension]:
         "glyphscope.core._jsonrows",
         ["core/_jsonrows.pyx"],
         include_dirs=["core", "third_party"],
-        depends=["core/_float_repr.h", "third_party/ryu/d2s.c"],
+        depends=["core/_float_repr.h", "core/_jsonput.h", "third_party/ryu/d2s.c"],
     )
     extensions = [scanner, loop, duplicates, grid, builder, pairs, rows]
     return cythonize(extensions, language_level=3, quiet=True)

@@ -37,10 +37,14 @@ cdef extern from "Python.h":
     void* PyUnicode_DATA(object text)
 
 
-cdef struct Buffer:
-    char* data
-    Py_ssize_t size
-    Py_ssize_t capacity
+cdef extern from "_jsonput.h":
+    # The buffer and the copy of a piece or an int64's digits into it, inlined (_jsonput.h).
+    ctypedef struct Buffer "JsonBuffer":
+        char* data
+        Py_ssize_t size
+        Py_ssize_t capacity
+    void _put "json_put"(Buffer* buffer, const char* text, Py_ssize_t size) noexcept nogil
+    void _put_int "json_put_int"(Buffer* buffer, long long value) noexcept nogil
 
 
 cdef int _grow(Buffer* buffer, Py_ssize_t wanted) except -1:
@@ -69,44 +73,6 @@ cdef str _written(Buffer* buffer, bint ascii):
     written = PyUnicode_New(buffer.size, 127)
     memcpy(PyUnicode_DATA(written), buffer.data, buffer.size)
     return written
-
-
-cdef inline void _put(Buffer* buffer, const char* text, Py_ssize_t size) noexcept:
-    # Room is reserved a row at a time; most pieces are a few bytes: from 4 to 16 copied as
-    # two words that overlap (each read within the text), fewer one by one.
-    cdef char* out = buffer.data + buffer.size
-    cdef Py_ssize_t i
-    if size > 16:
-        memcpy(out, text, size)
-    elif size >= 8:
-        memcpy(out, text, 8)
-        memcpy(out + size - 8, text + size - 8, 8)
-    elif size >= 4:
-        memcpy(out, text, 4)
-        memcpy(out + size - 4, text + size - 4, 4)
-    else:
-        for i in range(size):
-            out[i] = text[i]
-    buffer.size += size
-
-
-cdef inline void _put_int(Buffer* buffer, long long value) noexcept:
-    # int.__repr__ of an int64: the digits, a minus sign before a negative value.
-    cdef char digits[24]
-    cdef int position = 24
-    cdef unsigned long long magnitude = (
-        <unsigned long long>(-(value + 1)) + 1 if value < 0 else <unsigned long long>value
-    )
-    while True:
-        position -= 1
-        digits[position] = <char>(48 + magnitude % 10)
-        magnitude //= 10
-        if magnitude == 0:
-            break
-    if value < 0:
-        position -= 1
-        digits[position] = 45
-    _put(buffer, digits + position, 24 - position)
 
 
 # The longest text of an int64 ("-9223372036854775808").
@@ -297,17 +263,27 @@ cdef struct Field:
     void* float_texts  # FLOATS: their FloatTexts
     PyObject* quoted  # QUOTED: the dict of quoted texts
     PyObject* quote  # QUOTED: what quotes a text missing from it
+    PyObject* last_text  # QUOTED: the previous row's text and its quoted text
+    Text last_quoted
+    unsigned long long last_bits  # FLOATS: the previous row's bits and its text's place
+    Py_ssize_t last_offset, last_length  # (last_length -1 before the first row)
 
 
 cdef Text _quoted(Field* f, Py_ssize_t r) except *:
-    # QUOTED: the quoted text of the column's text at row r, quoted now if it is not yet.
-    text = <object>PyList_GET_ITEM(<object>f.texts, f.values[r])
-    cdef PyObject* found = PyDict_GetItem(<object>f.quoted, text)
+    # QUOTED: the quoted text of the column's text at row r, quoted now if it is not yet; the
+    # same str as the row before (a font's name, a decode source) is not looked up again.
+    cdef PyObject* text = PyList_GET_ITEM(<object>f.texts, f.values[r])
+    if text == f.last_text:
+        return f.last_quoted
+    cdef PyObject* found = PyDict_GetItem(<object>f.quoted, <object>text)
     if found != NULL:
-        return _text(<object>found)
-    quoted = (<object>f.quote)(text)
-    (<dict>f.quoted)[text] = quoted
-    return _text(quoted)
+        f.last_quoted = _text(<object>found)
+    else:
+        quoted = (<object>f.quote)(<object>text)
+        (<dict>f.quoted)[<object>text] = quoted  # keeps it, and its UTF-8, alive
+        f.last_quoted = _text(quoted)
+    f.last_text = text
+    return f.last_quoted
 
 
 def _folded(list between, list fields):
@@ -373,10 +349,13 @@ cdef int _write_rows(
     cdef bint ascii
     cdef FloatTexts floats, texts_of
     cdef Slot* slot
+    cdef double value
+    cdef unsigned long long bits
     try:
         for k in range(field_count):
             f = &described[k]
             f.codes, f.values, f.null, f.texts = NULL, NULL, 0, NULL
+            f.last_text, f.last_length = NULL, -1
             f.after = _text(between[k + 1])
             field = fields[k]
             f.widest = INT_TEXT
@@ -481,9 +460,14 @@ cdef int _write_rows(
                 elif f.kind == INTEGER:
                     _put_int(&buffer, f.values[r])
                 elif f.kind == FLOATS:
+                    # A baseline, a size: most often the previous row's bits, not looked up.
                     floats = <FloatTexts>f.float_texts
-                    slot = floats.find(f.doubles[r * f.stride])
-                    _put(&buffer, floats.arena + slot.offset, slot.length)
+                    value = f.doubles[r * f.stride]
+                    memcpy(&bits, &value, sizeof(double))
+                    if bits != f.last_bits or f.last_length < 0:
+                        slot = floats.find(value)
+                        f.last_bits, f.last_offset, f.last_length = bits, slot.offset, slot.length
+                    _put(&buffer, floats.arena + f.last_offset, f.last_length)
                 elif f.kind == LISTED or f.kind == QUOTED:
                     # A text of its own length: room for it and what the row may still need.
                     if f.kind == LISTED:

@@ -18,6 +18,7 @@ Shapes are plain dicts and lists of JSON scalars, keys in the order written. Enu
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
 from itertools import repeat
@@ -169,7 +170,7 @@ class GlyphJson(Sequence[dict]):
             # Consecutive rows (the log's whole page) are read as views of the columns.
             at = slice(int(rows[0]), int(rows[-1]) + 1) if _consecutive(rows) else rows
             replaced = {}
-            for position in np.flatnonzero(~_finite_rows(glyphs, at)).tolist():
+            for position in _non_finite_rows(glyphs, at):
                 (record,) = self._dicts(glyphs, rows[position : position + 1])
                 replaced[position] = writer.text(record, level)
             fields = self._fields(glyphs, rows, at, writer)
@@ -275,6 +276,17 @@ _INDEXED_KEYS = ("index", *GLYPH_JSON_KEYS)
 def _consecutive(rows: np.ndarray) -> bool:
     """Whether `rows` (not empty) are first, first + 1, …, last."""
     return int(rows[-1]) - int(rows[0]) == len(rows) - 1 and bool((np.diff(rows) == 1).all())
+
+
+def _non_finite_rows(glyphs: GlyphColumns, rows: slice | np.ndarray) -> list[int]:
+    """The positions among `rows` of the glyphs without finite geometry: on most chunks none,
+    told by one sum per column (a sum is finite when every number is, and where it is not,
+    an overflow included, the rows are tested one by one)."""
+    columns = (glyphs.font_size, glyphs.origin, glyphs.glyph_end, glyphs.baseline_end, glyphs.quad)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if math.isfinite(sum(float(column[rows].sum()) for column in columns)):
+            return []
+    return np.flatnonzero(~_finite_rows(glyphs, rows)).tolist()
 
 
 def _finite_rows(glyphs: GlyphColumns, rows: slice | np.ndarray) -> np.ndarray:

@@ -117,6 +117,21 @@ def test_a_text_buffer_holds_its_pieces_and_rows_in_turn(pieces):
     assert buffer.take() == "é".encode()
 
 
+def test_a_row_repeating_the_previous_rows_value_is_written_by_its_own_bits_and_text():
+    # The writer reuses the previous row's float and quoted text where the bits, or the str
+    # object, are the same: 0.0 and -0.0, and equal strs that are other objects, are not.
+    floats = np.array([0.0, -0.0, -0.0, 0.0, 1.5, 1.5, np.nan, -np.nan, 0.1 + 0.2])
+    same, other = "ab", "".join(["a", "b"])
+    column = [same, other, "é", same]
+    rows = np.array([0, 0, 1, 3, 2, 2, 1, 0, 3])
+    quote = json.encoder.encode_basestring
+    for texts in (compiled.FloatTexts("NaN", "Infinity", "-Infinity"), _FLOAT_TEXTS):
+        fields = [Floats(floats, texts), Quoted(column, rows, {}, quote)]
+        arguments = (["[", ", ", "]"], fields, len(floats), ",", {})
+        assert join_rows(*arguments) == join_rows_in_python(*arguments)
+        assert join_rows(*arguments).startswith('[0.0, "ab"],[-0.0, "ab"],[-0.0, "ab"]')
+
+
 def test_a_lone_surrogate_is_refused_by_the_compiled_writer():
     with pytest.raises(UnicodeEncodeError):
         compiled.join_rows(["", ""], [["\ud800"]], 1, ", ", {})
