@@ -48,6 +48,12 @@ def _extensions() -> list[Extension]:
     loop = Extension(
         "glyphscope.core.interpret._loop", ["core/interpret/_loop.pyx"], extra_compile_args=exact
     )
+    # The glyph columns' positions are the products and sums numpy makes: contraction off.
+    columns = Extension(
+        "glyphscope.core.interpret._columns",
+        ["core/interpret/_columns.pyx"],
+        extra_compile_args=exact,
+    )
     # Duplicate offsets are the products and sums numpy makes: contraction off.
     duplicates = Extension(
         "glyphscope.core.text._duplicates",
@@ -70,7 +76,7 @@ def _extensions() -> list[Extension]:
         include_dirs=["core", "third_party"],
         depends=["core/_float_repr.h", "core/_jsonput.h", "third_party/ryu/d2s.c"],
     )
-    extensions = [scanner, loop, duplicates, grid, builder, pairs, rows]
+    extensions = [scanner, loop, columns, duplicates, grid, builder, pairs, rows]
     return cythonize(extensions, language_level=3, quiet=True)
 
 

@@ -3,16 +3,19 @@
 the same glyph records bit for bit, warnings, clips and marked-content spans, on the
 reference pages of test_interpreter_columns, on corpus pages and on random operators (sizes,
 spacings, scalings, kerning numbers, vertical fonts, paths and clips, q/Q, marked content,
-glyph and operator limits)."""
+glyph and operator limits). The compiled glyph columns (`_columns.pyx`) likewise against
+`GlyphRuns.columns_in_python`, column by column, every float by its bits."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.document import Document
-from glyphscope.core.interpret import interpreter
+from glyphscope.core.interpret import interpreter, runs
 from glyphscope.core.interpret.interpreter import interpret_page
 from glyphscope.core.rules import Rules
 from tests.corpus import CORPUS
@@ -20,11 +23,13 @@ from tests.pdfbuilder import PdfBuilder
 from tests.test_interpreter_columns import BUILT, ISSUE_9_FILES, _reference, page_digests
 
 compiled = pytest.importorskip("glyphscope.core.interpret._loop")
+compiled_columns = pytest.importorskip("glyphscope.core.interpret._columns")
 
 
 @pytest.fixture
 def python_loop(monkeypatch):
     monkeypatch.setattr(interpreter, "_loop", None)
+    monkeypatch.setattr(runs, "_columns", None)
 
 
 @pytest.mark.parametrize("name", sorted(BUILT))
@@ -40,6 +45,57 @@ def test_the_python_loop_gives_the_reference_records_of_corpus_files(python_loop
         pytest.skip("corpus not present")
     with Document.open(paths[0]) as document:
         assert page_digests(document) == _reference()["corpus"][name]
+
+
+def _same_columns(compiled: object, python: object) -> bool:
+    """Every column equal: lists holding the very same str objects, arrays of one dtype and
+    shape with the same bits (a nan by being nan: numpy and C may give it another sign)."""
+    for name in python.__dataclass_fields__:
+        if name == "_listed":
+            continue
+        ours, theirs = getattr(compiled, name), getattr(python, name)
+        if isinstance(theirs, list):
+            if ours != theirs or any(a is not b for a, b in zip(ours, theirs, strict=True)):
+                return False
+        elif ours.dtype != theirs.dtype or ours.shape != theirs.shape:
+            return False
+        elif ours.tobytes() != theirs.tobytes():
+            nan = np.isnan(theirs) if theirs.dtype.kind == "f" else False
+            same = ours.view(np.int64) == theirs.view(np.int64)
+            if not np.all(same | (nan & np.isnan(ours))):
+                return False
+    return True
+
+
+def _columns_agree(data: bytes, rules: Rules) -> int:
+    """Interpret every page, holding each page's compiled columns against the numpy ones;
+    the glyph count."""
+    made = []
+
+    def both(glyph_runs: runs.GlyphRuns) -> GlyphColumns:
+        columns = made_columns(glyph_runs)
+        if glyph_runs.count:
+            assert _same_columns(columns, glyph_runs.columns_in_python())
+        made.append(len(columns))
+        return columns
+
+    made_columns = runs.GlyphRuns.columns
+    runs.GlyphRuns.columns = both
+    try:
+        with Document.open(data) as document:
+            for page in document.pages:
+                interpret_page(page, rules)
+    finally:
+        runs.GlyphRuns.columns = made_columns
+    return sum(made)
+
+
+@pytest.mark.parametrize("name", ISSUE_9_FILES)
+def test_the_compiled_columns_agree_with_numpy_on_corpus_files(name):
+    paths = sorted(CORPUS.glob(f"{name}*.pdf"))
+    if not paths:
+        pytest.skip("corpus not present")
+    assert _columns_agree(paths[0].read_bytes(), Rules()) > 0
 
 
 def _pages(data: bytes, rules: Rules, loop: object) -> list[tuple]:
@@ -131,6 +187,7 @@ def test_the_compiled_loop_agrees_with_the_python_loop(content, limit, operators
         max_page_operators=Rules().max_page_operators if operators is None else operators,
     )
     assert _pages(data, rules, compiled) == _pages(data, rules, None)
+    _columns_agree(data, rules)
 
 
 @pytest.mark.parametrize("loop", [compiled, None], ids=["compiled", "python"])

@@ -15,11 +15,19 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
+from types import ModuleType
 
 import numpy as np
 
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.fonts.loader import Font, FontGlyph
+
+_columns: ModuleType | None
+try:
+    # GlyphRuns.columns compiled (_columns.pyx), when the extension was built.
+    import glyphscope.core.interpret._columns as _columns
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _columns = None
 
 # Distinct (font, string) pieces remembered per page, as Font's own string cache.
 _PIECES_KEPT = 8192
@@ -167,6 +175,26 @@ class GlyphRuns:
         """The page's glyphs as columns, row i the glyph drawn i-th."""
         if not self.count:
             return GlyphColumns.empty()
+        if _columns is None:
+            return self.columns_in_python()
+        return GlyphColumns(
+            **_columns.glyph_columns(
+                self.table,
+                self.rows,
+                self.pens,
+                self.run_numbers,
+                self.run_integers,
+                self.run_counts,
+                self.run_strings,
+                self.strings,
+                self.elements,
+                self.element_counts,
+            )
+        )
+
+    def columns_in_python(self) -> GlyphColumns:
+        """columns() column by column with numpy: the path without the compiled extension,
+        and its oracle."""
         counts = np.frombuffer(self.run_counts, dtype=np.int64)
         run = np.repeat(np.arange(len(counts)), counts)
         run_numbers = np.frombuffer(self.run_numbers, dtype=np.float64)

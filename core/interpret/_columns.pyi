@@ -1,0 +1,16 @@
+# Types of the compiled glyph columns (_columns.pyx), for type checkers.
+
+from array import array
+
+def glyph_columns(
+    table: list,
+    rows: array,
+    pens: array,
+    run_numbers: array,
+    run_integers: array,
+    run_counts: array,
+    run_strings: array,
+    strings: list,
+    elements: array,
+    element_counts: array,
+) -> dict: ...
