@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -264,3 +265,40 @@ def test_compiled_box_filter_is_the_arrays(page, box):
         numpy_path = visible._box_in_python(GlyphRows(held), box)
         assert [part.tolist() for part in compiled] == [part.tolist() for part in numpy_path]
         assert [part.dtype for part in compiled] == [part.dtype for part in numpy_path]
+
+
+try:
+    import glyphscope.core.interpret._columns as _compiled_columns
+except ImportError:  # built without a C compiler: the Python paths are all there is
+    _compiled_columns = None
+_needs_compiled = pytest.mark.skipif(_compiled_columns is None, reason="_columns not built")
+
+
+@_needs_compiled
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(st.sampled_from(_TEXTS), max_size=30),
+    rows=st.lists(st.integers(-40, 40), max_size=40),
+)
+def test_a_string_column_gathered_in_c_is_the_python_gather(values, rows):
+    index = np.array(rows, dtype=np.intp)
+    try:
+        expected = list(map(values.__getitem__, index.tolist()))
+    except IndexError:
+        with pytest.raises(IndexError):
+            _compiled_columns.gathered(values, index)
+        return
+    gathered = _compiled_columns.gathered(values, index)
+    assert gathered == expected
+    assert all(a is b for a, b in zip(gathered, expected, strict=True))
+    assert _compiled_columns.gathered(values, index[::-2]) == expected[::-2]
+
+
+@_needs_compiled
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 2**40), max_size=50))
+def test_a_list_of_rows_made_an_index_in_c_is_numpy_s(rows):
+    index = _compiled_columns.row_index(rows)
+    expected = np.fromiter(rows, dtype=np.intp, count=len(rows))
+    assert index.dtype == expected.dtype
+    assert index.tobytes() == expected.tobytes()

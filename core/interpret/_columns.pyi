@@ -2,6 +2,8 @@
 
 from array import array
 
+import numpy as np
+
 def glyph_columns(
     table: list,
     rows: array,
@@ -14,3 +16,5 @@ def glyph_columns(
     elements: array,
     element_counts: array,
 ) -> dict: ...
+def gathered(values: list, rows: np.ndarray) -> list: ...
+def row_index(rows: list) -> np.ndarray: ...

@@ -57,6 +57,40 @@ cdef list _strings_of(list values, const long long[:] rows, Py_ssize_t count):
     return out
 
 
+def gathered(list values, const Py_ssize_t[:] rows):
+    """values[row] for each row of an intp array, the same (shared) objects, as
+    `list(map(values.__getitem__, rows.tolist()))`: a string column of some glyphs
+    (core.text.arrays.GlyphRows.strings)."""
+    cdef Py_ssize_t count = rows.shape[0], size = len(values), k, row
+    cdef list out = PyList_New(count)
+    cdef object value
+    for k in range(count):
+        row = rows[k]
+        if row < 0:
+            row += size
+        if row < 0 or row >= size:
+            # The list is complete up to k: its empty slots are filled before it is freed.
+            for row in range(k, count):
+                Py_INCREF(None)
+                PyList_SET_ITEM(out, row, None)
+            raise IndexError("list index out of range")
+        value = values[row]
+        Py_INCREF(value)
+        PyList_SET_ITEM(out, k, value)
+    return out
+
+
+def row_index(list rows):
+    """A list of row numbers as an intp array (np.fromiter's values, without its iterator
+    protocol per element); OverflowError or TypeError as numpy's conversion would fail."""
+    cdef Py_ssize_t count = len(rows), k
+    index = np.empty(count, dtype=np.intp)
+    cdef Py_ssize_t[:] out = index
+    for k in range(count):
+        out[k] = rows[k]
+    return index
+
+
 def glyph_columns(
     list table,
     long long[:] rows,

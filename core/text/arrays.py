@@ -14,11 +14,19 @@ import math
 from collections.abc import Callable, Sequence
 from itertools import chain
 from operator import attrgetter
+from types import ModuleType
 
 import numpy as np
 
 from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.records import Glyph
+
+_columns: ModuleType | None
+try:
+    # A string column's rows gathered, and a list of rows made an index, in C (_columns.pyx).
+    import glyphscope.core.interpret._columns as _columns
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _columns = None
 
 
 class GlyphRows:
@@ -38,6 +46,8 @@ class GlyphRows:
             self.index = np.arange(count, dtype=np.intp)
         elif isinstance(rows, np.ndarray):
             self.index = rows.astype(np.intp, copy=False)
+        elif _columns is not None and type(rows) is list:
+            self.index = _columns.row_index(rows)
         else:
             self.index = np.fromiter(rows, dtype=np.intp, count=count)
         self._columns: GlyphColumns | None = None
@@ -81,9 +91,12 @@ class GlyphRows:
 
     def strings(self, name: str) -> list[str]:
         """A string field (font_key, form_path…) as a list."""
-        if self._columns is not None:
-            return list(map(getattr(self._columns, name).__getitem__, self.index.tolist()))
-        return list(map(attrgetter(name), self._records))
+        if self._columns is None:
+            return list(map(attrgetter(name), self._records))
+        column = getattr(self._columns, name)
+        if _columns is not None and type(column) is list:
+            return _columns.gathered(column, self.index)
+        return list(map(column.__getitem__, self.index.tolist()))
 
     def mcids(self) -> list[int | None]:
         """Glyph.mcid of each row (None where there is none)."""
