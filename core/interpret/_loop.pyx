@@ -33,7 +33,7 @@ from glyphscope.core.interpret.clipping import (
     rectangle_corners,
 )
 from glyphscope.core.interpret.runs import RUN_INTEGERS, RUN_NUMBERS, GlyphBudget
-from glyphscope.core.interpret.state import matrix_operand, set_text_state
+from glyphscope.core.interpret.state import set_text_state
 
 # Distinct (font, string) pieces kept per page (GlyphRuns' own limit).
 from glyphscope.core.interpret.runs import _PIECES_KEPT
@@ -73,11 +73,27 @@ cdef tuple _translated(double tx, double ty, tuple m):
     )
 
 
+cdef tuple _matrix_operand(object operands):
+    """state.matrix_operand: every operand made a float in order (its error first), then six
+    of them or ValueError."""
+    cdef double values[6]
+    cdef double value
+    cdef Py_ssize_t count = 0
+    for operand in operands:
+        value = float(operand)
+        if count < 6:
+            values[count] = value
+        count += 1
+    if count != 6:
+        raise ValueError(f"a matrix takes 6 numbers, not {count}")
+    return (values[0], values[1], values[2], values[3], values[4], values[5])
+
+
 cdef tuple _position_text(object operator, object operands, object state, tuple line_matrix):
     """state.position_text: §9.4.2 Table 108, Td, TD, Tm and T* set both matrices."""
     cdef double tx, ty
     if operator == "Tm":
-        matrix = matrix_operand(operands)
+        matrix = _matrix_operand(operands)
         return matrix, matrix
     if operator == "T*":
         tx, ty = 0.0, -state.leading
@@ -123,6 +139,12 @@ cdef void _end_run(
         runs.strings.append(strings)
     runs.run_strings.append(row)
     runs.run_counts.append(count - start)
+
+
+cdef inline int _append_integer(array.array values, long long value) except -1:
+    """values.append(value) for an array('q'), without a method call and a Python int."""
+    array.extend_buffer(values, <char *> &value, 1)
+    return 0
 
 
 cdef class _Piece:
@@ -196,7 +218,7 @@ cdef double _show_strings(
     cdef long long limit = runs.limit
     cdef long long count = runs.count
     cdef long long room, taken, element_index = 0
-    cdef long long taken_value
+    cdef bint number
     cdef double pen = 0.0, adjustment
     cdef double *pen_out
     cdef Py_ssize_t k, first
@@ -204,15 +226,18 @@ cdef double _show_strings(
     cdef bytes data
     try:
         for element in elements:
-            if isinstance(element, bytes) or isinstance(element, pikepdf.String):
+            # The scanner's bytes and numbers by their exact type first: isinstance against
+            # pikepdf.String (a module attribute, then a pybind11 type) costs more than the
+            # element's glyphs; every other value takes the Python method's tests in its order.
+            number = type(element) is float or type(element) is int
+            if not number and (type(element) is bytes or isinstance(element, pikepdf.String)):
                 data = element if type(element) is bytes else bytes(element)
                 piece = _piece_of(runs, pieces, font, data, vertical)
                 room = limit - count
                 taken = piece.size if piece.size <= room else room
                 array.extend_buffer(rows, <char *> piece.rows, taken)
-                element_indices.append(element_index)
-                taken_value = taken
-                element_counts.append(taken_value)
+                _append_integer(element_indices, element_index)
+                _append_integer(element_counts, taken)
                 count += taken
                 first = len(pens)
                 array.resize_smart(pens, first + taken)
@@ -233,7 +258,11 @@ cdef double _show_strings(
                         ) * scaling
                 if taken < piece.size:
                     raise GlyphBudget(f"more than {limit} glyphs")
-            elif isinstance(element, (int, float)) or hasattr(element, "as_integer_ratio"):
+            elif (
+                number
+                or isinstance(element, (int, float))
+                or hasattr(element, "as_integer_ratio")
+            ):
                 # §9.4.3: a TJ number moves the pen back by number/1000 text-space units.
                 adjustment = float(element) / 1000.0 * size
                 pen -= adjustment if vertical else adjustment * scaling
@@ -452,6 +481,7 @@ def run(
     cdef PathBox path = interpreter.path
     skipped = interpreter.skipped
     warnings = interpreter.warnings
+    cdef dict shown_fonts = interpreter.shown_fonts
     # Only the interpreted operators are listed; the others count against the budget
     # all the same, by their index (forms drawn in between add their own).
     previous = -1
@@ -479,7 +509,15 @@ def run(
             elif kind == TEXT_STATE:
                 set_text_state(operator, operands, state)
             elif kind == FONT:
-                interpreter.set_font(operands, state, resources, form_path)
+                # _Interpreter.set_font's first step: the scanner's plain name, seen before
+                # with this form path, sets the state from the page's cache without a call.
+                name, size = operands[0], float(operands[1])
+                known = shown_fonts.get((form_path, name)) if type(name) is str else None
+                if known is None:
+                    interpreter.set_font(operands, state, resources, form_path)
+                else:
+                    state.font_key, state.font = known
+                    state.font_size = size
             elif kind == BEGIN_TEXT:
                 text_matrix = line_matrix = IDENTITY
             elif kind == SAVE:
@@ -490,7 +528,7 @@ def run(
                 if stack:
                     state = stack.pop()
             elif kind == CONCATENATE:
-                state.ctm = _multiply(matrix_operand(operands), state.ctm)
+                state.ctm = _multiply(_matrix_operand(operands), state.ctm)
             elif kind == DRAW:
                 interpreter.draw_xobject(operands[0], resources, state, form_depth, form_path)
             elif kind == BEGIN_PROPERTIES:
