@@ -87,9 +87,11 @@ def merge_accents(
     records = few_records(glyphs)  # the records of the accents and their neighbours
     merged: set[int] = set()
     merges: list[AccentMerge] = []
-    for position, (index, glyph_text) in enumerate(zip(order, order_texts, strict=True)):
-        mark = marks[glyph_text]
-        if mark is None or index in texts:
+    # Only the accents' positions are visited: every other glyph would be passed over.
+    accents = [(p, mark) for p, text in enumerate(order_texts) if (mark := marks[text]) is not None]
+    for position, mark in accents:
+        index = order[position]
+        if index in texts:
             continue
         glyph = records[index]
         if glyph.writing_mode == 1:

@@ -238,14 +238,15 @@ def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) ->
     within duplicate_scan_window × size in x. A scan from A that meets a match drawn before A
     drops A and stops, so the earlier glyph carries on the comparisons and the first-drawn of a
     triple strike survives."""
-    texts = GlyphRows(glyphs, candidates).texts()
+    candidate_rows = GlyphRows(glyphs, candidates)
+    texts = candidate_rows.texts()
     # Text ids in Python's string order (as _array_duplicates numbers them).
     distinct = sorted(set(texts))
     ids = {text: n for n, text in enumerate(distinct)}
     text_ids = np.fromiter(map(ids.__getitem__, texts), np.int64, len(texts))
     read = ~np.array([text == "" or text_classes(text)[3] for text in distinct], dtype=bool)
     scanned = read[text_ids]
-    scanned_rows = np.array(candidates, dtype=np.intp)[scanned]
+    scanned_rows = candidate_rows.index[scanned]
     numbered = (text_ids[scanned], len(distinct))
     copies = None
     if _find_copies is not None:
