@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 from glyphscope.core.errors import GlyphscopeError
+from glyphscope.core.records import INCLUDE, SELECTIONS
 from glyphscope.core.rules import Rules
 
 if TYPE_CHECKING:
@@ -65,8 +66,6 @@ class _Version(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from glyphscope.core.text.hidden import INCLUDE, SELECTIONS
-
     parser = _Parser(prog="glyphscope-extract", description=__doc__.split("\n\n")[0])
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     parser.add_argument("files", metavar="FILE", nargs="+")

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from glyphscope.core.errors import PageRangeError, TextModeError
 from glyphscope.core.interpret.interpreter import extract_page
+from glyphscope.core.records import INCLUDE
 from glyphscope.core.rules import Rules
-from glyphscope.core.text.hidden import INCLUDE, select_hidden
 from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
 from glyphscope.core.text.visible import visible_glyphs, visible_rows
@@ -88,6 +88,7 @@ def page_text(page: PdfPage, mode: str, rules: Rules, hidden: str = INCLUDE) -> 
     if hidden == INCLUDE:
         visible_order = visible_rows(painted, page.visible_box, rules)
     else:
+        from glyphscope.core.text.hidden import select_hidden
         from glyphscope.core.text.ink import page_hidden  # pypdfium2 and numpy
 
         visible_result = visible_glyphs(painted, page.visible_box, rules)

@@ -13,6 +13,13 @@ from typing import NamedTuple
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
 
+# What text modes read of the text a reader cannot see (core.text.hidden, the CLI's
+# `--hidden`): everything visible by §4 (the spec), all but the hidden text, or only it. Named
+# here so that text mode's default reaches the CLI and core.output without loading the
+# hidden-text search.
+INCLUDE, EXCLUDE, ONLY = "include", "exclude", "only"
+SELECTIONS = (INCLUDE, EXCLUDE, ONLY)
+
 
 class StrEnum(str, Enum):
     """A string-valued enum (`enum.StrEnum`, which Python 3.10 lacks): a member compares and

@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from glyphscope.core.geometry import quad_bounds
-from glyphscope.core.records import Glyph
+from glyphscope.core.records import EXCLUDE, INCLUDE, ONLY, SELECTIONS, Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import GlyphRows, few_records, quad_heights
 from glyphscope.core.text.chars import is_resolved_whitespace_text
@@ -37,9 +37,6 @@ NO_INK = "no_ink"
 TINY = "tiny"
 OUTSIDE_VISIBLE_BOX = "outside_visible_box"
 REASONS = (INVISIBLE_RENDER_MODE, CLIPPED, NO_INK, TINY, OUTSIDE_VISIBLE_BOX)
-
-INCLUDE, EXCLUDE, ONLY = "include", "exclude", "only"
-SELECTIONS = (INCLUDE, EXCLUDE, ONLY)
 
 Clip = tuple[float, float, float, float] | None
 
