@@ -15,7 +15,9 @@ from __future__ import annotations
 import json
 import re
 from functools import cache, lru_cache
-from importlib import resources
+from pathlib import Path
+
+import glyphscope.assets.fonts
 
 Encoding = tuple["str | None", ...]
 
@@ -43,10 +45,17 @@ def standard_encoding_names() -> list[str]:
     return [name or ".notdef" for name in _glyph_list()["encodings"]["StandardEncoding"]]
 
 
+def _asset_json(file_name: str) -> dict:
+    # Read beside the package's own file, as core.fonts.cmap.predefined reads its tables:
+    # importlib.resources would load zipfile and its readers into every process that decodes
+    # a simple font (a few milliseconds of start-up) for files that are never zipped.
+    path = Path(glyphscope.assets.fonts.__file__).parent / file_name
+    return json.loads(path.read_text("ascii"))
+
+
 @cache
 def _glyph_list() -> dict:
-    text = resources.files("glyphscope.assets.fonts").joinpath("glyph_list.json").read_text("ascii")
-    return json.loads(text)
+    return _asset_json("glyph_list.json")
 
 
 def _stored_encoding(name: str) -> Encoding:
@@ -55,8 +64,7 @@ def _stored_encoding(name: str) -> Encoding:
 
 @cache
 def _standard14_data() -> dict:
-    text = resources.files("glyphscope.assets.fonts").joinpath("standard14.json").read_text("ascii")
-    return json.loads(text)
+    return _asset_json("standard14.json")
 
 
 def _builtin_encoding(font: str) -> Encoding:
