@@ -298,7 +298,7 @@ def test_cli_start_up_loads_no_fonttools(tmp_path):
     # numpy is not asserted: the columnar stages read arrays on every page. A file that is
     # not there: the engine is loaded (to open it), no page is read.
     loaded = _loaded_modules("--mode", "text", tmp_path / "missing.pdf")
-    assert "glyphscope.core.fonts.program" in loaded
+    assert "glyphscope.core.fonts.loader" in loaded
     assert not {m for m in loaded if m.split(".")[0] == "fontTools"}
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import heapq
 import re
 from bisect import bisect_right
+from typing import TYPE_CHECKING
 
 import pikepdf
 
-from glyphscope.core.fonts.cmap.parser import CMap
 from glyphscope.core.fonts.cmap.predefined import cid_to_unicode, ordering_of, predefined_cmap
 from glyphscope.core.fonts.dicts import (
     ENCODING_CMAP,
@@ -27,14 +27,17 @@ from glyphscope.core.fonts.dicts import (
     FontLimits,
     LazyProgram,
     descriptor_extent,
+    embedded_program_type,
     font_details,
     parse_font_cmap,
     read_stream,
     to_unicode_cmap,
 )
-from glyphscope.core.fonts.program import embedded_program_type
 from glyphscope.core.fonts.simple import broken_font
 from glyphscope.core.pdf.objects import pdf_dictionary, pdf_name, pdf_number, pdf_text
+
+if TYPE_CHECKING:
+    from glyphscope.core.fonts.cmap.tables import CMap
 
 DEFAULT_CID_WIDTH = 1000.0  # §9.7.4.3 /DW default
 DEFAULT_VERTICAL = (880.0, -1000.0)  # §9.7.4.3 /DW2 default [vy w1y]

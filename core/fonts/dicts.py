@@ -7,22 +7,21 @@ use (bounded streams, /ToUnicode, descriptor extents); PDF objects are read thro
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import pikepdf
 
-from glyphscope.core.fonts.cmap.parser import CMap, parse_cmap
-from glyphscope.core.fonts.cmap.predefined import predefined_cmap
-from glyphscope.core.fonts.program import (
-    EMPTY,
-    FontProgramUnicode,
-    LimitNote,
-    font_program_unicode,
-)
-from glyphscope.core.pdf.objects import pdf_number, pdf_numbers
+from glyphscope.core.pdf.objects import pdf_name, pdf_number, pdf_numbers
 from glyphscope.core.pdf.streams import byte_size, decode_stream
 from glyphscope.core.records import DecodeSource
 from glyphscope.core.rules import Rules
+
+# The CMap parser and the font-program reader are imported by the first font that needs
+# them (a /ToUnicode or embedded CMap to parse, a program to read): a document of simple fonts
+# with /ToUnicode never loads the program reader, one without any CMap stream not the parser.
+if TYPE_CHECKING:
+    from glyphscope.core.fonts.cmap.tables import CMap
+    from glyphscope.core.fonts.program import FontProgramUnicode
 
 DEFAULT_ASCENT = 0.8
 DEFAULT_DESCENT = -0.2
@@ -38,6 +37,26 @@ FONT_PROGRAM = DecodeSource.FONT_PROGRAM.value
 GLYPH_NAME_NUMBER = DecodeSource.GLYPH_NAME_NUMBER.value
 TEX_ENCODING = DecodeSource.TEX_ENCODING.value
 UNRESOLVED = DecodeSource.UNRESOLVED.value
+
+
+class LimitNote(str):
+    """A font problem that is a cap of the rules reached rather than damage: the interpreter
+    reports these on the page (and marks it truncated), other problems only in FontInfo."""
+
+    __slots__ = ()
+
+
+def embedded_program_type(font_descriptor: pikepdf.Dictionary | None) -> str:
+    """'FontFile', 'FontFile2', 'FontFile3/<Subtype>' or '' (not embedded, or no
+    descriptor), §9.9 Table 126."""
+    if font_descriptor is None:
+        return ""
+    for key in ("/FontFile", "/FontFile2", "/FontFile3"):
+        stream = font_descriptor.get(key)
+        if isinstance(stream, pikepdf.Stream):
+            subtype = stream.get("/Subtype")
+            return f"{key[1:]}/{pdf_name(subtype)}" if subtype is not None else key[1:]
+    return ""
 
 
 class FontLimits(NamedTuple):
@@ -114,10 +133,13 @@ class LazyProgram:
         self.subtype = subtype
         self.problems = problems
         self.max_bytes = max_bytes
-        self.program: FontProgramUnicode | None = None if descriptor is not None else EMPTY
+        # Without a descriptor there is no program: font_program_unicode answers EMPTY.
+        self.program: FontProgramUnicode | None = None
 
     def get(self) -> FontProgramUnicode:
         if self.program is None:
+            from glyphscope.core.fonts.program import FontProgramUnicode, font_program_unicode
+
             try:
                 self.program = font_program_unicode(self.descriptor, self.subtype, self.max_bytes)
             except Exception as error:  # glyphs() must not raise on a hostile font program
@@ -251,6 +273,9 @@ def to_unicode_cmap(
 
 def parse_font_cmap(data: bytes, label: str, problems: list, limits: FontLimits) -> CMap:
     """A font's embedded CMap, its first problems and any destinations cut noted."""
+    from glyphscope.core.fonts.cmap.parser import parse_cmap
+    from glyphscope.core.fonts.cmap.predefined import predefined_cmap
+
     cmap = parse_cmap(data, predefined_cmap, limits.unicode_destination)
     problems.extend(f"{label}: {problem}" for problem in cmap.problems[:3])
     if cmap.cut_destinations:

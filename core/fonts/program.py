@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 import pikepdf
 
+from glyphscope.core.fonts.dicts import LimitNote, embedded_program_type
 from glyphscope.core.fonts.encodings import glyph_name_to_unicode, standard_encoding_names
 from glyphscope.core.fonts.tex import tex_glyph_name_text
-from glyphscope.core.pdf.objects import pdf_name
 from glyphscope.core.pdf.streams import byte_size, decode_stream
 
 if TYPE_CHECKING:
@@ -30,13 +30,6 @@ if TYPE_CHECKING:
 # no real font needs more to name its glyphs, and a hostile stream must not cost unbounded
 # memory.
 MAX_FONT_PROGRAM_BYTES = 16 * 1024 * 1024
-
-
-class LimitNote(str):
-    """A font problem that is a cap of the rules reached rather than damage: the interpreter
-    reports these on the page (and marks it truncated), other problems only in FontInfo."""
-
-    __slots__ = ()
 
 
 # What fontTools raises on damaged font data (with its own TTLibError, imported with the
@@ -80,19 +73,6 @@ class FontProgramUnicode:
 
 
 EMPTY = FontProgramUnicode("", {}, {}, ())
-
-
-def embedded_program_type(font_descriptor: pikepdf.Dictionary | None) -> str:
-    """'FontFile', 'FontFile2', 'FontFile3/<Subtype>' or '' (not embedded, or no
-    descriptor), §9.9 Table 126."""
-    if font_descriptor is None:
-        return ""
-    for key in ("/FontFile", "/FontFile2", "/FontFile3"):
-        stream = font_descriptor.get(key)
-        if isinstance(stream, pikepdf.Stream):
-            subtype = stream.get("/Subtype")
-            return f"{key[1:]}/{pdf_name(subtype)}" if subtype is not None else key[1:]
-    return ""
 
 
 def font_program_unicode(

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pikepdf
 
-from glyphscope.core.fonts.cmap.parser import CMap
 from glyphscope.core.fonts.dicts import (
     BUILTIN,
     DEFAULT_ASCENT,
@@ -29,6 +29,7 @@ from glyphscope.core.fonts.dicts import (
     FontLimits,
     LazyProgram,
     descriptor_extent,
+    embedded_program_type,
     font_details,
     sane_extent,
     to_unicode_cmap,
@@ -40,7 +41,6 @@ from glyphscope.core.fonts.encodings import (
     standard14_name,
     standard14_widths,
 )
-from glyphscope.core.fonts.program import embedded_program_type
 from glyphscope.core.fonts.tex import ENCODINGS as TEX_ENCODINGS
 from glyphscope.core.fonts.tex import (
     encoding_for_codes,
@@ -49,6 +49,9 @@ from glyphscope.core.fonts.tex import (
 )
 from glyphscope.core.geometry import Matrix, apply, apply_vector
 from glyphscope.core.pdf.objects import pdf_dictionary, pdf_name, pdf_number, pdf_numbers
+
+if TYPE_CHECKING:
+    from glyphscope.core.fonts.cmap.tables import CMap
 
 # Width of every glyph of a font whose dictionary cannot be read: half an em keeps broken text
 # advancing (and therefore readable in order) instead of piling up at one point.

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import glyphscope.assets.cmaps
-from glyphscope.core.fonts.cmap.parser import CMap, CMapBuilder
+from glyphscope.core.fonts.cmap.tables import CMap, CMapBuilder
 
 _log = logging.getLogger(__name__)
 
