@@ -10,11 +10,14 @@ inspector application.
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from tests.pdfbuilder import PdfBuilder, tounicode_cmap
 
 CORE = "glyphscope.core"
 CORE_LAYERS = (
@@ -139,3 +142,67 @@ def test_core_imports_no_qt():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+# What `glyphscope-extract --mode text` never loads (each is a share of every process's
+# start-up): the hidden-text search and its pixel test, the other modes' stages, the decision
+# log's writers and the inspector's model, pdfium, importlib.resources' readers (the font
+# data is read beside its package), and the parsers of what this page's fonts do not have.
+TEXT_PATH_NEVER = (
+    "glyphscope.core.text.hidden",
+    "glyphscope.core.text.ink",
+    "glyphscope.core.text.layout",
+    "glyphscope.core.text.columns",
+    "glyphscope.core.structure",
+    "glyphscope.core.analysis",
+    "glyphscope.core.serialize",
+    "glyphscope.core.view",
+    "glyphscope.core.qa",
+    "pypdfium2",
+    "fontTools",
+    "bidi",
+    "importlib.resources",
+    "zipfile",
+)
+# Loaded only by a font that needs them: a CMap stream to parse, a program to read.
+TEXT_PATH_ON_DEMAND = ("glyphscope.core.fonts.cmap.parser", "glyphscope.core.fonts.program")
+
+
+def _text_path_modules(pdf: Path) -> set[str]:
+    """The modules held after `glyphscope-extract --mode text` ran on pdf in a fresh
+    interpreter (output to /dev/null)."""
+    result = _run_python(
+        "import json, os, sys, glyphscope.core.cli as cli; "
+        f"cli.main(['--mode', 'text', '-o', os.devnull, {str(pdf)!r}]); "
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    assert result.returncode == 0, result.stderr
+    return set(json.loads(result.stdout))
+
+
+def _loaded(modules: set[str], names: tuple[str, ...]) -> set[str]:
+    return {name for name in names if any(m == name or m.startswith(name + ".") for m in modules)}
+
+
+def test_text_mode_of_a_standard_font_page_loads_only_what_text_needs(tmp_path):
+    # Helvetica through WinAnsiEncoding: no CMap stream, no font program.
+    builder = PdfBuilder()
+    builder.add_page(
+        b"BT /F1 10 Tf 72 700 Td (Hello) Tj ET", fonts={"F1": builder.standard_font("Helvetica")}
+    )
+    pdf = tmp_path / "standard.pdf"
+    pdf.write_bytes(builder.to_bytes())
+    modules = _text_path_modules(pdf)
+    assert "glyphscope.core.text.reading" in modules  # the text path did run
+    assert _loaded(modules, TEXT_PATH_NEVER + TEXT_PATH_ON_DEMAND) == set()
+
+
+def test_text_mode_parses_cmaps_only_for_a_font_with_a_cmap_stream(tmp_path):
+    builder = PdfBuilder()
+    font = builder.type0_font(to_unicode=tounicode_cmap({5: "A", 6: "B"}, code_bytes=2))
+    builder.add_page(b"BT /F1 10 Tf 72 700 Td <00050006> Tj ET", fonts={"F1": font})
+    pdf = tmp_path / "tounicode.pdf"
+    pdf.write_bytes(builder.to_bytes())
+    modules = _text_path_modules(pdf)
+    assert "glyphscope.core.fonts.cmap.parser" in modules
+    assert _loaded(modules, TEXT_PATH_NEVER + ("glyphscope.core.fonts.program",)) == set()
