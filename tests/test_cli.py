@@ -323,6 +323,12 @@ def _font_test_pdf(tmp_path, font_kind: str):
             Dictionary(Type=Name.FontDescriptor, FontFile=builder.stream(program))
         )
         content = b"BT /F1 10 Tf 72 700 Td (AB) Tj ET"
+    elif font_kind == "unnamed-program":
+        # A TrueType program without glyph names (post format 3): its Unicode cmap alone
+        # gives the text, so fontTools' glyph list is not needed to name its glyphs.
+        program = truetype_program("AB", glyph_names=False)
+        font = builder.truetype_font(program, encoding=None, flags=4)
+        content = b"BT /F1 10 Tf 72 700 Td (AB) Tj ET"
     else:
         # A symbolic TrueType font with no /Encoding: only its program's cmap knows the text.
         program = truetype_program("AB", cmap="symbol")
@@ -342,6 +348,7 @@ def _font_test_pdf(tmp_path, font_kind: str):
         ("type1", set()),
         ("uni-name", {"fontTools.agl"}),
         ("program", {"fontTools.ttLib"}),
+        ("unnamed-program", {"fontTools.ttLib"}),
     ],
 )
 def test_text_mode_loads_fonttools_only_for_what_the_fonts_need(tmp_path, font_kind, expected):

@@ -198,6 +198,14 @@ def _sfnt_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, 
     from fontTools.ttLib import TTFont
 
     font = TTFont(io.BytesIO(data), lazy=True, fontNumber=0)
+    if not _has_glyph_names(font):
+        # fontTools would name the glyphs from the cmap through fontTools.agl (whose import
+        # parses the whole glyph list, a large share of a process's start-up); _glyph_text
+        # never reads names such a font has, so the glyphs keep the numbered names fontTools
+        # itself starts from.
+        order = [f"glyph{gid:05d}" for gid in range(font.getGlyphCount())]
+        order[0] = ".notdef"  # as fontTools does: a font of no glyphs fails here as there
+        font.setGlyphOrder(order)
     glyph_order = font.getGlyphOrder()
     text_by_name = _glyph_text(font)
     if not simple:
@@ -211,10 +219,15 @@ def _sfnt_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, 
     return by_code, {}
 
 
+def _has_glyph_names(font: TTFont) -> bool:
+    """The program names its glyphs (a CFF charset or a post table other than format 3)."""
+    return "CFF " in font or ("post" in font and font["post"].formatType != 3)
+
+
 def _glyph_text(font: TTFont) -> dict[str, str]:
     text_by_name: dict[str, str] = {}
     # A format 3 post table has no names; fontTools then makes them up from the cmap.
-    if "CFF " in font or ("post" in font and font["post"].formatType != 3):
+    if _has_glyph_names(font):
         for name in font.getGlyphOrder():
             if name != ".notdef" and not name.startswith("glyph"):
                 text = glyph_name_to_unicode(name)
