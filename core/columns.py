@@ -199,10 +199,7 @@ class GlyphColumns(Sequence[Glyph]):
         texts than glyphs: the text stages test each distinct text once and index the
         answers by row."""
         if not self._text_ids:
-            distinct = list(dict.fromkeys(self.text))
-            numbers = {text: number for number, text in enumerate(distinct)}
-            ids = np.fromiter(map(numbers.__getitem__, self.text), np.intp, len(self.text))
-            self._text_ids.extend((ids, distinct))
+            self._text_ids.extend(dictionary_encoded(self.text))
         return self._text_ids[0], self._text_ids[1]
 
     def _lists(self) -> list[list]:
@@ -347,3 +344,11 @@ def _make_glyph(
             form_path,
         ),
     )
+
+
+def dictionary_encoded(texts: list[str]) -> tuple[np.ndarray, list[str]]:
+    """Each text's number among the distinct `texts` (in order of first appearance), and
+    those texts."""
+    distinct = list(dict.fromkeys(texts))
+    numbers = {text: number for number, text in enumerate(distinct)}
+    return np.fromiter(map(numbers.__getitem__, texts), np.intp, len(texts)), distinct

@@ -18,7 +18,7 @@ from types import ModuleType
 
 import numpy as np
 
-from glyphscope.core.columns import NO_MCID, GlyphColumns
+from glyphscope.core.columns import NO_MCID, GlyphColumns, dictionary_encoded
 from glyphscope.core.records import Glyph
 
 _columns: ModuleType | None
@@ -77,11 +77,7 @@ class GlyphRows:
                 ids, distinct = self._columns.text_ids()
                 self._text_ids = (ids[self.index], distinct)
             else:
-                texts = self.texts()
-                distinct = list(dict.fromkeys(texts))
-                numbers = {text: number for number, text in enumerate(distinct)}
-                ids = np.fromiter(map(numbers.__getitem__, texts), np.intp, len(texts))
-                self._text_ids = (ids, distinct)
+                self._text_ids = dictionary_encoded(self.texts())
         return self._text_ids
 
     def per_text(self, function: Callable[[str], object], dtype: type = bool) -> np.ndarray:
