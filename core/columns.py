@@ -13,13 +13,15 @@ Memory per glyph is about 170 bytes of arrays and shared string references, agai
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import overload
+from typing import TypeVar, overload
 
 import numpy as np
 
 from glyphscope.core.records import Glyph
+
+Key = TypeVar("Key", bound=Hashable)
 
 # Glyph.mcid None (no marked-content identifier) in the int64 mcid column: any value a
 # pikepdf integer can hold is a possible (malformed) /MCID, so the sentinel is int64's least.
@@ -346,9 +348,9 @@ def _make_glyph(
     )
 
 
-def dictionary_encoded(texts: list[str]) -> tuple[np.ndarray, list[str]]:
-    """Each text's number among the distinct `texts` (in order of first appearance), and
-    those texts."""
-    distinct = list(dict.fromkeys(texts))
-    numbers = {text: number for number, text in enumerate(distinct)}
-    return np.fromiter(map(numbers.__getitem__, texts), np.intp, len(texts)), distinct
+def dictionary_encoded(values: Sequence[Key]) -> tuple[np.ndarray, list[Key]]:
+    """Each value's number among the distinct `values` (in order of first appearance), and
+    those values."""
+    distinct = list(dict.fromkeys(values))
+    numbers = {value: number for number, value in enumerate(distinct)}
+    return np.fromiter(map(numbers.__getitem__, values), np.intp, len(values)), distinct

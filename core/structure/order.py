@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pikepdf
 
+from glyphscope.core.columns import dictionary_encoded
 from glyphscope.core.errors import PageIndexError
 from glyphscope.core.interpret.content import form_resources, form_xobject
 from glyphscope.core.pdf.document import PdfPage
@@ -116,14 +117,13 @@ def order_glyphs(
     # in the order they first appear.
     mcids = rows.mcids()
     keys: list = mcids if paths is None else list(zip(mcids, paths, strict=True))
-    distinct = list(dict.fromkeys(keys))
-    position = {key: place for place, key in enumerate(distinct)}
+    places, distinct = dictionary_encoded(keys)
     bucket_of = np.empty(len(distinct), dtype=np.intp)
     for place, key in enumerate(distinct):
         mcid, path = (key, "") if paths is None else key
         glyph_key = _glyph_key(mcid, path, stm_forms, form_chain)
         bucket_of[place] = numbers.get(glyph_key, -1) if glyph_key is not None else -1
-    buckets = bucket_of[np.fromiter(map(position.__getitem__, keys), np.intp, len(keys))]
+    buckets = bucket_of[places]
     # Each bucket in drawing order (a stable sort: rows drawn alike keep their visible
     # order), the tail (bucket -1) in visible order.
     draw = np.where(buckets < 0, np.arange(len(rows)), rows.draw_orders())
