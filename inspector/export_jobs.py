@@ -94,6 +94,8 @@ def write_temporaries(
             if stop():
                 raise ExportStopped
             data = file.make(picture)
+            if stop():  # stopped while this file was being made, which can take a while
+                raise ExportStopped
             try:
                 temporary, handle = open_temporary(file.path)
                 temporaries.append(temporary)
@@ -103,6 +105,8 @@ def write_temporaries(
                 raise ExportError(write_failure(exc, file.path)) from exc
             if progress is not None:
                 progress(number + 1, len(files))
+        if stop():  # the worker removes its own files: a queued word to the GUI may never land
+            raise ExportStopped
     except BaseException:
         discard(temporaries)
         raise

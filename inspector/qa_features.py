@@ -212,8 +212,11 @@ class QaFeatures(QObject):
 
     def shutdown(self) -> None:
         """End the QA worker process and stop the page exports; safe to call twice."""
-        for export in list(self.page_exports.values()):
+        exports = list(self.page_exports.values())
+        for export in exports:
             export.cancel()
+        for export in exports:  # a stopped export's worker removes the files it had written
+            export.wait(2.0)
         self.thread.stop(final=self.core.close)
         self._comparer.shutdown(wait=False, cancel_futures=True)
 

@@ -188,10 +188,12 @@ def test_cancel_exports_stops_a_running_export_and_writes_nothing(
     assert not features.cancel_exports_action.isEnabled()
     features.actions["export_bundle"].trigger()
     assert features.cancel_exports_action.isEnabled()  # painting its layers meanwhile
+    (export,) = features.page_exports.values()
     features.cancel_exports_action.trigger()
     assert not features.page_exports and not features.cancel_exports_action.isEnabled()
     assert window.statusBar().currentMessage() == "Export of page.html stopped: cancelled"
-    qtbot.wait(500)
+    export.wait(60)
+    qtbot.wait(100)
     assert list(tmp_path.glob("*.html")) == [] and list(tmp_path.glob(".glyphscope-*")) == []
 
 
@@ -206,6 +208,7 @@ def test_an_export_of_a_page_turned_meanwhile_says_so_and_writes_nothing(
     dialogs.append(tmp_path / "out" / f"page{suffix}")
     (tmp_path / "out").mkdir()
     features.actions[action].trigger()
+    (export,) = features.page_exports.values()
     window.go_to_page(1)
     qtbot.waitUntil(lambda: not features.page_exports, timeout=60_000)
     assert (
@@ -213,7 +216,8 @@ def test_an_export_of_a_page_turned_meanwhile_says_so_and_writes_nothing(
         .currentMessage()
         .endswith("stopped: the page changed while it was being exported")
     )
-    qtbot.wait(300)
+    export.wait(60)  # its worker may still be making a file, however long that takes
+    qtbot.wait(100)
     assert list((tmp_path / "out").iterdir()) == []
 
 
@@ -248,6 +252,26 @@ def test_a_folder_that_cannot_be_written_is_named(qtbot, qa_window, tmp_path, di
     assert (
         message == "Export of page.svg stopped: could not write page.svg: the folder does not exist"
     )
+
+
+@pytest.mark.parametrize("stopped_while_making", [0, 1])
+def test_a_worker_stopped_while_it_makes_a_file_leaves_no_temporary_behind(
+    tmp_path, stopped_while_making
+):
+    stop = threading.Event()
+
+    def make(number: int):
+        def bytes_of(_picture) -> bytes:
+            if number == stopped_while_making:
+                stop.set()  # the page turned while this file was being made
+            return b"x"
+
+        return bytes_of
+
+    files = [export_jobs.ExportFile(tmp_path / f"{n}.txt", make(n)) for n in range(2)]
+    with pytest.raises(export_jobs.ExportStopped):
+        export_jobs.write_temporaries(files, export_jobs.Picture(None), stop.is_set)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_write_failures_are_told_in_words():
