@@ -34,6 +34,7 @@ from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.overlay_shapes import (
     Stopped,
     Stroke,
+    finite_bounds,
     label_reach,
     paint_labels,
     paint_strokes,
@@ -85,14 +86,15 @@ class LayerJob:
             self.labels = self.layer.labels(self.model)
         if self.stale():
             return
+        labelled = QRectF()
         if self.labels:
             # Labels stand beside their anchors, beyond the layer's bounds at the page's edge
             # (MediaBox above it, MCID numbers left of it): the image takes them in.
             beside = self.region.adjusted(
                 -LABEL_MARGIN_PX, -LABEL_MARGIN_PX, LABEL_MARGIN_PX, LABEL_MARGIN_PX
             )
-            labelled = label_reach(self.labels, self.linear).toAlignedRect()
-            self.region = self.region.united(labelled.intersected(beside))
+            labelled = label_reach(self.labels, self.linear)
+            self.region = self.region.united(labelled.toAlignedRect().intersected(beside))
         seen = QRectF(self.region).adjusted(-CULL_PAD_PX, -CULL_PAD_PX, CULL_PAD_PX, CULL_PAD_PX)
         area = self.linear.inverted()[0].mapRect(seen)
         culled = (area.left(), area.top(), area.right(), area.bottom())
@@ -100,7 +102,7 @@ class LayerJob:
         # the page): the GUI thread composes every layer's image on every repaint. They are
         # painted in an image of the whole region, as the screen's pixels are the same only
         # under the same transform (another translation moves a few antialiased pixels).
-        reach = self._reach(culled)
+        reach = self._reach(culled, labelled)
         self.origin = reach.topLeft()
         if reach.isEmpty():
             self.image = QImage()
@@ -130,23 +132,23 @@ class LayerJob:
             self.gui_first()
         return self.stale()
 
-    def _reach(self, area: tuple[float, float, float, float]) -> QRect:
+    def _reach(self, area: tuple[float, float, float, float], labelled: QRectF) -> QRect:
         """The pixels of `region` the strokes within `area` can touch (their points' bounds
-        under `linear`, grown by CULL_PAD_PX for pens and antialiasing) and the labels."""
+        under `linear`, grown by CULL_PAD_PX for pens and antialiasing) and the labels
+        (`labelled`: their label_reach)."""
         lows, highs = [], []
         for stroke in self.strokes:
-            points = stroke.shape.within(area).points.reshape(-1, 2)
-            points = points[np.isfinite(points).all(axis=1)]
-            if len(points):
-                lows.append(points.min(axis=0))
-                highs.append(points.max(axis=0))
+            bounds = finite_bounds(stroke.shape.within(area).points.reshape(-1, 2))
+            if bounds is not None:
+                lows.append(bounds[0])
+                highs.append(bounds[1])
         drawn = QRectF()
         if lows:
             (x0, y0), (x1, y1) = np.min(lows, axis=0), np.max(highs, axis=0)
             drawn = self.linear.mapRect(QRectF(x0, y0, x1 - x0, y1 - y0))
             drawn.adjust(-CULL_PAD_PX, -CULL_PAD_PX, CULL_PAD_PX, CULL_PAD_PX)
         if self.labels:
-            drawn = drawn.united(label_reach(self.labels, self.linear).adjusted(-1, -1, 1, 1))
+            drawn = drawn.united(labelled.adjusted(-1, -1, 1, 1))
         if drawn.isEmpty():
             return QRect()
         return drawn.toAlignedRect().intersected(self.region)

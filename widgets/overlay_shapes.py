@@ -45,6 +45,8 @@ BATCH_RANGE = (8, 16_384)
 DENSE_OUTLINE_PX = 1_000_000
 # ... and their boxes less than this many device pixels across are filled whole.
 THIN_PX = 2.0
+# Subpaths of at most this many points have their bounds taken point by point (row_bounds).
+SHORT_SUBPATH = 8
 # At most this many translucent rectangles that do not overlap are filled directly.
 DIRECT_RECTS = 16
 # Layers with at most this many labels stack overlapping ones (the check is quadratic).
@@ -86,9 +88,9 @@ class Shape:
         if area is None or self.empty:
             return self
         x0, y0, x1, y1 = area
-        xs, ys = self.points[..., 0], self.points[..., 1]
+        lows, highs = row_bounds(self.points)
         # NaN corners (broken matrices) compare false and drop out, as from the path's bounds.
-        meets = (xs.max(1) >= x0) & (xs.min(1) <= x1) & (ys.max(1) >= y0) & (ys.min(1) <= y1)
+        meets = (highs[:, 0] >= x0) & (lows[:, 0] <= x1) & (highs[:, 1] >= y0) & (lows[:, 1] <= y1)
         return self if meets.all() else Shape(self.points[meets], self.closed)
 
     def rectangles(self) -> np.ndarray:
@@ -121,6 +123,32 @@ class Shape:
         if self.points.shape[1] != 2:
             return self
         return Shape(_cut_segments(self.points, area))
+
+
+def row_bounds(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each subpath's lowest and highest x and y, (N, 2) each, of an (N, K, 2) array; NaN
+    propagates as in np.min / np.max. For a few points a subpath, one np.minimum per point:
+    numpy's reduction over a short inner axis costs about six times that (a page's quads)."""
+    if points.shape[1] > SHORT_SUBPATH:
+        return points.min(axis=1), points.max(axis=1)
+    lows = points[:, 0].copy()
+    highs = lows.copy()
+    for k in range(1, points.shape[1]):
+        np.minimum(lows, points[:, k], out=lows)
+        np.maximum(highs, points[:, k], out=highs)
+    return lows, highs
+
+
+def finite_bounds(points: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The lowest and highest x and y of the finite ones of (M, 2) points (None: none is),
+    column by column (numpy's `all(axis=1)` and `min(axis=0)` over two values are slow)."""
+    xs, ys = points[:, 0], points[:, 1]
+    finite = np.isfinite(xs) & np.isfinite(ys)
+    if not finite.all():
+        xs, ys = xs[finite], ys[finite]
+    if not len(xs):
+        return None
+    return np.array([xs.min(), ys.min()]), np.array([xs.max(), ys.max()])
 
 
 def _cut_segments(segments: np.ndarray, area: tuple[float, float, float, float]) -> np.ndarray:
@@ -327,8 +355,10 @@ def _outline_dense(painter: QPainter, shape: Shape, stroke: Stroke, batches, sto
             half / (abs(transform.m21()) + abs(transform.m22())),
         ]
     )
-    across = np.minimum(xs.max(1) - xs.min(1), ys.max(1) - ys.min(1))
-    lows, highs = points.min(axis=1), points.max(axis=1)
+    x_lows, x_highs = row_bounds(xs[..., None])
+    y_lows, y_highs = row_bounds(ys[..., None])
+    across = np.minimum(x_highs - x_lows, y_highs - y_lows)[:, 0]
+    lows, highs = row_bounds(points)
     colour = QColor(stroke.color)
     colour.setAlpha(stroke.line_alpha)
     if stroke.dash:
@@ -398,7 +428,8 @@ def _fill_rectangles(
     width = stroke.width if stroke is not None else 1.0
     every = np.concatenate([rects.reshape(-1, 2), lines.points.reshape(-1, 2)])
     to_device = painter.combinedTransform()
-    (bx0, by0), (bx1, by1) = every.min(axis=0), every.max(axis=0)
+    xs, ys = every[:, 0], every[:, 1]
+    bx0, by0, bx1, by1 = xs.min(), ys.min(), xs.max(), ys.max()
     seen = _device_rect(painter)
     where = to_device.mapRect(QRectF(bx0, by0, bx1 - bx0, by1 - by0)).adjusted(
         -width, -width, width, width
@@ -449,12 +480,12 @@ def _overlapping(rects: np.ndarray) -> bool:
 
 def _boxes(rects: np.ndarray) -> np.ndarray:
     """(N, 4) x, y, width, height of (N, 4, 2) axis-aligned rectangles."""
-    lows, highs = rects.min(axis=1), rects.max(axis=1)
+    lows, highs = row_bounds(rects)
     return np.concatenate([lows, highs - lows], axis=1)
 
 
 def _rects(rects: np.ndarray) -> list[QRectF]:
-    return [QRectF(x, y, w, h) for x, y, w, h in _boxes(rects).tolist()]
+    return list(map(QRectF, *_boxes(rects).T.tolist()))
 
 
 def _in_batches(rows: np.ndarray, batches, stop, draw: Callable[[np.ndarray], None]) -> None:

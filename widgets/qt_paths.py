@@ -35,7 +35,8 @@ def path_from_polylines(polylines: np.ndarray, closed: bool = False) -> QPainter
 
 def _deserialise(kinds: np.ndarray, points: np.ndarray, last_start: int) -> QPainterPath:
     # Non-finite coordinates (broken matrices) would poison the path's bounds; drop to 0.
-    points = np.nan_to_num(points, nan=0.0, posinf=0.0, neginf=0.0)
+    if not np.isfinite(points).all():  # one pass over the points: nan_to_num costs four
+        points = np.nan_to_num(points, nan=0.0, posinf=0.0, neginf=0.0)
     elements = np.empty(len(kinds), dtype=_ELEMENT)
     elements["type"] = kinds
     elements["x"] = points[:, 0]
