@@ -6,6 +6,8 @@ import dataclasses
 import subprocess
 import sys
 
+import numpy as np
+
 from glyphscope.core.analysis import analyse_page
 from glyphscope.core.document import Document
 from glyphscope.core.rules import Rules
@@ -126,6 +128,16 @@ def test_categories_keep_every_distinct_text_a_glyph_maps_to():
     assert categories.codes.tolist() == [3, 0, 1, 3, 2]
     assert categories.mask("b").tolist() == [True, False, False, True, False]
     assert Categories.of([2, 10, 2]).labels == ("10", "2")  # not strings: labelled by str()
+
+
+def test_categories_from_codes_label_and_code_as_from_the_values():
+    table = ("visible", "outside visible box", "duplicate")
+    codes = np.array([2, 0, 2, 0], dtype=np.int64)  # "outside visible box" unused
+    from_codes = Categories.of_codes(codes, table)
+    from_values = Categories.of([table[code] for code in codes.tolist()])
+    assert from_codes.labels == from_values.labels == ("duplicate", "visible")
+    assert from_codes.codes.tolist() == from_values.codes.tolist() == [0, 1, 0, 1]
+    assert Categories.of_codes(np.zeros(0, dtype=np.int64), table).labels == ()
 
 
 def test_pane_offsets_count_a_non_bmp_character_twice_as_qt_does():

@@ -47,6 +47,16 @@ class Categories:
         codes = np.fromiter(map(code_of.__getitem__, values), dtype=np.int64, count=len(values))
         return cls(codes, tuple(labels))
 
+    @classmethod
+    def of_codes(cls, codes: np.ndarray, table: Sequence[object]) -> Categories:
+        """The same as `of` the values `table[codes]`, from their codes into `table` (whose
+        values are distinct strings), without a pass over the values."""
+        present = np.flatnonzero(np.bincount(codes, minlength=len(table))).tolist()
+        labels = sorted(str(table[code]) for code in present)
+        recode = np.zeros(len(table), dtype=np.int64)
+        recode[present] = [labels.index(str(table[code])) for code in present]
+        return cls(recode[codes], tuple(labels))
+
     def mask(self, label: str) -> np.ndarray:
         """Which values are `label`."""
         if label not in self.labels:
@@ -94,13 +104,13 @@ class DecisionArrays:
 
 def glyph_arrays(
     glyphs: GlyphColumns,
-    status: Sequence[GlyphStatus],
+    statuses: Categories,
     dropped: Mapping[int, DroppedGlyph],
     bounds: np.ndarray,
     page_size: float,
 ) -> GlyphArrays:
-    """`bounds`: (N, 4) quad bounding boxes; `page_size`: the page's larger side. Read from
-    the columns, never from records."""
+    """`statuses`: each glyph's GlyphStatus; `bounds`: (N, 4) quad bounding boxes;
+    `page_size`: the page's larger side. Read from the columns, never from records."""
     count = len(glyphs)
     kept = np.full(count, -1, dtype=np.int64)
     for index, record in dropped.items():
@@ -109,7 +119,6 @@ def glyph_arrays(
     font_key = Categories.of(glyphs.font_key)
     decode_source = Categories.of(glyphs.decode_source)
     text = Categories.of(glyphs.text)
-    statuses = Categories.of(status)
     return GlyphArrays(
         # The columns themselves, not copies: the model is sent to the window pickled, and
         # a shared array travels once (nothing writes into either).

@@ -25,6 +25,7 @@ from glyphscope.core.text.packed import ValueColumn
 from glyphscope.core.text.reading import GapDecision, LineBreakDecision, TextResult
 from glyphscope.core.text.visible import DroppedGlyph, GlyphStatus
 from glyphscope.core.view.glyph_arrays import (
+    Categories,
     DecisionArrays,
     GlyphArrays,
     decision_arrays,
@@ -183,7 +184,11 @@ class PageModel:
         values = {name: getattr(self, name) for name in _SENT_FIELDS}
         if self.glyphs is not self.analysis.glyphs:
             values["glyphs"] = self.glyphs
-        return (_restore_page_model, (values, ValueColumn.of(self.status)))
+        # The statuses go as the codes of `arrays.status` (the same values), not a pass over
+        # every glyph's.
+        statuses = self.arrays.status
+        table = tuple(map(GlyphStatus, statuses.labels))
+        return (_restore_page_model, (values, ValueColumn(table, statuses.codes)))
 
     @property
     def count(self) -> int:
@@ -221,7 +226,9 @@ def build_page_model(
     for record in analysis.dropped:
         if record.kept is not None:
             kept_copies[record.kept].append(record.index)
-    status = _statuses(len(glyphs), analysis.visible, analysis.dropped)
+    status_codes = _status_codes(len(glyphs), analysis.visible, analysis.dropped)
+    status = tuple(_STATUS_MEMBERS[status_codes].tolist())
+    statuses = Categories.of_codes(status_codes, _STATUSES)
     media_box = analysis.media_box
     crop_box = analysis.crop_box
     grid = GlyphGrid(quads)
@@ -244,7 +251,7 @@ def build_page_model(
         fonts=tuple(sorted(set(glyphs.font_key))),
         mcids=tuple(np.unique(glyphs.mcid[glyphs.mcid != NO_MCID]).tolist()),
         reading_order=_reading_order(analysis),
-        arrays=glyph_arrays(glyphs, status, dropped, grid.bounds, _larger_side(media_box)),
+        arrays=glyph_arrays(glyphs, statuses, dropped, grid.bounds, _larger_side(media_box)),
         decisions=decision_arrays(analysis.gaps, analysis.line_breaks),
         truncated=analysis.truncated,
         warnings=tuple(analysis.warnings),
@@ -256,12 +263,17 @@ _DERIVED = ("glyphs", "status", "dropped", "gaps_before", "gaps_after", "breaks_
 _SENT_FIELDS = tuple(f.name for f in fields(PageModel) if f.name not in _DERIVED)
 
 
-def _statuses(
+_STATUSES = tuple(GlyphStatus)
+_STATUS_MEMBERS = np.empty(len(_STATUSES), dtype=object)
+_STATUS_MEMBERS[:] = _STATUSES
+
+
+def _status_codes(
     count: int, visible: Sequence[int], dropped: Sequence[DroppedGlyph]
-) -> tuple[GlyphStatus, ...]:
-    """Each glyph's status: visible, dropped for its record's reason (a dropped record wins
-    over the visible list), or else outside the visible box."""
-    table = list(GlyphStatus)
+) -> np.ndarray:
+    """Each glyph's status as its position in _STATUSES: visible, dropped for its record's
+    reason (a dropped record wins over the visible list), or else outside the visible box."""
+    table = _STATUSES
     codes = np.full(count, table.index(GlyphStatus.OUTSIDE_VISIBLE_BOX), dtype=np.int64)
     codes[np.asarray(visible, dtype=np.int64)] = table.index(GlyphStatus.VISIBLE)
     if dropped:
@@ -272,9 +284,7 @@ def _statuses(
         glyphs, first = np.unique(indices, return_index=True)
         reason_codes = np.fromiter(map(code_of.__getitem__, reversed(reasons)), dtype=np.int64)
         codes[glyphs] = reason_codes[first]
-    members = np.empty(len(table), dtype=object)
-    members[:] = table
-    return tuple(members[codes].tolist())
+    return codes
 
 
 def _lookups(analysis: PageAnalysis) -> dict[str, Any]:
