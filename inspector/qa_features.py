@@ -240,7 +240,7 @@ class QaFeatures(QObject):
         self.searching.reset()
         self.provenance.show_glyph(None, None)
         self.content_stream.set_operators([])
-        self.fonts_panel.set_fonts((), None)
+        self.fonts_panel.set_fonts(None, None)
         self.structure_panel.set_structure(None, None)
         self.compare_panel.show_page_diff(0, None, "")
         self.compare_panel.clear_document()
@@ -343,7 +343,7 @@ class QaFeatures(QObject):
         self.details = details
         self._operators = operator_lookup(details.operators)
         self.content_stream.set_operators(details.operators)
-        self.fonts_panel.set_fonts(model.glyphs, details.fonts)
+        self.fonts_panel.set_fonts(model, details.fonts)
         reason = model.panes["structure"].note if "structure" in model.panes else ""
         self.structure_panel.set_structure(details.structure_root, model, reason)
         self._on_selection(self.window.selection.indices, "details")

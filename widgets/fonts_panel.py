@@ -3,10 +3,9 @@ and how many stayed unresolved. Selecting a font emits the glyphs it drew."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -18,9 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.fonts.loader import FontInfo
-from glyphscope.core.records import DecodeSource, Glyph
+from glyphscope.core.view.page_model import PageModel
 
 COLUMNS = (
     "font",
@@ -44,32 +42,34 @@ class FontUsage:
     unresolved: int
 
 
-def font_usage(glyphs: Sequence[Glyph], fonts: dict[FontKey, FontInfo] | None) -> list[FontUsage]:
-    """One entry per (form path, font key) that drew a glyph or was set by Tf."""
-    # Read from the columns, not the records: a dense page's 20,000 Glyph records took the
-    # GUI thread a quarter of a second to make.
-    columns = glyphs if isinstance(glyphs, GlyphColumns) else GlyphColumns.from_glyphs(glyphs)
-    members: dict[FontKey, list[int]] = defaultdict(list)
-    for index, key in enumerate(zip(columns.form_path, columns.font_key, strict=True)):
-        members[key].append(index)
-    keys = sorted(set(members) | set(fonts or {}))
-    sources_of, texts = columns.decode_source, columns.text
-    usage = []
-    for key in keys:
-        indices = members.get(key, [])
-        sources = Counter(sources_of[i] for i in indices)
-        unresolved = sum(
-            1 for i in indices if sources_of[i] == DecodeSource.UNRESOLVED or not texts[i]
-        )
-        usage.append(
-            FontUsage(
-                key,
-                (fonts or {}).get(key),
-                tuple(indices),
-                tuple(sources.most_common()),
-                unresolved,
+def font_usage(model: PageModel | None, fonts: dict[FontKey, FontInfo] | None) -> list[FontUsage]:
+    """One entry per (form path, font key) that drew a glyph of `model` or was set by Tf."""
+    # Grouped over the model's label codes (made in the analysis worker), not glyph by glyph:
+    # a dense page's 20,000 glyphs took the GUI thread 8 ms a page in Python.
+    drew: dict[FontKey, tuple[tuple[int, ...], tuple[tuple[str, int], ...], int]] = {}
+    if model is not None and model.count:
+        arrays, columns = model.arrays, model.glyphs
+        width = max(len(arrays.font_key.labels), 1)
+        pairs = arrays.form_path.codes * width + arrays.font_key.codes
+        order = np.argsort(pairs, kind="stable")  # each font's glyphs in drawing order
+        _, starts = np.unique(pairs[order], return_index=True)
+        for indices in np.split(order, starts[1:]):
+            first = int(indices[0])
+            codes = arrays.decode_source.codes[indices]
+            distinct, first_seen, counts = np.unique(codes, return_index=True, return_counts=True)
+            # Most used first, ties in order of first use (Counter.most_common's order).
+            ranked = np.lexsort((first_seen, -counts))
+            sources = tuple(
+                (columns.decode_source[int(indices[first_seen[r]])], int(counts[r]))
+                for r in ranked.tolist()
             )
-        )
+            key = (columns.form_path[first], columns.font_key[first])
+            unresolved = int(np.count_nonzero(arrays.unresolved[indices]))
+            drew[key] = (tuple(indices.tolist()), sources, unresolved)
+    usage = []
+    for key in sorted(set(drew) | set(fonts or {})):
+        indices, sources, unresolved = drew.get(key, ((), (), 0))
+        usage.append(FontUsage(key, (fonts or {}).get(key), indices, sources, unresolved))
     return usage
 
 
@@ -97,9 +97,9 @@ class FontsPanel(QWidget):
         layout.addWidget(self.tree, 1)
         self.usage: list[FontUsage] = []
 
-    def set_fonts(self, glyphs, fonts) -> None:
+    def set_fonts(self, model: PageModel | None, fonts) -> None:
         self.tree.clear()
-        self.usage = font_usage(glyphs if glyphs is not None else (), fonts)
+        self.usage = font_usage(model, fonts)
         for usage in self.usage:
             form_path, key = usage.key
             info = usage.info
