@@ -156,6 +156,16 @@ def _cut_segments(segments: np.ndarray, area: tuple[float, float, float, float])
     outside (culling keeps those that meet its box) shrinks to its start, drawing nothing
     there."""
     x0, y0, x1, y1 = area
+    xs, ys = segments[..., 0], segments[..., 1]
+    # A segment with both ends inside comes out as it went in (enter 0, leave 1): only the
+    # others (a page's few crossing its edge, and NaN ends) are cut.
+    inside = ((xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)).all(axis=1)
+    if inside.all():
+        return segments
+    if inside.any():
+        cut = segments.copy()
+        cut[~inside] = _cut_segments(segments[~inside], area)
+        return cut
     start, end = segments[:, 0], segments[:, 1]
     delta = end - start
     enter = np.zeros(len(segments))
