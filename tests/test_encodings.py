@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
+import sys
 from importlib import resources
 from pathlib import Path
 
 import pytest
 from fontTools.agl import LEGACY_AGL2UV, toUnicode
+from hypothesis import given
+from hypothesis import strategies as st
 
 from glyphscope.core.fonts.encodings import (
     STANDARD_14,
@@ -37,11 +41,42 @@ def test_stored_glyph_list_is_what_its_generator_makes_from_the_installed_fontto
 
 def test_glyph_names_read_as_fonttools_reads_them():
     # The stored list answers for its own names; every other name goes to fontTools.agl.
-    names = [*LEGACY_AGL2UV, "uni0041", "u1F600", "f_f_i", "A.sc", "a12", "g18", ".notdef", ""]
+    names = [
+        *LEGACY_AGL2UV,
+        *("uni0041", "u1F600", "f_f_i", "A.sc", "a12", "g18", ".notdef", "", "_", "A..sc"),
+        *("g18_uni0041", "f_uni0066", "uacute_g3", "u_A", "uniD800", "u12345678", "T_h.alt"),
+    ]
     for zapf_dingbats in (False, True):
         for name in names:
             expected = toUnicode(name, zapf_dingbats) or None
             assert glyph_name_to_unicode(name, zapf_dingbats) == expected, name
+
+
+# Components the AGL specification treats differently: list names (some beginning with "u"),
+# the "uni" and "u" forms, names of neither kind, and the period and underscore it splits at.
+_NAME_PARTS = st.sampled_from(
+    ["A", "f", "i", "uacute", "u", "uni", "0041", "1F600", "D800", "g18", "a1", ".", "_", "sc"]
+)
+
+
+@given(st.lists(_NAME_PARTS, max_size=6).map("".join), st.booleans())
+def test_any_glyph_name_reads_as_fonttools_reads_it(name, zapf_dingbats):
+    assert glyph_name_to_unicode(name, zapf_dingbats) == (toUnicode(name, zapf_dingbats) or None)
+
+
+def test_names_without_uni_or_u_components_do_not_import_fonttools_agl():
+    # fontTools.agl builds its tables at import: a subset font's g-names, .notdef, suffixed
+    # and ligature names of the list are read from the stored list alone.
+    names = ["g18", ".notdef", "A.sc", "f_f_i", "uacute", "g18_A"]
+    code = (
+        "import sys; from glyphscope.core.fonts.encodings import glyph_name_to_unicode as g; "
+        f"texts = [g(n) for n in {names!r}]; "
+        "print(texts, 'fontTools.agl' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[None, None, 'A', 'ffi', 'ú', 'A'] False"
 
 
 def test_every_base_encoding_has_256_entries():

@@ -5,9 +5,10 @@ They are built from well-kept sources instead of typed tables: fontTools' Standa
 MacRoman lists, Python's cp1252 codec with the Adobe Glyph List's reverse mapping for WinAnsi
 (stored with the AGL's text of each name in assets/fonts/glyph_list.json by its generator),
 and the URW AFMs (assets/fonts/standard14.json) for the Symbol and ZapfDingbats built-ins.
-fontTools.agl is imported only for a glyph name the stored list does not hold (uniXXXX,
-ligatures, suffixes, ZapfDingbats names): importing it builds its tables from the list's text,
-which would cost most documents' processes a noticeable share of their start-up.
+fontTools.agl is imported only for a glyph name with a "uni" or "u" component the stored list
+does not hold (uniXXXX, u1F600) and for ZapfDingbats names: importing it builds its tables
+from the list's text, which would cost most documents' processes a noticeable share of their
+start-up.
 """
 
 from __future__ import annotations
@@ -92,14 +93,23 @@ def base_encoding(name: str) -> Encoding | None:
 @lru_cache(maxsize=4096)
 def glyph_name_to_unicode(name: str, zapf_dingbats: bool = False) -> str | None:
     """Unicode text of a glyph name by the Adobe Glyph List specification (uniXXXX,
-    uXXXX[XX], f_f_i ligatures, .suffixes dropped) via fontTools.agl; the ZapfDingbats names
+    uXXXX[XX], f_f_i ligatures, .suffixes dropped) as fontTools.agl reads it; the ZapfDingbats names
     (a1…a191) count only for that font, as the AGL specification requires. None when nothing
     matches."""
     if not zapf_dingbats:
         # A name of the list itself: the text fontTools.agl.toUnicode gives it, stored.
-        text = _glyph_list()["agl"].get(name)
+        agl = _glyph_list()["agl"]
+        text = agl.get(name)
         if text is not None:
             return text
+        # AGL specification §2: the name up to its first period, split at underscores; a
+        # component of the list maps to its text, one neither in the list nor of the "uni"
+        # or "u" forms (both begin with "u") to nothing. Such names (a subset font's g18,
+        # .notdef, A.sc) are read here: fontTools.agl builds its tables from the list's text
+        # at import, a noticeable share of a small file's process.
+        components = name.split(".", 1)[0].split("_")
+        if all(part in agl or not part.startswith("u") for part in components):
+            return "".join([agl.get(part, "") for part in components]) or None
     from fontTools.agl import toUnicode
 
     return toUnicode(name, zapf_dingbats) or None
