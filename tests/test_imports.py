@@ -146,10 +146,12 @@ def test_core_imports_no_qt():
 
 # What `glyphscope-extract --mode text` never loads (each is a share of every process's
 # start-up): the hidden-text search and its pixel test, the other modes' stages, the decision
-# log's writers and the inspector's model, pdfium, importlib.resources' readers (the font
-# data is read beside its package), and the parsers of what this page's fonts do not have.
+# log's writers and the inspector's model, annotation appearances (only the rule
+# `annotations` reads them), pdfium, importlib.resources' readers (the font data is read
+# beside its package), and the parsers of what this page's fonts do not have.
 TEXT_PATH_NEVER = (
     "glyphscope.core.text.hidden",
+    "glyphscope.core.interpret.annotations",
     "glyphscope.core.text.ink",
     "glyphscope.core.text.layout",
     "glyphscope.core.text.columns",

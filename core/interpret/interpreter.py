@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pikepdf
@@ -19,11 +20,6 @@ from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.fonts.dicts import FontLimits
 from glyphscope.core.fonts.loader import Font, FontInfo, load_font
 from glyphscope.core.geometry import IDENTITY, Matrix, multiply, translate
-from glyphscope.core.interpret.annotations import (
-    AnnotationSpan,
-    annotation_label,
-    page_appearances,
-)
 from glyphscope.core.interpret.clipping import (
     PATH_OPERATORS,
     PathBox,
@@ -53,6 +49,9 @@ from glyphscope.core.pdf.objects import get_entry, name_key
 from glyphscope.core.pdf.qpdf_log import collect_qpdf_messages
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+
+if TYPE_CHECKING:
+    from glyphscope.core.interpret.annotations import AnnotationSpan
 
 _loop: ModuleType | None
 try:
@@ -376,6 +375,13 @@ class _Interpreter:
 
     def draw_annotations(self, page: PdfPage) -> None:
         """After the page content: each visible annotation's normal appearance (§12.5.5)."""
+        # Imported here: only the rule `annotations` (--annotations) reads appearances.
+        from glyphscope.core.interpret.annotations import (
+            AnnotationSpan,
+            annotation_label,
+            page_appearances,
+        )
+
         for appearance in page_appearances(page, self.warnings):
             start = self.runs.count
             label = annotation_label(appearance)
