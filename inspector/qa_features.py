@@ -16,6 +16,7 @@ single-page PDF in a QA worker with its own Document (inspector.worker_process).
 from __future__ import annotations
 
 import logging
+import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -215,8 +216,11 @@ class QaFeatures(QObject):
         exports = list(self.page_exports.values())
         for export in exports:
             export.cancel()
-        for export in exports:  # a stopped export's worker removes the files it had written
-            export.wait(2.0)
+        # A stopped export's worker removes the files it had written: 2 s for all of them
+        # together, not each, so quitting with four exports running waits no longer.
+        deadline = time.monotonic() + 2.0
+        for export in exports:
+            export.wait(max(0.0, deadline - time.monotonic()))
         self.thread.stop(final=self.core.close)
         self._comparer.shutdown(wait=False, cancel_futures=True)
 
