@@ -528,8 +528,13 @@ def test_a_thousand_page_file_analyses_only_the_page_shown(qtbot, window, tmp_pa
     assert reading_text(window) == "Page 1000"
 
 
-def test_revisiting_a_page_reuses_its_analysis(qtbot, three_pages):
-    win = three_pages
+def test_revisiting_a_page_reuses_its_analysis(qtbot, window, tmp_path, monkeypatch):
+    # No work ahead: on a slow machine the idle window would analyse page 2 ahead before
+    # the spy is set (inspector.page_ahead), and this test is about the page turned to.
+    monkeypatch.setattr(window.ahead, "schedule", lambda: None)
+    text_pages_pdf(tmp_path / "three.pdf", 3)
+    open_and_wait(qtbot, window, tmp_path / "three.pdf")
+    win = window
     analysed = worker_jobs.record_submissions(win.analysis_thread, "analyse")
     turn_page(qtbot, win, win.next_page)
     turn_page(qtbot, win, win.previous_page)
