@@ -136,7 +136,7 @@ class QaFeatures(QObject):
             ("structure", "Structure", self.structure_panel, RIGHT, "F10"),
             ("compare", "Compare", self.compare_panel, RIGHT, "F11"),
             ("search", "Search", self.search_panel, LEFT, None),
-            ("objects", "Objects", self.cos_panel, BOTTOM, "F12"),
+            ("objects", "Objects", self.cos_panel, BOTTOM, "Ctrl+F12"),
         )
         self.docks = {}
         for panel_id, title, widget, area, key in panels:

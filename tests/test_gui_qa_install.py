@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from glyphscope.inspector.corpus import install_corpus
 from glyphscope.inspector.export_dialogs import LayersDialog, TextExportDialog
 from glyphscope.inspector.main_window import MainWindow
 from glyphscope.inspector.qa_features import install_qa_features, qa_features_of
@@ -159,3 +160,17 @@ def test_screenshot_mode_with_the_qa_features_exits_cleanly(tmp_path):
     )
     assert completed.returncode == 0, completed.stderr[-2000:]
     assert out.stat().st_size > 0
+
+
+def test_every_shortcut_of_the_window_does_one_thing(qa_window):
+    # Two actions on one key make Qt's shortcut ambiguous: the key then does nothing at all
+    # (F12 toggled neither the Objects nor the Corpus panel).
+    window, features = qa_window
+    install_corpus(window)  # as the application does (inspector.app)
+    actions = set(window.actions()) | set(features.actions.values())
+    actions |= {dock.toggleViewAction() for dock in window.panels.values()}
+    users: dict[str, set[str]] = {}
+    for action in actions:
+        for key in action.shortcuts():
+            users.setdefault(key.toString(), set()).add(action.text())
+    assert {key: names for key, names in users.items() if len(names) > 1} == {}
