@@ -315,6 +315,21 @@ class PageView(ContinuousPages, QGraphicsView):
     def zoom_by(self, factor: float) -> None:
         self.set_zoom(self._zoom * factor)
 
+    def _zoom_at(self, at: QPoint, factor: float) -> None:
+        """Zoom keeping the scene point under viewport point `at` there (as far as the scroll
+        bars reach). The wheel event's own position, not AnchorUnderMouse's: that one reads
+        the cursor's last known position, which a wheel event need not have moved."""
+        before = self.mapToScene(at)
+        anchor = self.transformationAnchor()
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        try:
+            self.zoom_by(factor)
+        finally:
+            self.setTransformationAnchor(anchor)
+        moved = self.mapFromScene(before) - at
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + moved.x())
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + moved.y())
+
     def fit_width(self) -> None:
         self._fit("width")
 
@@ -385,7 +400,7 @@ class PageView(ContinuousPages, QGraphicsView):
     def wheelEvent(self, event) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             steps = event.angleDelta().y() / 120.0
-            self.zoom_by(1.15**steps)
+            self._zoom_at(event.position().toPoint(), 1.15**steps)
             event.accept()
             return
         super().wheelEvent(event)
