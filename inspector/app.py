@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -19,6 +20,16 @@ def sample_path() -> Path:
     import glyphscope.assets
 
     return Path(glyphscope.assets.__file__).resolve().parent / "sample.pdf"
+
+
+def freeze_startup_objects() -> None:
+    """Move every object alive now (the modules, classes and widgets of a window that is up)
+    out of the collector's reach. A full collection walks every tracked object while holding
+    the GIL, which stops every thread, the GUI thread too: with the start-up objects in it one
+    took 50 to 60 ms, without them under 1 ms. They live as long as the process, so the
+    collector had nothing to find among them; the garbage of the start-up goes first."""
+    gc.collect()
+    gc.freeze()
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -125,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.screenshot:
         return _screenshot(app, window, open_first_page, args)
     window.show()
+    freeze_startup_objects()
     if Path(path).exists():
         open_first_page()
     code = app.exec()

@@ -15,11 +15,12 @@ from glyphscope.widgets.page_view import PIXELS_PER_POINT
 from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import TIMEOUT_MS, glyph_indices, qa_window, send_wheel
 from tests.qa_support import open_and_wait as open_with_panels
+from tests.stalls import Watchdog
 from tests.test_gui_app import open_and_wait
 from tests.test_gui_follow_search import in_view, letter_pages, search
 from tests.test_gui_pdfs import text_pages_pdf
 from tests.test_gui_viewer import wheel_over
-from tests.test_gui_workers import Watchdog, many_pages_pdf
+from tests.test_gui_workers import many_pages_pdf
 
 __all__ = ["qa_window"]
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from glyphscope.inspector import export_dialogs
 from tests.qa_support import qa_window
-from tests.test_gui_workers import Watchdog, settle
+from tests.stalls import Watchdog, settle
 
 __all__ = ["qa_window"]
 
@@ -19,11 +19,14 @@ DENSE_PAGE = ("pdfplumber__federal-register-2020-17221.pdf", 1)
 
 
 def test_the_longest_gui_thread_stall_of_each_export(
-    qtbot, qa_window, tmp_path, corpus_dir, monkeypatch, record_property
+    qtbot, qa_window, tmp_path, corpus_dir, monkeypatch, record_property, request
 ):
+    from glyphscope.inspector.app import freeze_startup_objects
     from glyphscope.widgets.layer_painter import layer_painter
 
     window, features = qa_window
+    freeze_startup_objects()  # as the application does once its window is up
+    request.addfinalizer(gc.unfreeze)
     name, page = DENSE_PAGE
     with qtbot.waitSignal(window.pageReady, timeout=60_000):
         window.open_file(str(corpus_dir / name))

@@ -4,14 +4,11 @@ and files pdfium refuses still open with the engine's analysis on blank pages.""
 
 from __future__ import annotations
 
-import collections
 import gc
 import os
 import subprocess
 import sys
-import threading
 import time
-import traceback
 from pathlib import Path
 
 import pytest
@@ -21,6 +18,7 @@ from glyphscope.inspector.worker_process import WorkerProcess, WorkerStopped, wo
 from tests import worker_jobs
 from tests.hostile_pdfs import PDFIUM_BOMBS, damaged_copy
 from tests.qa_support import TIMEOUT_MS
+from tests.stalls import Watchdog, settle
 from tests.test_gui_pdfs import text_pages_pdf
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -346,68 +344,6 @@ def test_opening_a_file_analyses_only_the_first_page_and_reads_no_other(qtbot, w
 # -- the GUI thread never blocks ---------------------------------------------------------------
 
 
-class Watchdog:
-    """The longest time the GUI thread went without running its event loop: a 10 ms timer
-    whose late beats are the stalls. `longest` is wall time (what the user waits, load
-    included); `longest_cpu` the GUI thread's own CPU time within that longest beat gap
-    (what the same stall costs on an idle machine, GIL waits aside); `seen` what a sampling
-    thread found the GUI thread doing during it (its innermost Python frames, counted)."""
-
-    INTERVAL_MS = 10
-    # The sampler looks at the GUI thread this often once a beat is this late.
-    SAMPLE_S = 0.002
-    LATE_S = 0.015
-
-    def __init__(self) -> None:
-        from PySide6.QtCore import QTimer
-
-        self.longest = self.longest_cpu = 0.0
-        self.seen: collections.Counter[str] = collections.Counter()
-        self._samples: list[str] = []
-        self._gui_thread = threading.get_ident()
-        self._last = time.perf_counter()
-        self._last_cpu = time.thread_time()
-        self._timer = QTimer()
-        self._timer.setInterval(self.INTERVAL_MS)
-        self._timer.timeout.connect(self._beat)
-        self._timer.start()
-        self._stopped = threading.Event()
-        threading.Thread(target=self._sample, name="watchdog sampler", daemon=True).start()
-
-    def _beat(self) -> None:
-        now, cpu = time.perf_counter(), time.thread_time()
-        late = now - self._last - self.INTERVAL_MS / 1000
-        samples, self._samples = self._samples, []
-        if late > self.longest:
-            self.longest, self.longest_cpu = late, cpu - self._last_cpu
-            self.seen = collections.Counter(samples)
-        self._last, self._last_cpu = now, cpu
-
-    def _sample(self) -> None:
-        while not self._stopped.wait(self.SAMPLE_S):
-            if time.perf_counter() - self._last < self.LATE_S:
-                continue
-            frame = sys._current_frames().get(self._gui_thread)
-            stack = traceback.extract_stack(frame)[-3:] if frame is not None else []
-            del frame  # the GUI thread's objects must not be kept alive from this thread
-            where = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in stack)
-            self._samples.append(where or "(no Python frame)")
-
-    def reset(self) -> None:
-        self.longest = self.longest_cpu = 0.0
-        self.seen = collections.Counter()
-        self._samples = []
-        self._last, self._last_cpu = time.perf_counter(), time.thread_time()
-
-    def report(self) -> str:
-        """What the GUI thread was seen doing in the longest stall, most samples first."""
-        return "".join(f"      {count} × {where}\n" for where, count in self.seen.most_common(4))
-
-    def stop(self) -> None:
-        self._timer.stop()
-        self._stopped.set()
-
-
 def many_pages_pdf(path: Path, pages: int) -> Path:
     from tests.pdfbuilder import PdfBuilder
 
@@ -433,32 +369,19 @@ def dense_page_pdf(path: Path) -> Path:
     return path
 
 
-# The window has settled when no worker had a job for this long after the scenario's signal.
-SETTLED_MS = 600
-
-
-def settle(qtbot, workers, timeout_s: float = 120.0) -> None:
-    """Run the event loop until every worker has been idle for SETTLED_MS: what follows a
-    page (its details, comparisons, the pixel test, the panels they fill) counts too."""
-    started = calm = time.monotonic()
-    while time.monotonic() - started < timeout_s:
-        qtbot.wait(20)
-        if not all(worker.idle for worker in workers):
-            calm = time.monotonic()
-        elif time.monotonic() - calm > SETTLED_MS / 1000:
-            return
-
-
 def test_the_longest_gui_thread_stall_per_scenario(
-    qtbot, window, tmp_path, corpus_dir, record_property
+    qtbot, window, tmp_path, corpus_dir, record_property, request
 ):
     """Reports (prints, and records as the test's `stalls` property) the longest GUI-thread
     stall of each scenario, from its action until every worker has been idle a while; no
     timed assertion (the machine's load decides the figure), only that every scenario
     completed."""
+    from glyphscope.inspector.app import freeze_startup_objects
     from glyphscope.inspector.qa_features import install_qa_features, qa_features_of
 
     install_qa_features(window)  # its panels follow each page too, as in the application
+    freeze_startup_objects()  # as the application does once its window is up
+    request.addfinalizer(gc.unfreeze)
     window.set_layers(list(window.layers))  # every overlay drawn: the most work per page
     from glyphscope.widgets.layer_painter import layer_painter
 
