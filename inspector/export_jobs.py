@@ -22,11 +22,16 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import QImage
 
-from glyphscope.inspector.bundle import explanation_html
-from glyphscope.inspector.export_common import open_temporary, png_bytes, write_failure
+from glyphscope.inspector.bundle import explanation_parts
+from glyphscope.inspector.export_common import (
+    open_temporary,
+    png_bytes,
+    utf8_pieces,
+    write_failure,
+)
 from glyphscope.inspector.exporters import PageImageExport, page_image
 from glyphscope.inspector.selection_export import selection_html, selection_region
-from glyphscope.inspector.svg_export import svg_page, svg_text
+from glyphscope.inspector.svg_export import svg_page, svg_parts
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +54,12 @@ class Picture:
 @dataclass(frozen=True, slots=True)
 class ExportFile:
     """One file of a job: `make` returns its bytes from the job's Picture (on a worker
-    thread, so it reads only what the job took, never the window)."""
+    thread, so it reads only what the job took, never the window), whole or as pieces
+    written one after the other (a long text encoded a piece at a time, export_common.
+    utf8_pieces)."""
 
     path: Path
-    make: Callable[[Picture], bytes]
+    make: Callable[[Picture], bytes | list[bytes]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +107,7 @@ def write_temporaries(
                 temporary, handle = open_temporary(file.path)
                 temporaries.append(temporary)
                 with os.fdopen(handle, "wb") as stream:
-                    stream.write(data)
+                    stream.writelines([data] if isinstance(data, bytes) else data)
             except OSError as exc:
                 raise ExportError(write_failure(exc, file.path)) from exc
             if progress is not None:
@@ -295,9 +302,9 @@ def bundle_job(window, path: str | Path, layer_ids=None) -> ExportJob:
     name = Path(window.path or "").name
     selection = tuple(window.selection.indices)
 
-    def html(picture: Picture) -> bytes:
-        text = explanation_html(model.analysis, panes, picture.png, name, titles, selection)
-        return text.encode("utf-8")
+    def html(picture: Picture) -> list[bytes]:
+        parts = explanation_parts(model.analysis, panes, picture.png, name, titles, selection)
+        return utf8_pieces(parts)
 
     request = PictureRequest(tuple(layer_ids), 2.0, True)
     return ExportJob(window.page_index, request, (ExportFile(Path(path), html),))
@@ -317,8 +324,8 @@ def selection_job(window, html_path: str | Path, layer_ids=None) -> ExportJob:
     name = Path(window.path or "").name
     page = svg_page(window, layer_ids, legend=False, selection=indices, region=region)
 
-    def html(picture: Picture) -> bytes:
-        return selection_html(model, indices, picture.png, name).encode("utf-8")
+    def html(picture: Picture) -> list[bytes]:
+        return utf8_pieces([selection_html(model, indices, picture.png, name)])
 
     request = PictureRequest(tuple(layer_ids), 3.0, False, region)
     files = (
@@ -333,5 +340,5 @@ def _png(picture: Picture) -> bytes:
     return picture.png
 
 
-def _svg_maker(page) -> Callable[[Picture], bytes]:
-    return lambda _picture: svg_text(page).encode("utf-8")
+def _svg_maker(page) -> Callable[[Picture], list[bytes]]:
+    return lambda _picture: utf8_pieces(svg_parts(page))

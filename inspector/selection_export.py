@@ -5,7 +5,6 @@ rules used — a page a customer can read in a minute."""
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 from collections.abc import Sequence
 from html import escape
@@ -22,6 +21,7 @@ from glyphscope.inspector.bundle import (
     line_breaks_table,
     rules_table,
 )
+from glyphscope.inspector.export_common import base64_text
 from glyphscope.inspector.exporters import page_image
 from glyphscope.widgets.explain import char_label, selection_text
 
@@ -85,7 +85,7 @@ def selection_html(model, indices: Sequence[int], picture: bytes, source_name: s
     )
     number = analysis.page_number
     title = f"{source_name} — page {number} — {len(indices)} glyphs explained"
-    image = base64.b64encode(picture).decode("ascii")
+    image = base64_text(picture)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -9,7 +9,6 @@ space → display matrix (§8.3.2, the page's /Rotate and crop offset) like the 
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -23,6 +22,7 @@ from glyphscope.inspector.export_common import (
     LEGEND_ROW,
     LEGEND_WIDTH,
     LegendSection,
+    base64_text,
     legend_height,
     legend_sections,
     page_rect,
@@ -39,6 +39,13 @@ def _num(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
+# Points formatted per numpy call: np.char.mod holds the GIL for the whole of a call (it
+# formats each number with Python's %), about 1 us a number, and the page export's worker
+# thread made a dense layer's 50,000 points in one call, 45 to 75 ms in which the GUI thread
+# could not run.
+POINTS_PER_CALL = 1024
+
+
 def _point_rows(points: np.ndarray) -> list[str]:
     """Each row of an (N, k, 2) array of points as SVG's "x,y x,y …" text, each number as
     _num writes it. Formatted by numpy with no tuple or list per point: a dense layer's
@@ -46,7 +53,17 @@ def _point_rows(points: np.ndarray) -> list[str]:
     the GIL, cost more than the text itself and stall the GUI thread for 200 ms at a time."""
     if not len(points):
         return []
-    numbers = np.char.rstrip(np.char.rstrip(np.char.mod("%.2f", points), "0"), ".")
+    step = max(1, POINTS_PER_CALL // points.shape[1])
+    rows: list[str] = []
+    for start in range(0, len(points), step):
+        rows += _formatted_rows(points[start : start + step])
+    return rows
+
+
+def _formatted_rows(points: np.ndarray) -> list[str]:
+    # Formatted flat: np.char.mod lists its result, and a list per row and point is garbage.
+    flat = np.char.mod("%.2f", points.reshape(-1)).reshape(points.shape)
+    numbers = np.char.rstrip(np.char.rstrip(flat, "0"), ".")
     pairs = np.char.add(np.char.add(numbers[..., 0], ","), numbers[..., 1])
     rows = pairs[:, 0]
     for column in range(1, pairs.shape[1]):
@@ -193,7 +210,8 @@ def svg_page(
     image = None
     if rendered is not None and not rendered.image.isNull():
         image = QImage(rendered.image)  # shared, copied only if the page's image changes
-    chosen = [i for i in selection if 0 <= i < model.count]
+    count = model.count
+    chosen = [i for i in selection if 0 <= i < count]
     outline = None
     if chosen:
         # A layer of its own: the window's selection layer shows the user's selection.
@@ -215,8 +233,20 @@ def svg_page(
     )
 
 
+# Lines of the SVG joined per piece of svg_parts: str.join holds the GIL for the whole of a
+# call, and a dense page's SVG is 10 MB.
+LINES_PER_PIECE = 2048
+
+
 def svg_text(page: SvgPage) -> str:
     """The SVG of `page`; safe off the GUI thread."""
+    return "".join(svg_parts(page))
+
+
+def svg_parts(page: SvgPage) -> list[str]:
+    """svg_text's text in pieces of a few thousand lines (that file's bytes are their UTF-8
+    one after the other), each joined by a call short enough for the GUI thread not to
+    wait on the GIL; safe off the GUI thread."""
     model = page.model
     matrix = to_qtransform(page.matrix)
     left, top, area_width, area_height = page.area
@@ -237,7 +267,7 @@ def svg_text(page: SvgPage) -> str:
         f'{_num(area_width)} {_num(area_height)}">',
     ]
     if page.page_image is not None:
-        data = base64.b64encode(png_bytes(page.page_image)).decode("ascii")
+        data = base64_text(png_bytes(page.page_image))
         out.append(
             f'<image class="page-image" x="0" y="0" width="{_num(page_width)}" '
             f'height="{_num(page_height)}" preserveAspectRatio="none" '
@@ -260,7 +290,10 @@ def svg_text(page: SvgPage) -> str:
     if sections:
         out += _legend(sections, area_width)
     out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return [
+        "\n".join(out[start : start + LINES_PER_PIECE]) + "\n"
+        for start in range(0, len(out), LINES_PER_PIECE)
+    ]
 
 
 def page_svg(

@@ -77,3 +77,40 @@ def test_the_longest_gui_thread_stall_of_each_export(
         "stalls_ms", {name: round(stall * 1000, 1) for name, (stall, _cpu, _s) in stalls.items()}
     )
     assert len(stalls) == len(exports)
+
+
+# -- the text exports' work in pieces, each a short hold of the GIL ------------------------------
+
+
+def test_a_text_encoded_in_pieces_is_the_whole_texts_utf8(monkeypatch):
+    from glyphscope.inspector import export_common
+
+    monkeypatch.setattr(export_common, "TEXT_PIECE", 7)
+    parts = ["", "ascii only, longer than a piece", "é—𝄞 mixed widths ×3 " * 5, "x"]
+    pieces = export_common.utf8_pieces(parts)
+    assert b"".join(pieces) == "".join(parts).encode("utf-8")
+    assert max(len(piece.decode("utf-8")) for piece in pieces) <= 7
+
+
+def test_base64_made_in_pieces_is_the_whole_datas():
+    import base64
+
+    from glyphscope.inspector.export_common import TEXT_PIECE, base64_text
+
+    for size in (0, 1, 2, 3, TEXT_PIECE // 4 * 3, TEXT_PIECE, 3 * TEXT_PIECE + 1):
+        data = bytes(range(256)) * (size // 256) + bytes(size % 256)
+        assert base64_text(data) == base64.b64encode(data).decode("ascii")
+
+
+def test_the_svg_in_pieces_is_the_svg_text(qtbot, qa_window, tmp_path, monkeypatch):
+    from glyphscope.inspector import svg_export
+    from tests.qa_support import open_and_wait, tj_pdf
+
+    window, _features = qa_window
+    open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
+    page = svg_export.svg_page(window, list(window.layers))
+    whole = svg_export.svg_text(page)
+    for lines in (1, 2, 5):
+        monkeypatch.setattr(svg_export, "LINES_PER_PIECE", lines)
+        assert "".join(svg_export.svg_parts(page)) == whole
+    assert whole.count("\n") == len(whole.splitlines()) and whole.endswith("</svg>\n")
