@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.decisions import DecisionColumns
 from glyphscope.core.text.reading import GapDecision, LineBreakDecision, TextResult
 
 if TYPE_CHECKING:
@@ -154,6 +155,10 @@ def line_diff(before: str, after: str, context: int = 1) -> list[LineChange]:
     """The changed lines of two texts with `context` unchanged lines around each change
     (an empty list: the texts are equal); a "gap" row stands for unchanged lines left out.
     Rows of a replaced block are paired in order."""
+    if before == after:
+        # What the matcher finds, without its pass over every line: a dense page's hundreds
+        # of alike lines took it 30 to 50 ms on the GUI thread after each rule change.
+        return []
     old, new = before.split("\n"), after.split("\n")
     rows: list[LineChange] = []
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
@@ -204,6 +209,10 @@ def _columns(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The decisions' previous and current glyphs and one more field, as numpy columns
     (C-level loops: a dense page has tens of thousands of decisions)."""
+    if isinstance(decisions, DecisionColumns):
+        # The analysis' own columns: no record is made (reading them as records held the
+        # GUI thread 10 ms per list on a dense page after each rule change).
+        return decisions.previous, decisions.current, getattr(decisions, flag)
     count = len(decisions)
     return (
         np.fromiter(map(attrgetter("previous"), decisions), dtype=np.int64, count=count),

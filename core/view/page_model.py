@@ -196,7 +196,8 @@ class PageModel:
 
     def glyph_rect(self, indices: Iterable[int]) -> Rect | None:
         """The user-space bounding box of the given glyphs' quads (None: none drawable)."""
-        wanted = np.asarray([i for i in indices if 0 <= i < self.count], dtype=np.int64)
+        count = self.count
+        wanted = np.asarray([i for i in indices if 0 <= i < count], dtype=np.int64)
         if not len(wanted):
             return None
         quads = self.quads[wanted]
