@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from glyphscope.core.rules import Rules
-from glyphscope.core.text.decisions import DecisionColumns
+from glyphscope.core.text.decisions import GapColumns, LineBreakColumns
 from glyphscope.core.text.reading import GapDecision, LineBreakDecision, TextResult
 
 if TYPE_CHECKING:
@@ -209,7 +209,7 @@ def _columns(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The decisions' previous and current glyphs and one more field, as numpy columns
     (C-level loops: a dense page has tens of thousands of decisions)."""
-    if isinstance(decisions, DecisionColumns):
+    if isinstance(decisions, (GapColumns, LineBreakColumns)):
         # The analysis' own columns: no record is made (reading them as records held the
         # GUI thread 10 ms per list on a dense page after each rule change).
         return decisions.previous, decisions.current, getattr(decisions, flag)
