@@ -26,7 +26,7 @@ def freeze_startup_objects() -> None:
     """Move every object alive now (the modules, classes and widgets of a window that is up)
     out of the collector's reach. A full collection walks every tracked object while holding
     the GIL, which stops every thread, the GUI thread too: with the start-up objects in it one
-    took 50 to 60 ms, without them under 1 ms. They live as long as the process, so the
+    took 35 to 60 ms, without them under 1 ms. They live as long as the process, so the
     collector had nothing to find among them; the garbage of the start-up goes first."""
     gc.collect()
     gc.freeze()
