@@ -4,8 +4,9 @@ change list walked with the keyboard (pytest-qt)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QPushButton
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtWidgets import QLineEdit, QPushButton
 
 from tests.qa_support import TIMEOUT_MS, glyph_indices, open_and_wait, qa_window, send_wheel, tj_pdf
 from tests.test_gui_qa_rules import change_rule
@@ -61,7 +62,7 @@ def test_the_text_before_and_after_a_change_is_shown_line_by_line(qtbot, qa_wind
     open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
     change_rule(qtbot, features, space_gap_ratio=0.7)
     panel = features.rules_panel
-    panel.tabs.setCurrentIndex(1)
+    panel.tabs.setCurrentIndex(2)
     for mode in range(panel.text_mode.count()):
         panel.text_mode.setCurrentIndex(mode)
         shown = panel.text_diff.toPlainText()
@@ -195,3 +196,97 @@ def test_a_rule_change_in_fit_width_keeps_the_place_on_the_page(qtbot, qa_window
     assert view.fit_mode == "width"
     # Before, the new analysis re-fitted the width and scrolled back to the top of the page.
     assert abs(view.mapToScene(0, 0).y() - top) < 1.0
+
+
+def click_tab(qtbot, tabs, title: str) -> None:
+    """Click the tab whose title starts with `title` (the titles count the changes)."""
+    bar = tabs.tabBar()
+    index = next(i for i in range(bar.count()) if bar.tabText(i).startswith(title))
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
+    assert tabs.currentIndex() == index
+
+
+def shown_lines(browser) -> list[str]:
+    """The lines of `browser` inside its viewport, as they are on screen."""
+    viewport = browser.viewport()
+    top = browser.cursorForPosition(QPoint(4, 2))
+    bottom = browser.cursorForPosition(QPoint(4, viewport.height() - 2))
+    top.setPosition(bottom.position(), top.MoveMode.KeepAnchor)
+    return top.selectedText().replace("\u2029", "\n").splitlines()
+
+
+@pytest.fixture
+def small_rules(qtbot, qa_window, tmp_path):
+    """The Rules dock in front in a 1024×700 window, on 20 lines each losing a space under
+    space_gap_ratio 0.7."""
+    window, features = qa_window
+    open_and_wait(qtbot, window, dense_tj_pdf(tmp_path / "lines.pdf", lines=20))
+    window.resize(1024, 700)
+    qtbot.waitUntil(lambda: window.width() == 1024, timeout=2000)
+    features.docks["rules"].show()
+    features.docks["rules"].raise_()
+    qtbot.wait(50)
+    return window, features
+
+
+def type_rule(qtbot, features, name: str, text: str) -> None:
+    """Click a rule's spin box, select its text, type `text` and press Enter, as a user does,
+    and wait for the changes to be listed."""
+    panel = features.rules_panel
+    editor = panel.editors[name]
+    line = editor.findChild(QLineEdit)
+    panel.window().activateWindow()
+    qtbot.mouseClick(line, Qt.MouseButton.LeftButton, pos=line.rect().center())
+    qtbot.waitUntil(editor.hasFocus, timeout=2000)
+    qtbot.keyClick(line, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    with qtbot.waitSignal(
+        features.ruleChangesShown,
+        timeout=TIMEOUT_MS,
+        check_params_cb=lambda changes: bool(changes.changed_rules),
+    ):
+        qtbot.keyClicks(line, text)
+        qtbot.keyClick(line, Qt.Key.Key_Return)
+
+
+def test_at_1024_by_700_the_text_diff_of_a_typed_rule_shows_its_lines(qtbot, small_rules):
+    window, features = small_rules
+    panel = features.rules_panel
+    assert panel.editors["space_gap_ratio"].isVisible()  # the Rules tab is in front
+    type_rule(qtbot, features, "space_gap_ratio", "0.7")
+    assert panel.editors["space_gap_ratio"].value() == 0.7
+    assert panel.tabs.tabText(2) == "Text diff (20)"  # counted, seen from the Rules tab
+    click_tab(qtbot, panel.tabs, "Text diff")
+    lines = shown_lines(panel.text_diff)
+    # Before, a splitter under the editors left the diff three lines of a 320-pixel dock.
+    assert len(lines) >= 6, lines
+    assert "− abcdefghij·klmnopqrst" in lines and "+ abcdefghijklmnopqrst" in lines
+
+
+def test_at_1024_by_700_the_keys_walk_the_decisions_and_show_each_ones_glyphs(qtbot, small_rules):
+    window, features = small_rules
+    panel = features.rules_panel
+    type_rule(qtbot, features, "space_gap_ratio", "0.7")
+    click_tab(qtbot, panel.tabs, "Decisions")
+    tree = panel.changes
+    assert tree.isVisible() and tree.viewport().height() >= 100
+    lost = tree.topLevelItem(1)
+    assert lost.text(0) == "spaces lost: 20" and lost.isExpanded()
+    qtbot.mouseClick(
+        tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(lost).center()
+    )
+    window.view.set_zoom(4.0)  # the page's last lines out of view
+    seen = []
+    for number in range(3):
+        qtbot.keyClick(tree, Qt.Key.Key_Down)
+        pair = tuple(lost.child(number).data(0, Qt.ItemDataRole.UserRole))
+        assert tree.currentItem() is lost.child(number)
+        assert window.selection.indices == pair
+        assert [window.model.glyphs[i].text for i in pair] == ["j", "k"]
+        seen.append(pair)
+        rect = window.model.glyph_rect(pair)
+        shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+        centre = window.view.overlay_root.mapToScene(
+            QPointF((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2)
+        )
+        assert shown.contains(centre)
+    assert len(set(seen)) == 3

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QSpinBox,
-    QSplitter,
     QTabWidget,
     QTextBrowser,
     QTreeWidget,
@@ -53,6 +52,7 @@ DEBOUNCE_MS = 250
 INT_MAX = 2**31 - 1
 COMPARE_DEFAULTS = "spec defaults"
 COMPARE_PREVIOUS = "previous rules"
+RULES_TAB, DECISIONS_TAB, TEXT_TAB = "Rules", "Decisions", "Text diff"
 # Entries listed per category of rule changes (the category line counts them all).
 LISTED = 500
 
@@ -127,6 +127,7 @@ class RulesPanel(QWidget):
             self.editors[name] = editor
             self.markers[name] = marker
         grid.setColumnStretch(0, 1)
+        grid.setRowStretch(2 * len(fields(Rules)), 1)  # the rules packed at the top
 
         self.reset_button = QPushButton("Reset to spec")
         self.reset_button.setObjectName("rules_reset")
@@ -168,43 +169,46 @@ class RulesPanel(QWidget):
         self.text_diff.setLineWrapMode(QTextBrowser.LineWrapMode.NoWrap)
         text_page = QWidget()
         text_layout = QVBoxLayout(text_page)
-        text_layout.setContentsMargins(0, 0, 0, 0)
+        text_layout.setContentsMargins(2, 2, 2, 2)
         text_row = QHBoxLayout()
         text_row.addWidget(QLabel("Text mode"))
         text_row.addWidget(self.text_mode, 1)
         text_layout.addLayout(text_row)
         text_layout.addWidget(self.text_diff, 1)
-        self.tabs = QTabWidget()
-        self.tabs.setObjectName("rules_tabs")
-        self.tabs.addTab(self.changes, "Decisions")
-        self.tabs.addTab(text_page, "Text before / after")
         self._texts: tuple[object, object, str] | None = None  # before, after, label
 
-        # The editors scroll, so the panel asks for little height and never makes the window
-        # taller than the screen; the changes get the room a splitter gives them.
+        # Three tabs, each given the dock's whole height: at 1024×700 the dock is about 320
+        # pixels tall, and shared by a splitter the editors showed two rules and the diff
+        # three lines. The tabs' titles count the changes, seen from the Rules tab too; the
+        # summary, whose height varies, sits in the Decisions tab so no tab moves under the
+        # pointer when an analysis lands.
         editors = QWidget()
-        editors_layout = QVBoxLayout(editors)
-        editors_layout.setContentsMargins(0, 0, 0, 0)
-        editors_layout.addLayout(grid)
-        editors_layout.addLayout(buttons)
+        editors.setLayout(grid)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(editors)
-        changes = QWidget()
-        changes_layout = QVBoxLayout(changes)
-        changes_layout.setContentsMargins(0, 0, 0, 0)
-        changes_layout.addLayout(compare_row)
-        changes_layout.addWidget(self.summary)
-        changes_layout.addWidget(self.tabs, 1)
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(scroll)
-        splitter.addWidget(changes)
-        splitter.setSizes([380, 300])
+        rules_page = QWidget()
+        rules_layout = QVBoxLayout(rules_page)
+        rules_layout.setContentsMargins(2, 2, 2, 2)
+        rules_layout.addWidget(scroll, 1)
+        rules_layout.addLayout(buttons)  # below the scrolled editors: always in view
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("rules_tabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(rules_page, RULES_TAB)
+        decisions_page = QWidget()
+        decisions_layout = QVBoxLayout(decisions_page)
+        decisions_layout.setContentsMargins(2, 2, 2, 2)
+        decisions_layout.addWidget(self.summary)
+        decisions_layout.addWidget(self.changes, 1)
+        self.tabs.addTab(decisions_page, DECISIONS_TAB)
+        self.tabs.addTab(text_page, TEXT_TAB)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(splitter)
+        layout.addLayout(compare_row)
+        layout.addWidget(self.tabs, 1)
         self.set_rules(self.defaults)
 
     # -- editors ----------------------------------------------------------------------------
@@ -329,6 +333,7 @@ class RulesPanel(QWidget):
         the new analysis) names the glyphs, and `comparison` (from `compare`) holds the
         changes and each changed decision's old numbers beside its new ones."""
         self.changes.clear()
+        self._count_tab(DECISIONS_TAB, 0)
         after = model.analysis if model is not None else None
         changes = comparison.changes if comparison is not None else None
         before = comparison.before if comparison is not None else None
@@ -356,6 +361,7 @@ class RulesPanel(QWidget):
             "glyphs newly kept": changes.newly_kept,
         }
         old_decisions, new_decisions = comparison.old_decisions, comparison.new_decisions
+        listed = 0
         for category, glyphs in changes.categories():
             items = pairs.get(category) or singles.get(category) or ()
             top = QTreeWidgetItem([f"{category}: {len(items)}", ""])
@@ -376,15 +382,25 @@ class RulesPanel(QWidget):
                 child.setData(0, Qt.ItemDataRole.UserRole, tuple(indices))
                 top.addChild(child)
             top.setExpanded(0 < len(items) <= 20)
+            listed += len(items)
+        self._count_tab(DECISIONS_TAB, listed)
 
     def _show_text_diff(self) -> None:
         if self._texts is None:
             self.text_diff.setHtml("<p style='color:#666'>No comparison yet.</p>")
+            self._count_tab(TEXT_TAB, 0)
             return
         before, after, against = self._texts
         mode = self.text_mode.currentData()
         rows = line_diff(mode_text(before, mode), mode_text(after, mode))
         self.text_diff.setHtml(diff_html(rows, f"before ({against or 'baseline'})", "now"))
+        self._count_tab(TEXT_TAB, sum(row.tag not in ("equal", "gap") for row in rows))
+
+    def _count_tab(self, title: str, count: int) -> None:
+        """The tab's title with how many changes it lists, so that what a rule change did
+        shows from the Rules tab too."""
+        index = {DECISIONS_TAB: 1, TEXT_TAB: 2}[title]
+        self.tabs.setTabText(index, f"{title} ({count:,})" if count else title)
 
     def _on_item(self, item: QTreeWidgetItem, _column: int) -> None:
         glyphs = item.data(0, Qt.ItemDataRole.UserRole)
