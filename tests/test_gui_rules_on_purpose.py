@@ -81,7 +81,7 @@ def test_a_changed_decision_lists_its_old_and_new_numbers(qtbot, qa_window, tmp_
     assert top.text(0) == "spaces lost: 1"
     # TJ -600 at 10 pt is a 6 pt gap; 0.15 and 0.7 × the 10 pt box height are the thresholds.
     assert (
-        top.child(0).text(0) == "“J” → “s”: gap 6.00 vs 1.50 → space, now 6.00 vs 7.00 → no space"
+        top.child(0).text(0) == "“J” → “s”:\ngap 6.00 vs 1.50 → space,\nnow 6.00 vs 7.00 → no space"
     )
 
 
@@ -127,7 +127,7 @@ def test_a_dense_pages_rule_changes_are_listed_from_the_comparison_thread(
     top = features.rules_panel.changes.topLevelItem(1)
     assert top.text(0) == "spaces lost: 110"
     assert top.child(0).text(0) == (
-        "“j” → “k”: gap 3.00 vs 0.75 → space, now 3.00 vs 3.50 → no space"
+        "“j” → “k”:\ngap 3.00 vs 0.75 → space,\nnow 3.00 vs 3.50 → no space"
     )
     assert features.rule_layer.groups[0].label == "spaces lost"
 
@@ -290,3 +290,21 @@ def test_at_1024_by_700_the_keys_walk_the_decisions_and_show_each_ones_glyphs(qt
         )
         assert shown.contains(centre)
     assert len(set(seen)) == 3
+
+
+def test_at_1024_by_700_a_decisions_old_and_new_numbers_fit_the_dock(qtbot, small_rules):
+    _window, features = small_rules
+    panel = features.rules_panel
+    type_rule(qtbot, features, "space_gap_ratio", "0.7")
+    click_tab(qtbot, panel.tabs, "Decisions")
+    tree = panel.changes
+    entry = tree.topLevelItem(1).child(0)
+    text = entry.text(0)
+    assert "gap 3.00 vs 0.75 → space" in text and "now 3.00 vs 3.50 → no space" in text
+    shown = tree.visualItemRect(entry)
+    # Every line of it inside the tree's viewport: before, the one line was about 400
+    # pixels wide in a 200-pixel column and the new numbers were cut off.
+    metrics = tree.fontMetrics()
+    widest = max(metrics.horizontalAdvance(line) for line in text.splitlines())
+    assert shown.left() + widest <= tree.viewport().width()
+    assert shown.height() >= len(text.splitlines()) * metrics.lineSpacing()

@@ -154,8 +154,11 @@ class RulesPanel(QWidget):
         self.summary.setWordWrap(True)
         self.changes = QTreeWidget()
         self.changes.setObjectName("rules_changes")
-        self.changes.setHeaderLabels(["change", "glyphs"])
-        fit_columns(self.changes, [200])
+        # One column, the dock's whole width: a decision's old and new numbers need it (the
+        # glyph numbers, a column of their own before, are in each entry's tooltip).
+        self.changes.setHeaderLabels(["change"])
+        self.changes.setIndentation(12)
+        fit_columns(self.changes, [])
         self.changes.itemClicked.connect(self._on_item)
         # Walking the list with the arrow keys selects and shows each change's glyphs.
         self.changes.currentItemChanged.connect(lambda item, _old: item and self._on_item(item, 0))
@@ -364,7 +367,7 @@ class RulesPanel(QWidget):
         listed = 0
         for category, glyphs in changes.categories():
             items = pairs.get(category) or singles.get(category) or ()
-            top = QTreeWidgetItem([f"{category}: {len(items)}", ""])
+            top = QTreeWidgetItem([f"{category}: {len(items)}"])
             top.setData(0, Qt.ItemDataRole.UserRole, tuple(glyphs))
             top.setForeground(0, QColor(CATEGORY_COLOURS[category]))
             self.changes.addTopLevelItem(top)
@@ -376,9 +379,11 @@ class RulesPanel(QWidget):
                     numbers = _decision_change(
                         old_decisions[kind].get(item), new_decisions[kind].get(item)
                     )
-                    label = f"{label}: {numbers}" if numbers else label
-                child = QTreeWidgetItem([label, " ".join(f"#{i}" for i in indices)])
-                child.setToolTip(0, label)
+                    label = f"{label}:\n{numbers}" if numbers else label
+                child = QTreeWidgetItem([label])
+                one_line = label.replace("\n", " ")
+                glyph_numbers = " ".join(f"#{i}" for i in indices)
+                child.setToolTip(0, f"{one_line} (glyphs {glyph_numbers})")
                 child.setData(0, Qt.ItemDataRole.UserRole, tuple(indices))
                 top.addChild(child)
             top.setExpanded(0 < len(items) <= 20)
@@ -453,13 +458,15 @@ def _verdict(decision) -> str:
 
 
 def _decision_change(old, new) -> str:
-    """'gap 4.48 vs threshold 2.42 → space, now 4.48 vs 6.45 → no space'."""
+    """'gap 4.48 vs 2.42 → space,⏎now 4.48 vs 6.45 → no space': the old and the new numbers
+    on lines of their own, so both show in a dock a third of a 1024-pixel screen wide (on
+    one line the new ones lay past its edge)."""
     if old is None and new is None:
         return ""
     name = "gap" if hasattr(old or new, "gap") else "line move"
     was = f"{name} {_verdict(old)}" if old is not None else f"{name}: not compared before"
     now = _verdict(new) if new is not None else "not compared now"
-    return f"{was}, now {now}"
+    return f"{was},\nnow {now}"
 
 
 def _glyph_label(model, index: int) -> str:
