@@ -152,3 +152,22 @@ def test_page_keys_turn_pages_when_the_page_view_has_focus(qtbot, three_pages):
     with qtbot.waitSignal(win.pageReady, timeout=30_000):
         qtbot.keyClick(win.view, Qt.Key.Key_End)
     assert win.page_index == 2
+
+
+def test_the_glyph_table_of_a_page_turned_to_starts_at_its_first_row(qtbot, window, tmp_path):
+    from tests.test_gui_background_exports import two_pages_pdf
+
+    open_and_wait(qtbot, window, two_pages_pdf(tmp_path / "two.pdf"))
+    window.panels["glyphs"].show()
+    window.panels["glyphs"].raise_()
+    view = window.glyph_table.view
+    bar = view.verticalScrollBar()
+    qtbot.waitUntil(lambda: view.isVisible(), timeout=2000)
+    for turn in (window.next_page, window.previous_page):  # page 1 again: its kept analysis
+        qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=2000)  # laid out
+        bar.setValue(bar.maximum())  # the scroll bar dragged to the page's last glyphs
+        with qtbot.waitSignal(window.pageReady, timeout=30_000):
+            turn()
+        # Before, a page's table opened where the last page's was scrolled to.
+        qtbot.wait(50)
+        assert bar.value() == 0 and view.rowAt(0) == 0, turn

@@ -306,6 +306,7 @@ class GlyphTable(QWidget):
         self.source.sorted.connect(lambda: self.set_selected(self._selected))
 
     def set_page_model(self, model: PageModel | None) -> None:
+        previous = self.source.model
         self._quiet = True
         try:
             for combo, values in (
@@ -327,6 +328,10 @@ class GlyphTable(QWidget):
             )
         finally:
             self._quiet = False
+        # Another page starts at its first row (the last page's scroll position showed its
+        # rows 3,503 on, an arbitrary place); the same page analysed again stays where it was.
+        if model is None or previous is None or previous.page_index != model.page_index:
+            self.view.scrollToTop()
         self._update_count()
 
     def _filter(self, **values) -> None:
