@@ -527,3 +527,46 @@ def test_a_background_layers_labels_are_painted_into_its_image_beyond_its_bounds
     painter.end()
     assert not painted_here
     assert linear.mapRect(layer.boundingRect()).toAlignedRect().contains(labels)
+
+
+def test_a_layer_painted_directly_with_nothing_on_the_page_is_skipped_by_qt(
+    qtbot, view, tmp_path, monkeypatch
+):
+    model = model_of(dense_pdf(tmp_path / "few.pdf", lines=2))
+    assert model.count <= SYNC_GLYPHS and not model.arrays.outside.any()
+    empty = add_layer(view, DroppedOutsideLayer(), model)
+    drawn = add_layer(view, GlyphQuadsLayer(), model)
+    assert not empty.background and not drawn.background
+    # No bounds: Qt neither caches a transparent pixmap of the page for it nor composes one.
+    assert empty.boundingRect().isEmpty()
+    assert not drawn.boundingRect().isEmpty()
+    painted = []
+    monkeypatch.setattr(DroppedOutsideLayer, "paint", lambda *args: painted.append(args))
+    view.viewport().repaint()
+    assert not painted
+    # Bounds again once there is something to draw (the selection layer's glyphs chosen).
+    selection = add_layer(view, SelectionLayer(), model)
+    assert selection.boundingRect().isEmpty()
+    selection.set_selected([0, 1])
+    assert selection.boundingRect().contains(QRectF(*model.quads[0].min(axis=0), 1, 1))
+
+
+def test_a_layer_whose_bounds_grow_to_its_labels_image_is_painted_once(
+    qtbot, view, tmp_path, monkeypatch
+):
+    from glyphscope.widgets.overlay_layers import PageBoxesLayer
+
+    model = model_of(dense_pdf(tmp_path / "dense.pdf"))
+    runs = []
+    run = painter_module.LayerJob.run
+    monkeypatch.setattr(painter_module.LayerJob, "run", lambda job: (runs.append(job), run(job)))
+    layer = add_layer(view, PageBoxesLayer(), model)
+    for scale in (0.5, 0.8, 0.94, 1.06, 1.3):
+        runs.clear()
+        view.setTransform(QTransform.fromScale(scale, scale))
+        view.centerOn(layer.mapToScene(300, 842))  # the labels above the page in view
+        wait_painted(qtbot, view, layer)
+        for _ in range(3):
+            view.viewport().repaint()
+            qtbot.wait(20)
+        assert len(runs) == 1 and not layer.pending, scale

@@ -94,7 +94,10 @@ class LayerJob:
                 -LABEL_MARGIN_PX, -LABEL_MARGIN_PX, LABEL_MARGIN_PX, LABEL_MARGIN_PX
             )
             labelled = label_reach(self.labels, self.linear)
-            self.region = self.region.united(labelled.toAlignedRect().intersected(beside))
+            # With the pixel of antialiasing around them that _reach keeps: a region short of
+            # it had the layer painted again, a pixel taller, once its bounds took the image in.
+            inked = labelled.adjusted(-1, -1, 1, 1).toAlignedRect()
+            self.region = self.region.united(inked.intersected(beside))
         seen = QRectF(self.region).adjusted(-CULL_PAD_PX, -CULL_PAD_PX, CULL_PAD_PX, CULL_PAD_PX)
         area = self.linear.inverted()[0].mapRect(seen)
         culled = (area.left(), area.top(), area.right(), area.bottom())
