@@ -12,6 +12,7 @@ from pikepdf import Dictionary, Name
 from glyphscope.core.cli import main
 from glyphscope.core.serialize import GLYPH_JSON_KEYS
 from tests.pdfbuilder import Encrypt, PdfBuilder, tounicode_cmap, truetype_program
+from tests.test_fontprogram import cff_program
 
 
 @pytest.fixture
@@ -323,6 +324,16 @@ def _font_test_pdf(tmp_path, font_kind: str):
             Dictionary(Type=Name.FontDescriptor, FontFile=builder.stream(program))
         )
         content = b"BT /F1 10 Tf 72 700 Td (AB) Tj ET"
+    elif font_kind == "cff":
+        # A Type1C program's built-in StandardEncoding and charset name the glyphs (65 is A,
+        # 0xAE fi), read by core.fonts.cff without fontTools.
+        font = builder.standard_font("GlyphscopeCFF", encoding=None)
+        program = builder.stream(cff_program())
+        program.Subtype = Name.Type1C
+        font.FontDescriptor = builder.pdf.make_indirect(
+            Dictionary(Type=Name.FontDescriptor, FontFile3=program)
+        )
+        content = b"BT /F1 10 Tf 72 700 Td (A\\256) Tj ET"
     elif font_kind == "unnamed-program":
         # A TrueType program without glyph names (post format 3): its Unicode cmap alone
         # gives the text, so fontTools' glyph list is not needed to name its glyphs.
@@ -346,6 +357,7 @@ def _font_test_pdf(tmp_path, font_kind: str):
         ("tounicode", set()),
         ("standard", set()),
         ("type1", set()),
+        ("cff", set()),
         ("uni-name", {"fontTools.agl"}),
         ("program", {"fontTools.ttLib"}),
         ("unnamed-program", {"fontTools.ttLib"}),
@@ -356,7 +368,8 @@ def test_text_mode_loads_fonttools_only_for_what_the_fonts_need(tmp_path, font_k
     # uni0041), its font parsers only when a font program other than Type 1 is read.
     path = _font_test_pdf(tmp_path, font_kind)
     assert main(["--mode", "text", "-o", str(tmp_path / "out.txt"), str(path)]) == 0
-    assert (tmp_path / "out.txt").read_text() == ("Bfi" if font_kind == "type1" else "AB")
+    expected_text = {"type1": "Bfi", "cff": "Afi"}.get(font_kind, "AB")
+    assert (tmp_path / "out.txt").read_text() == expected_text
     loaded = _loaded_modules("--mode", "text", path)
     fonttools = {"fontTools.agl", "fontTools.ttLib", "fontTools.cffLib"}
     assert fonttools & loaded == expected

@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-GENERATORS = ("make_sample.py", "build_cmaps.py", "build_standard14.py", "build_glyph_list.py")
+GENERATORS = (
+    "make_sample.py",
+    "build_cmaps.py",
+    "build_standard14.py",
+    "build_glyph_list.py",
+    "build_cff_data.py",
+)
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +63,7 @@ def test_wheel_carries_every_data_file_and_no_generator_or_test(wheel):
     assert "glyphscope/assets/sample.pdf" in names
     assert "glyphscope/assets/fonts/standard14.json" in names
     assert "glyphscope/assets/fonts/glyph_list.json" in names
+    assert "glyphscope/assets/fonts/cff_data.json" in names
     assert "glyphscope/assets/cmaps/cmap-90ms-RKSJ-H.json.gz" in names
     assert "glyphscope/assets/cmaps/cid2unicode-Adobe-Japan1.json.gz" in names
     assert "glyphscope/py.typed" in names

@@ -46,7 +46,8 @@ def standard_encoding_names() -> list[str]:
     return [name or ".notdef" for name in _glyph_list()["encodings"]["StandardEncoding"]]
 
 
-def _asset_json(file_name: str) -> dict:
+def asset_json(file_name: str) -> dict:
+    """One of glyphscope.assets.fonts' JSON files, parsed."""
     # Read beside the package's own file, as core.fonts.cmap.predefined reads its tables:
     # importlib.resources would load zipfile and its readers into every process that decodes
     # a simple font (a few milliseconds of start-up) for files that are never zipped.
@@ -56,7 +57,7 @@ def _asset_json(file_name: str) -> dict:
 
 @cache
 def _glyph_list() -> dict:
-    return _asset_json("glyph_list.json")
+    return asset_json("glyph_list.json")
 
 
 def _stored_encoding(name: str) -> Encoding:
@@ -65,7 +66,7 @@ def _stored_encoding(name: str) -> Encoding:
 
 @cache
 def _standard14_data() -> dict:
-    return _asset_json("standard14.json")
+    return asset_json("standard14.json")
 
 
 def _builtin_encoding(font: str) -> Encoding:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import io
 import re
 import struct
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pikepdf
 
@@ -46,6 +46,8 @@ _PARSE_ERRORS = (
     OverflowError,
     UnicodeDecodeError,
 )
+
+_CFF_PROGRAMS = ("FontFile3/Type1C", "FontFile3/CIDFontType0C")
 
 # §9.6.6.4: a symbolic TrueType font's (3,0) cmap may place single-byte codes at
 # 0xF000-0xF0FF (also seen at 0xF100/0xF200).
@@ -96,17 +98,18 @@ def font_program_unicode(
     standard = False
     by_glyph: dict[int, str]
     errors: tuple[type[Exception], ...] = _PARSE_ERRORS
-    if program_type != "FontFile":
+    if program_type not in ("FontFile", *_CFF_PROGRAMS):
         # fontTools is imported by the first program it parses, not with this module: ttLib
         # and cffLib are a quarter of the text path's start-up, most fonts are read without
-        # their program, and a Type 1 program is read by pattern, without fontTools.
+        # their program, a Type 1 program is read by pattern and a CFF by core.fonts.cff,
+        # without fontTools (cffLib, where a CFF needs it, raises no TTLibError).
         from fontTools.ttLib import TTLibError
 
         errors = (TTLibError, *_PARSE_ERRORS)
     try:
         if program_type == "FontFile":
             (by_code, standard), by_glyph = _type1_unicode(data), {}
-        elif program_type in ("FontFile3/Type1C", "FontFile3/CIDFontType0C"):
+        elif program_type in _CFF_PROGRAMS:
             by_code, by_glyph, standard = _cff_unicode(data, simple)
         else:
             by_code, by_glyph = _sfnt_unicode(data, simple)
@@ -172,16 +175,61 @@ def _ps_integer(token: bytes) -> int | None:
 
 
 def _cff_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, str], bool]:
+    from glyphscope.core.fonts import cff
+
+    try:
+        return _cff_names_unicode(cff.read_top_dict(data), simple)
+    except cff.Unhandled:
+        pass
+    # What the reader does not read as fontTools does (CFF2, damage, an unusual operand) is
+    # read by fontTools itself, so its result and its error text stay fontTools' own.
     from fontTools.cffLib import CFFFontSet
 
     fonts = CFFFontSet()
     fonts.decompile(io.BytesIO(data), None)
-    top = fonts[fonts.fontNames[0]]
-    if hasattr(top, "ROS"):
+    return _cff_names_unicode(_FontToolsTopDict(fonts[fonts.fontNames[0]]), simple)
+
+
+class _CffTopDict(Protocol):
+    @property
+    def cid_keyed(self) -> bool: ...
+
+    @property
+    def charset(self) -> Sequence[str]: ...
+
+    @property
+    def encoding(self) -> str | Sequence[str]: ...
+
+
+class _FontToolsTopDict:
+    """fontTools.cffLib's TopDict read as core.fonts.cff's (its attributes load on first use)."""
+
+    def __init__(self, top: Any) -> None:
+        self._top = top
+
+    @property
+    def cid_keyed(self) -> bool:
+        return hasattr(self._top, "ROS")
+
+    @property
+    def charset(self) -> Sequence[str]:
+        return self._top.charset
+
+    @property
+    def encoding(self) -> str | Sequence[str]:
+        return self._top.Encoding
+
+
+def _cff_names_unicode(
+    top: _CffTopDict, simple: bool
+) -> tuple[dict[int, str], dict[int, str], bool]:
+    if top.cid_keyed:
         # CID-keyed CFF: glyph names are 'cidNNNNN' and say nothing about Unicode.
         return {}, {}, False
+    # In fontTools' order (the Encoding, then the charset), which decides a damaged
+    # program's error.
     if simple:
-        encoding = top.Encoding
+        encoding = top.encoding
         standard = encoding == "StandardEncoding"
         if isinstance(encoding, str):
             # ExpertEncoding names small caps and old-style figures: nothing plain text needs.
