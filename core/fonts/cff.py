@@ -22,8 +22,7 @@ two on every CFF program of the corpus and on mutated programs).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 
 from glyphscope.core.fonts.encodings import asset_json
 
@@ -47,46 +46,63 @@ _RESERVED = object()
 _REAL_NIBBLES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "E", "E-", None, "-")
 
 
-@dataclass(frozen=True, slots=True)
+# The classes here are plain ones, not dataclasses: this module is imported by a process's
+# first CFF program, and a dataclass's creation (its methods compiled from source) would be
+# most of the import.
 class _Data:
-    standard_strings: tuple[str, ...]
-    charsets: tuple[tuple[str, ...], ...]  # charset offsets 0, 1, 2: ISOAdobe, Expert, ExpertSubset
-    operands: dict[int, tuple[str, ...]]
+    __slots__ = ("standard_strings", "charsets", "operands")
+
+    def __init__(self, stored: dict) -> None:
+        self.standard_strings: tuple[str, ...] = tuple(stored["standard_strings"])
+        charsets = stored["charsets"]
+        # By charset offset: 0 ISOAdobe, 1 Expert, 2 ExpertSubset.
+        self.charsets = tuple(
+            tuple(charsets[name]) for name in ("ISOAdobe", "Expert", "ExpertSubset")
+        )
+        self.operands: dict[int, tuple[str, ...]] = {}
+        for key, kinds in stored["top_dict_operands"].items():
+            b0, _, b1 = key.partition(" ")
+            self.operands[int(b0) << 8 | int(b1) if b1 else int(b0)] = tuple(kinds)
 
 
 @cache
 def _data() -> _Data:
-    stored = asset_json("cff_data.json")
-    operands = {}
-    for key, kinds in stored["top_dict_operands"].items():
-        b0, _, b1 = key.partition(" ")
-        operands[int(b0) << 8 | int(b1) if b1 else int(b0)] = tuple(kinds)
-    charsets = stored["charsets"]
-    return _Data(
-        tuple(stored["standard_strings"]),
-        tuple(tuple(charsets[name]) for name in ("ISOAdobe", "Expert", "ExpertSubset")),
-        operands,
-    )
+    return _Data(asset_json("cff_data.json"))
 
 
-@dataclass(frozen=True)
 class TopDict:
     """The first font's Top DICT: the operand of each operator of interest as it was last
-    given, and the glyph count its CharStrings INDEX holds (None without CharStrings)."""
+    given (values), the String INDEX (strings, SIDs from 391 on) and the glyph count its
+    CharStrings INDEX holds (glyph_count, None without CharStrings)."""
 
-    data: bytes
-    strings: tuple[str, ...]  # the String INDEX, SIDs from 391 on
-    values: dict[int, object]
-    glyph_count: int | None
+    __slots__ = ("data", "strings", "values", "glyph_count", "_charset")
+
+    def __init__(
+        self,
+        data: bytes,
+        strings: tuple[str, ...],
+        values: dict[int, object],
+        glyph_count: int | None,
+    ) -> None:
+        self.data = data
+        self.strings = strings
+        self.values = values
+        self.glyph_count = glyph_count
+        self._charset: list[str] | None = None
 
     @property
     def cid_keyed(self) -> bool:
         """§18: the ROS operator first in the Top DICT makes a CIDFont."""
         return _ROS in self.values
 
-    @cached_property
+    @property
     def charset(self) -> list[str]:
         """§13: the glyph names in glyph order, as fontTools makes them unique."""
+        if self._charset is None:
+            self._charset = self._read_charset()
+        return self._charset
+
+    def _read_charset(self) -> list[str]:
         offset = self.values.get(_CHARSET)
         if offset is None:
             # §9 gives charset a default (0, ISOAdobe) but fontTools' TopDict has none and

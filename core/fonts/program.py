@@ -3,8 +3,10 @@
 When a font has no /ToUnicode and its /Encoding names nothing useful (symbolic subsets,
 Identity-H CIDFonts), the embedded font program (§9.9) may still tell which character a glyph
 draws: a TrueType/OpenType Unicode cmap, glyph names in the post table or the CFF charset, or a
-Type 1 font's built-in /Encoding. Everything is read through fontTools; every parse is guarded
-and what was skipped is recorded in `problems`.
+Type 1 font's built-in /Encoding. TrueType and OpenType programs are read through fontTools,
+CFF programs by core.fonts.cff (through fontTools where it cannot read them as fontTools does),
+Type 1 programs by pattern; every parse is guarded and what was skipped is recorded in
+`problems`.
 """
 
 from __future__ import annotations
@@ -175,7 +177,7 @@ def _ps_integer(token: bytes) -> int | None:
 
 
 def _cff_unicode(data: bytes, simple: bool) -> tuple[dict[int, str], dict[int, str], bool]:
-    from glyphscope.core.fonts import cff
+    from glyphscope.core.fonts import cff  # by the first CFF program, as fontTools was
 
     try:
         return _cff_names_unicode(cff.read_top_dict(data), simple)
