@@ -92,7 +92,8 @@ class TopDict:
 
     @property
     def cid_keyed(self) -> bool:
-        """§18: the ROS operator first in the Top DICT makes a CIDFont."""
+        """§18: a Top DICT with the ROS operator is a CIDFont's (§18 puts it first; fontTools,
+        as here, takes it anywhere)."""
         return _ROS in self.values
 
     @property
