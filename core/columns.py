@@ -204,6 +204,14 @@ class GlyphColumns(Sequence[Glyph]):
             self._text_ids.extend(dictionary_encoded(self.text))
         return self._text_ids[0], self._text_ids[1]
 
+    def with_text_ids(self, ids: np.ndarray, distinct: list[str]) -> GlyphColumns:
+        """These columns, their text_ids() given by the maker of the text column, who
+        numbered its texts as dictionary_encoded would (the compiled glyph columns, once per
+        row of the interpreter's glyph table)."""
+        if not self._text_ids:
+            self._text_ids.extend((ids, distinct))
+        return self
+
     def _lists(self) -> list[list]:
         """The columns as Python lists (points and quads as tuples), made once."""
         listed = self._listed

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.document import Document
+from glyphscope.core.fonts.dicts import Font
 from glyphscope.core.interpret import interpreter, runs
 from glyphscope.core.interpret.interpreter import interpret_page
 from glyphscope.core.rules import Rules
@@ -50,8 +51,17 @@ def test_the_python_loop_gives_the_reference_records_of_corpus_files(python_loop
 def _same_columns(compiled: object, python: object) -> bool:
     """Every column equal: lists holding the very same str objects, arrays of one dtype and
     shape with the same bits (a nan by being nan: numpy and C may give it another sign)."""
+    # The compiled columns number their texts as they make them: the ids and the very str
+    # objects dictionary_encoded gives.
+    (ours_ids, ours_texts), (their_ids, their_texts) = compiled.text_ids(), python.text_ids()
+    if ours_ids.dtype != their_ids.dtype or not np.array_equal(ours_ids, their_ids):
+        return False
+    if ours_texts != their_texts:
+        return False
+    if any(a is not b for a, b in zip(ours_texts, their_texts, strict=True)):
+        return False
     for name in python.__dataclass_fields__:
-        if name == "_listed":
+        if name in ("_listed", "_text_ids"):
             continue
         ours, theirs = getattr(compiled, name), getattr(python, name)
         if isinstance(theirs, list):
@@ -203,3 +213,52 @@ def test_an_operator_short_of_operands_is_skipped_as_too_few_operands(monkeypatc
         "page: skipped malformed Td #2: too few operands",
         "page: skipped malformed Tf #3: too few operands",
     ]
+
+
+def _decoded_strings(monkeypatch) -> list[tuple[str, bytes]]:
+    """The (font name, bytes) of every string the fonts decode (Font.glyphs calls)."""
+    calls: list[tuple[str, bytes]] = []
+    decode = Font.glyphs
+
+    def glyphs(font: Font, data: bytes) -> list:
+        calls.append((font.name, data))
+        return decode(font, data)
+
+    monkeypatch.setattr(Font, "glyphs", glyphs)
+    return calls
+
+
+def test_a_fonts_pieces_are_decoded_once_for_the_document(monkeypatch):
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    builder.add_page(b"BT /F1 10 Tf (Hello) Tj [(Hello) -250 (world)] TJ ET", fonts={"F1": helv})
+    builder.add_page(b"BT /F1 12 Tf 5 5 Td [(world) 100 (Hello)] TJ ET", fonts={"F1": helv})
+    calls = _decoded_strings(monkeypatch)
+    with Document.open(builder.to_bytes()) as document:
+        first, second = (interpret_page(page, Rules()) for page in document.pages)
+        (pieces,) = document.piece_cache.values()
+        assert len(pieces) == 2
+    # The second page shows only strings the first decoded: its glyphs come from the pieces.
+    assert calls == [("Helvetica", b"Hello"), ("Helvetica", b"world")]
+    assert "".join(g.text for g in first.glyphs) == "HelloHelloworld"
+    assert "".join(g.text for g in second.glyphs) == "worldHello"
+    assert second.glyphs[5].origin[0] > second.glyphs[4].origin[0]
+
+
+def test_another_font_of_the_same_name_decodes_its_own_pieces(monkeypatch):
+    builder = PdfBuilder()
+    narrow = builder.standard_font("Helvetica", widths=[100] * 95)
+    wide = builder.standard_font("Helvetica", widths=[900] * 95)
+    builder.add_page(b"BT /F1 10 Tf (ab) Tj ET", fonts={"F1": narrow})
+    builder.add_page(b"BT /F1 10 Tf (ab) Tj ET", fonts={"F1": wide})
+    data = builder.to_bytes()
+    calls = _decoded_strings(monkeypatch)
+    with Document.open(data) as document:
+        pages = [interpret_page(page, Rules()) for page in document.pages]
+        assert len(document.piece_cache) == 2
+    assert calls == [("Helvetica", b"ab"), ("Helvetica", b"ab")]
+    # Each page's advance is its own font's width (0.1 and 0.9 text space units of 10).
+    advances = [page.glyphs[1].origin[0] - page.glyphs[0].origin[0] for page in pages]
+    assert advances == pytest.approx([1.0, 9.0])
+    monkeypatch.undo()
+    assert _pages(data, Rules(), compiled) == _pages(data, Rules(), None)

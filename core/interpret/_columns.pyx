@@ -80,15 +80,51 @@ def gathered(list values, const Py_ssize_t[:] rows):
     return out
 
 
-def row_index(list rows):
-    """A list of row numbers as an intp array (np.fromiter's values, without its iterator
-    protocol per element); OverflowError or TypeError as numpy's conversion would fail."""
+def row_index(rows):
+    """A list or tuple of row numbers as an intp array (np.fromiter's values, without its
+    iterator protocol per element); OverflowError or TypeError as numpy's conversion would
+    fail."""
     cdef Py_ssize_t count = len(rows), k
     index = np.empty(count, dtype=np.intp)
     cdef Py_ssize_t[:] out = index
-    for k in range(count):
-        out[k] = rows[k]
+    cdef list listed
+    cdef tuple held
+    if type(rows) is tuple:
+        held = rows
+        for k in range(count):
+            out[k] = held[k]
+    else:
+        listed = rows
+        for k in range(count):
+            out[k] = listed[k]
     return index
+
+
+cdef tuple _text_ids(list texts, const long long[:] rows, Py_ssize_t count):
+    """core.columns.dictionary_encoded of the text column (texts[rows[k]] for each k): each
+    glyph's number among the distinct texts in order of first appearance, and those texts
+    (the first str object of each), looked up once per table row instead of once per glyph."""
+    cdef Py_ssize_t table_size = len(texts), k, t, number
+    numbered_array = np.full(table_size, -1, dtype=np.intp)
+    ids_array = np.empty(count, dtype=np.intp)
+    cdef Py_ssize_t[:] numbered = numbered_array, ids = ids_array
+    cdef dict numbers = {}
+    cdef list distinct = []
+    for k in range(count):
+        t = rows[k]
+        number = numbered[t]
+        if number < 0:
+            text = texts[t]
+            found = numbers.get(text)
+            if found is None:
+                number = len(distinct)
+                numbers[text] = number
+                distinct.append(text)
+            else:
+                number = found
+            numbered[t] = number
+        ids[k] = number
+    return ids_array, distinct
 
 
 def glyph_columns(
@@ -103,7 +139,8 @@ def glyph_columns(
     long long[:] elements,
     long long[:] element_counts,
 ):
-    """The GlyphColumns fields of a page's runs (GlyphRuns' arrays), as a dict."""
+    """The GlyphColumns fields of a page's runs (GlyphRuns' arrays), as a dict, and under
+    "text_ids" the text column's GlyphColumns.text_ids."""
     cdef Py_ssize_t count = rows.shape[0]
     cdef Py_ssize_t table_size = len(table)
     cdef Py_ssize_t runs = run_counts.shape[0]
@@ -227,6 +264,7 @@ def glyph_columns(
 
     return {
         "text": _strings_of(texts, rows, count),
+        "text_ids": _text_ids(texts, rows, count),
         "code": code_array,
         "code_length": code_length_array,
         "font_key": _strings_of([s[0] for s in strings], run_of, count),

@@ -148,53 +148,160 @@ cdef inline int _append_integer(array.array values, long long value) except -1:
 
 
 cdef class _Piece:
-    """A string's glyphs: page-table rows, advances (w0 or w1) and single-byte-space flags."""
+    """A string's glyphs: their numbers in the font's _FontPieces, advances (w0 or w1) and
+    single-byte-space flags."""
 
-    cdef long long *rows
+    cdef long long *numbers
     cdef double *advances
     cdef char *spaces
     cdef Py_ssize_t size
 
     def __cinit__(self, Py_ssize_t size):
         self.size = size
-        self.rows = <long long *> PyMem_Malloc((size + 1) * sizeof(long long))
+        self.numbers = <long long *> PyMem_Malloc((size + 1) * sizeof(long long))
         self.advances = <double *> PyMem_Malloc((size + 1) * sizeof(double))
         self.spaces = <char *> PyMem_Malloc(size + 1)
-        if not self.rows or not self.advances or not self.spaces:
+        if not self.numbers or not self.advances or not self.spaces:
             raise MemoryError()
 
     def __dealloc__(self):
-        PyMem_Free(self.rows)
+        PyMem_Free(self.numbers)
         PyMem_Free(self.advances)
         PyMem_Free(self.spaces)
 
 
-cdef _Piece _piece_of(object runs, dict pieces, object font, bytes data, bint vertical):
-    """GlyphRuns._piece's rows and metrics of a string, kept as C arrays."""
-    key = (font, data)
-    piece = pieces.get(key)
+cdef class FontPieces:
+    """One font's shown strings, decoded once for the whole document (the document's
+    piece_cache holds one per Font): each distinct FontGlyph numbered in the order first met,
+    with its advance and single-byte-space flag, and each string as a _Piece of numbers.
+
+    A piece depends on the Font object alone: `Font.glyphs` of the same bytes gives the same
+    FontGlyph objects for the font's lifetime (its glyph cache is never emptied), their
+    advance is w0 or w1 by the font's writing mode, fixed when it was loaded, and the font
+    cache gives another Font to another font dictionary or other font limits. What depends on
+    the page, the glyph's row in the page's table, is `_PageFont`'s."""
+
+    cdef readonly object font
+    cdef bint vertical
+    cdef list glyphs
+    # id(FontGlyph) -> its number (`glyphs` keeps each alive, so its id stays its own).
+    cdef dict numbers
+    cdef dict pieces
+    cdef array.array advances
+    cdef array.array spaces
+
+    def __init__(self, font):
+        self.font = font
+        self.vertical = font.writing_mode == 1
+        self.glyphs = []
+        self.numbers = {}
+        self.pieces = {}
+        self.advances = _array_module.array("d")
+        self.spaces = _array_module.array("b")
+
+    def __len__(self):
+        """The strings held (at most _PIECES_KEPT)."""
+        return len(self.pieces)
+
+
+cdef class _PageFont:
+    """A font's glyphs on one page: each glyph number's row in the page's table, -1 until the
+    page shows it."""
+
+    cdef FontPieces pieces
+    cdef array.array rows
+
+    def __cinit__(self, FontPieces pieces):
+        self.pieces = pieces
+        self.rows = _array_module.array("q")
+
+
+cdef _PageFont _page_font(object runs, object font):
+    """The page's _PageFont of `font`, over the document's FontPieces of it."""
+    cdef dict page_fonts = runs.page_fonts
+    found = page_fonts.get(font)
+    if found is not None:
+        return <_PageFont> found
+    cdef dict document_pieces = runs.font_pieces
+    pieces = document_pieces.get(font)
+    if pieces is None:
+        pieces = document_pieces[font] = FontPieces(font)
+    made = page_fonts[font] = _PageFont(pieces)
+    return made
+
+
+cdef _Piece _piece_of(FontPieces font_pieces, bytes data):
+    """GlyphRuns._piece's glyphs and metrics of a string, numbered in the font's pieces."""
+    piece = font_pieces.pieces.get(data)
     if piece is not None:
         return <_Piece> piece
-    cdef list table = runs.table
-    cdef dict table_rows = runs._table_rows
-    glyphs = font.glyphs(data)
+    glyphs = font_pieces.font.glyphs(data)
     cdef _Piece made = _Piece(len(glyphs))
-    cdef Py_ssize_t k = 0
+    cdef dict numbers = font_pieces.numbers
+    cdef Py_ssize_t k = 0, number
     for glyph in glyphs:
-        # The table holds every FontGlyph, so the ids it is keyed by stay unique.
         identity = id(glyph)
-        row = table_rows.get(identity)
-        if row is None:
-            row = table_rows[identity] = len(table)
-            table.append(glyph)
-        made.rows[k] = row
-        made.advances[k] = glyph.vertical_displacement if vertical else glyph.width
-        made.spaces[k] = 1 if glyph.is_single_byte_space else 0
+        known = numbers.get(identity)
+        if known is None:
+            number = len(font_pieces.glyphs)
+            numbers[identity] = number
+            font_pieces.glyphs.append(glyph)
+            advance = glyph.vertical_displacement if font_pieces.vertical else glyph.width
+            array.resize_smart(font_pieces.advances, number + 1)
+            array.resize_smart(font_pieces.spaces, number + 1)
+            font_pieces.advances.data.as_doubles[number] = advance
+            font_pieces.spaces.data.as_schars[number] = 1 if glyph.is_single_byte_space else 0
+        else:
+            number = known
+        made.numbers[k] = number
+        made.advances[k] = font_pieces.advances.data.as_doubles[number]
+        made.spaces[k] = font_pieces.spaces.data.as_schars[number]
         k += 1
-    if len(pieces) >= _PIECES_KEPT:
-        pieces.clear()
-    pieces[key] = made
+    if len(font_pieces.pieces) >= _PIECES_KEPT:
+        font_pieces.pieces.clear()
+    font_pieces.pieces[data] = made
     return made
+
+
+cdef int _append_rows(
+    object runs, _PageFont page_font, _Piece piece, Py_ssize_t taken
+) except -1:
+    """Append the table rows of the piece's first `taken` glyphs to runs.rows. Every glyph of
+    the piece gets its row, in order, the first time the page shows it (as GlyphRuns._piece
+    gives rows when it decodes a string: the table's order is the same)."""
+    cdef array.array page_rows = page_font.rows
+    cdef list glyphs = page_font.pieces.glyphs
+    cdef Py_ssize_t known = len(page_rows), count = len(glyphs), k, first
+    cdef long long *numbered
+    cdef long long number
+    if known < count:
+        array.resize_smart(page_rows, count)
+        for k in range(known, count):
+            page_rows.data.as_longlongs[k] = -1
+    numbered = page_rows.data.as_longlongs
+    for k in range(piece.size):
+        number = piece.numbers[k]
+        if numbered[number] < 0:
+            numbered[number] = _table_row(runs, glyphs[number])
+    cdef array.array rows = runs.rows
+    first = len(rows)
+    array.resize_smart(rows, first + taken)
+    for k in range(taken):
+        rows.data.as_longlongs[first + k] = numbered[piece.numbers[k]]
+    return 0
+
+
+cdef long long _table_row(object runs, object glyph) except -1:
+    """The glyph's row in the page's table, added at its end when the page had none."""
+    cdef dict table_rows = runs._table_rows
+    # The table holds every FontGlyph, so the ids it is keyed by stay unique.
+    identity = id(glyph)
+    row = table_rows.get(identity)
+    if row is None:
+        table = runs.table
+        row = table_rows[identity] = len(table)
+        table.append(glyph)
+    return row
 
 
 cdef double _show_strings(
@@ -210,11 +317,10 @@ cdef double _show_strings(
     """Append the glyphs of `elements` (strings as bytes or pikepdf.String, numbers) to
     `runs` from pen 0 and return the pen after them; GlyphBudget when the page's glyph limit
     is reached (the glyphs up to it are kept, as GlyphRuns.show_string keeps them)."""
-    cdef array.array rows = runs.rows
     cdef array.array pens = runs.pens
     cdef array.array element_indices = runs.elements
     cdef array.array element_counts = runs.element_counts
-    cdef dict pieces = runs._pieces
+    cdef _PageFont page_font = _page_font(runs, font)
     cdef long long limit = runs.limit
     cdef long long count = runs.count
     cdef long long room, taken, element_index = 0
@@ -232,10 +338,10 @@ cdef double _show_strings(
             number = type(element) is float or type(element) is int
             if not number and (type(element) is bytes or isinstance(element, pikepdf.String)):
                 data = element if type(element) is bytes else bytes(element)
-                piece = _piece_of(runs, pieces, font, data, vertical)
+                piece = _piece_of(page_font.pieces, data)
                 room = limit - count
                 taken = piece.size if piece.size <= room else room
-                array.extend_buffer(rows, <char *> piece.rows, taken)
+                _append_rows(runs, page_font, piece, taken)
                 _append_integer(element_indices, element_index)
                 _append_integer(element_counts, taken)
                 count += taken

@@ -105,7 +105,7 @@ class _Interpreter:
         self.pdf = page.document.pdf
         self.font_cache = page.document.font_cache
         self.rules = rules
-        self.runs = GlyphRuns(rules.max_page_glyphs)
+        self.runs = GlyphRuns(rules.max_page_glyphs, page.document.piece_cache)
         self.warnings: list[str] = []
         self.fonts: dict[tuple[str, str], FontInfo] = {}
         self.resource_fonts: dict[tuple[str, str], Font] = {}

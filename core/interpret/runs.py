@@ -29,7 +29,8 @@ try:
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
     _columns = None
 
-# Distinct (font, string) pieces remembered per page, as Font's own string cache.
+# Distinct (font, string) pieces remembered per page (the compiled loop: per font for the
+# whole document), as Font's own string cache.
 _PIECES_KEPT = 8192
 # From this many glyphs a string's pen positions are one numpy accumulate (sequential, so
 # the same sums as the loop), below it the loop is cheaper than numpy's call overhead.
@@ -47,7 +48,7 @@ class GlyphBudget(Exception):
 class GlyphRuns:
     """The glyphs of one page as runs, turned into `GlyphColumns` by `columns()`."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, font_pieces: dict | None = None) -> None:
         self.limit = limit
         self.count = 0
         # Per glyph: the row of its FontGlyph in `table`, and its pen position in text space.
@@ -68,6 +69,10 @@ class GlyphRuns:
         self.table: list[FontGlyph] = []
         self._table_rows: dict[int, int] = {}
         self._pieces: dict[tuple[Font, bytes], _Piece] = {}
+        # The compiled loop's strings (_loop.pyx): the document's pieces per Font (its
+        # piece_cache, or the page's own), and per font the rows the page gave its glyphs.
+        self.font_pieces: dict = {} if font_pieces is None else font_pieces
+        self.page_fonts: dict = {}
 
     def show_string(
         self,
@@ -177,20 +182,20 @@ class GlyphRuns:
             return GlyphColumns.empty()
         if _columns is None:
             return self.columns_in_python()
-        return GlyphColumns(
-            **_columns.glyph_columns(
-                self.table,
-                self.rows,
-                self.pens,
-                self.run_numbers,
-                self.run_integers,
-                self.run_counts,
-                self.run_strings,
-                self.strings,
-                self.elements,
-                self.element_counts,
-            )
+        fields = _columns.glyph_columns(
+            self.table,
+            self.rows,
+            self.pens,
+            self.run_numbers,
+            self.run_integers,
+            self.run_counts,
+            self.run_strings,
+            self.strings,
+            self.elements,
+            self.element_counts,
         )
+        text_ids = fields.pop("text_ids")
+        return GlyphColumns(**fields).with_text_ids(*text_ids)
 
     def columns_in_python(self) -> GlyphColumns:
         """columns() column by column with numpy: the path without the compiled extension,

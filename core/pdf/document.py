@@ -89,9 +89,11 @@ class PdfDocument:
         self.warnings: list[str] = warnings or []
         self._pages: dict[int, PdfPage] = {}
         # Per-document caches of the layers above (core.interpret): loaded fonts by font
-        # dictionary, and the last few page extractions, so re-analysing a page with new
-        # thresholds does not re-interpret it. The values are theirs to type.
+        # dictionary, their shown strings decoded (one entry per loaded font), and the last
+        # few page extractions, so re-analysing a page with new thresholds does not
+        # re-interpret it. The values are theirs to type.
         self.font_cache: dict[Any, Any] = {}
+        self.piece_cache: dict[Any, Any] = {}
         self.extraction_cache: OrderedDict[tuple, Any] = OrderedDict()
 
     @classmethod
@@ -149,6 +151,7 @@ class PdfDocument:
     def close(self) -> None:
         self._pages.clear()
         self.font_cache.clear()
+        self.piece_cache.clear()
         self.extraction_cache.clear()
         self.pdf.close()
 

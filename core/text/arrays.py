@@ -46,7 +46,7 @@ class GlyphRows:
             self.index = np.arange(count, dtype=np.intp)
         elif isinstance(rows, np.ndarray):
             self.index = rows.astype(np.intp, copy=False)
-        elif _columns is not None and type(rows) is list:
+        elif _columns is not None and (type(rows) is list or type(rows) is tuple):
             self.index = _columns.row_index(rows)
         else:
             self.index = np.fromiter(rows, dtype=np.intp, count=count)

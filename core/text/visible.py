@@ -140,15 +140,17 @@ def visible_glyphs(glyphs: Sequence[Glyph], visible_box: Rect, rules: Rules) -> 
 
 def visible_rows(glyphs: Sequence[Glyph], visible_box: Rect, rules: Rules) -> tuple[int, ...]:
     """visible_glyphs(…).visible, without a record of each dropped glyph (text needs none)."""
-    inside, _ = _box_filter(glyphs, normalize_rect(visible_box))
+    inside, _, _ = _box_rows_of(GlyphRows(glyphs), normalize_rect(visible_box))
     return _without(glyphs, inside, _duplicates(glyphs, inside, rules).dropped)
 
 
-def _without(glyphs: Sequence[Glyph], inside: list[int], dropped: list[int]) -> tuple[int, ...]:
+def _without(
+    glyphs: Sequence[Glyph], inside: list[int] | np.ndarray, dropped: list[int]
+) -> tuple[int, ...]:
     """The glyphs `inside` (in drawing order) but the `dropped` ones."""
     kept = np.ones(len(glyphs), dtype=bool)
     kept[dropped] = False
-    rows = np.array(inside, dtype=np.intp)
+    rows = np.asarray(inside, dtype=np.intp)
     return tuple(rows[kept[rows]].tolist())
 
 
@@ -177,11 +179,7 @@ def _box_filter(glyphs: Sequence[Glyph], box: Rect) -> tuple[list[int], list[Dro
     """§14.11.2: a glyph is kept when its quad centre (geometry.quad_centre: the midpoint of
     diagonal 0–2) is inside; one whose geometry is not finite is dropped for that, before the
     box is asked."""
-    rows = GlyphRows(glyphs)
-    if _box_rows is not None:
-        inside, outside, finite = _compiled_box(rows, box)
-    else:
-        inside, outside, finite = _box_in_python(rows, box)
+    inside, outside, finite = _box_rows_of(GlyphRows(glyphs), box)
     dropped = [
         DroppedGlyph(index=index, reason=DropReason.OUTSIDE_VISIBLE_BOX, box=box)
         if is_finite
@@ -189,6 +187,14 @@ def _box_filter(glyphs: Sequence[Glyph], box: Rect) -> tuple[list[int], list[Dro
         for index, is_finite in zip(outside.tolist(), finite.tolist(), strict=True)
     ]
     return inside.tolist(), dropped
+
+
+def _box_rows_of(rows: GlyphRows, box: Rect) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows inside the box, those outside, and whether each of these is finite (intp,
+    intp and bool arrays), compiled when the extension was built."""
+    if _box_rows is not None:
+        return _compiled_box(rows, box)
+    return _box_in_python(rows, box)
 
 
 def _box_in_python(rows: GlyphRows, box: Rect) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -232,18 +238,16 @@ except ImportError:  # pragma: no cover - built by pip install wherever a C comp
 _ARRAY_SCAN_FROM = 64
 
 
-def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) -> _Copies:
+def _duplicates(
+    glyphs: Sequence[Glyph], candidates: list[int] | np.ndarray, rules: Rules
+) -> _Copies:
     """Spec §5 in n log n: stable-sort the non-blank, resolved glyphs by (Unicode, origin x,
     draw order) and compare each only with the glyphs after it that share its Unicode and lie
     within duplicate_scan_window × size in x. A scan from A that meets a match drawn before A
     drops A and stops, so the earlier glyph carries on the comparisons and the first-drawn of a
     triple strike survives."""
     candidate_rows = GlyphRows(glyphs, candidates)
-    texts = candidate_rows.texts()
-    # Text ids in Python's string order (as _array_duplicates numbers them).
-    distinct = sorted(set(texts))
-    ids = {text: n for n, text in enumerate(distinct)}
-    text_ids = np.fromiter(map(ids.__getitem__, texts), np.int64, len(texts))
+    text_ids, distinct = _string_ordered(*candidate_rows.text_ids())
     read = ~np.array([text == "" or text_classes(text)[3] for text in distinct], dtype=bool)
     scanned = read[text_ids]
     scanned_rows = candidate_rows.index[scanned]
@@ -260,6 +264,18 @@ def _duplicates(glyphs: Sequence[Glyph], candidates: list[int], rules: Rules) ->
     keys = zip(rows.texts(), rows.points("origin")[:, 0].tolist(), strict=True)
     scan.sort(key=dict(zip(scan, keys, strict=True)).__getitem__)
     return _Copies.of(_scan_duplicates(glyphs, scan, rules))
+
+
+def _string_ordered(ids: np.ndarray, distinct: list[str]) -> tuple[np.ndarray, list[str]]:
+    """Text ids (numbers among `distinct`, a superset of the texts they use) renumbered in
+    Python's string order over the texts they use, as int64 (as _array_duplicates numbers
+    them): the ids of sorted(set(texts)), and those texts."""
+    used = np.zeros(len(distinct), dtype=bool)
+    used[ids] = True
+    order = sorted(np.flatnonzero(used).tolist(), key=distinct.__getitem__)
+    rank = np.empty(len(distinct), dtype=np.int64)
+    rank[order] = np.arange(len(order), dtype=np.int64)
+    return rank[ids], [distinct[number] for number in order]
 
 
 def _scan_duplicates(glyphs: Sequence[Glyph], scan: list[int], rules: Rules) -> list[DroppedGlyph]:
