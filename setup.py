@@ -1,6 +1,6 @@
 """Build hooks that pyproject.toml cannot express: asset generator scripts stay out of the wheel,
-and the compiled content-stream scanner and interpreter loop are built when Cython and a C
-compiler are present."""
+and the compiled content-stream scanner, interpreter loop, text loops and structure walk are
+built when Cython and a C compiler are present."""
 
 import sys
 
@@ -76,7 +76,8 @@ def _extensions() -> list[Extension]:
         include_dirs=["core", "third_party"],
         depends=["core/_float_repr.h", "core/_jsonput.h", "third_party/ryu/d2s.c"],
     )
-    extensions = [scanner, loop, columns, duplicates, grid, builder, pairs, rows]
+    walk = Extension("glyphscope.core.structure._walk", ["core/structure/_walk.pyx"])
+    extensions = [scanner, loop, columns, duplicates, grid, builder, pairs, rows, walk]
     return cythonize(extensions, language_level=3, quiet=True)
 
 

@@ -15,6 +15,7 @@ import pytest
 from glyphscope.core.errors import PageIndexError
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+from glyphscope.core.structure import tree
 from glyphscope.core.structure.order import (
     NO_TREE,
     NOT_REFERENCED,
@@ -31,6 +32,15 @@ from glyphscope.core.structure.tree import number_tree_lookup, role_map, walk_st
 from tests.pdfbuilder import MCR, OBJR, Element, PdfBuilder
 
 RULES = Rules()
+
+
+@pytest.fixture(autouse=True, params=["compiled", "python"])
+def walk_path(request, monkeypatch):
+    """Every test on the compiled walk (_walk.pyx) and on the Python one."""
+    if request.param == "python":
+        monkeypatch.setattr(tree, "_compiled_walk", None)
+    elif tree._compiled_walk is None:
+        pytest.skip("the compiled walk is not built")
 
 
 def _builder(pages: int = 1) -> PdfBuilder:

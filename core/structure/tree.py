@@ -18,7 +18,7 @@ is not entered. Without a usable /ParentTree entry the whole tree is walked.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -413,4 +413,26 @@ def walk_structure(
 ) -> StructureWalk:
     """Walk the structure tree (§14.7.2) for one page; `single_page` when the document has
     one page, so references without any /Pg belong to it."""
+    if _compiled_walk is not None:
+        return _compiled_walk(struct_root, page, rules, single_page)
+    return walk_structure_in_python(struct_root, page, rules, single_page)
+
+
+def walk_structure_in_python(
+    struct_root: pikepdf.Dictionary,
+    page: pikepdf.Dictionary,
+    rules: Rules,
+    single_page: bool = False,
+) -> StructureWalk:
+    """`walk_structure` by the Python walk, the path taken without the compiled one."""
     return _Walk(struct_root, page, rules, single_page).run(struct_root)
+
+
+_compiled_walk: (
+    Callable[[pikepdf.Dictionary, pikepdf.Dictionary, Rules, bool], StructureWalk] | None
+)
+try:
+    # _Walk and _freeze compiled (_walk.pyx), when the extension was built.
+    from glyphscope.core.structure._walk import walk as _compiled_walk
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _compiled_walk = None
