@@ -200,3 +200,21 @@ def test_the_compiled_walk_is_the_python_walk_on_tagged_corpus_pages(file):
         for page in pdf.pages:
             ours, theirs = _both(root, page.obj, Rules(), single_page)
             assert ours == theirs
+
+
+def test_the_compiled_walk_ends_a_tree_deeper_than_the_c_stack_under_a_raised_depth_cap():
+    # 20,000 nested elements: the walk is iterative, its records are freed through lists and
+    # tuples (whose deallocation Python bounds), so neither walk nor freeing recurses in C.
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    page = pdf.pages[0].obj
+    element = pdf.make_indirect(pikepdf.Dictionary(S=pikepdf.Name.Span, Pg=page, K=0))
+    for mcid in range(1, 20_001):
+        kids = pikepdf.Array([element, mcid])
+        element = pdf.make_indirect(pikepdf.Dictionary(S=pikepdf.Name.Div, K=kids))
+    root = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.StructTreeRoot, K=element))
+    ours, theirs = _both(root, page, Rules(structure_depth=10**9), True)
+    assert ours.elements_visited == theirs.elements_visited == 20_001
+    assert ours.mcid_keys == theirs.mcid_keys
+    assert [mcid for _, mcid in ours.mcid_keys] == list(range(20_001))
+    assert ours.warnings == theirs.warnings
