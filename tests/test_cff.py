@@ -4,12 +4,10 @@ on mutated and truncated ones (the same result, or the same error)."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import struct
 from importlib import resources
-from pathlib import Path
 
 import pikepdf
 import pytest
@@ -21,19 +19,12 @@ from glyphscope.core.fonts import cff
 from glyphscope.core.fonts.encodings import standard_encoding_names
 from glyphscope.core.fonts.program import _cff_unicode, _text_by_name
 from tests.corpus import corpus_files
+from tests.test_encodings import asset_generator
 from tests.test_fontprogram import cff_program
 
 
-def _generator():
-    path = Path(__file__).resolve().parent.parent / "assets" / "fonts" / "build_cff_data.py"
-    spec = importlib.util.spec_from_file_location("build_cff_data", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_stored_cff_data_is_what_its_generator_makes_from_the_installed_fonttools():
-    built = _generator().build()
+    built = asset_generator("build_cff_data").build()
     stored = json.loads(
         resources.files("glyphscope.assets.fonts").joinpath("cff_data.json").read_text("ascii")
     )

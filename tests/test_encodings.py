@@ -23,16 +23,18 @@ from glyphscope.core.fonts.encodings import (
 )
 
 
-def _glyph_list_generator():
-    path = Path(__file__).resolve().parent.parent / "assets" / "fonts" / "build_glyph_list.py"
-    spec = importlib.util.spec_from_file_location("build_glyph_list", path)
+def asset_generator(name: str):
+    """The script beside assets/fonts' data that makes `name` (build_glyph_list, …), loaded
+    as a module (the scripts stay out of the installed package)."""
+    path = Path(__file__).resolve().parent.parent / "assets" / "fonts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def test_stored_glyph_list_is_what_its_generator_makes_from_the_installed_fonttools():
-    built = _glyph_list_generator().build()
+    built = asset_generator("build_glyph_list").build()
     stored = json.loads(
         resources.files("glyphscope.assets.fonts").joinpath("glyph_list.json").read_text("ascii")
     )

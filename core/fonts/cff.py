@@ -194,9 +194,7 @@ def read_top_dict(data: bytes) -> TopDict:
 
 
 def _card(data: bytes, offset: int, size: int) -> int:
-    if len(data) < offset + size:
-        raise Unhandled("read past the data")
-    return int.from_bytes(data[offset : offset + size], "big")
+    return int.from_bytes(_bytes(data, offset, size), "big")
 
 
 def _index(data: bytes, position: int) -> tuple[list[tuple[int, int]], int]:
@@ -287,7 +285,7 @@ def _operand(stack: list[object], kind: str, strings: Sequence[str]) -> object:
 
 def _bytes(data: bytes, index: int, size: int) -> bytes:
     if len(data) < index + size:
-        raise Unhandled("operand past the DICT")
+        raise Unhandled("read past the data")
     return data[index : index + size]
 
 

@@ -7,6 +7,7 @@ wherever it is met, and a non-UTF-8 name is read the same way by fonts and struc
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TypeGuard
 
 import pikepdf
@@ -98,6 +99,30 @@ def pdf_numbers(array: object, count: int) -> list[float] | None:
 def is_integer(value: object) -> TypeGuard[int]:
     """An integer object (§7.3.3); booleans are not integers, even though Python says so."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def reference_label(objgen: ObjGen | None) -> str:
+    """How a warning names an object: its indirect reference as written (`12 0 R`, §7.3.10),
+    or "direct object" when it has none."""
+    return "direct object" if objgen is None else f"{objgen[0]} {objgen[1]} R"
+
+
+def type_label(value: object) -> str:
+    """The PDF object type of a value, as a warning names it (§7.3)."""
+    for kind, name in _TYPE_LABELS:
+        if isinstance(value, kind):
+            return name
+    return "null" if value is None else type(value).__name__
+
+
+_TYPE_LABELS = (
+    (bool, "boolean"),
+    (pikepdf.Name, "name"),
+    (pikepdf.String, "string"),
+    (pikepdf.Array, "array"),
+    (pikepdf.Stream, "stream"),
+    (Decimal, "real number"),
+)
 
 
 def objgen_of(obj: object) -> ObjGen | None:

@@ -13,11 +13,16 @@ against each other.
 
 from cpython.object cimport PyObject_GenericSetAttr
 
-from decimal import Decimal
 
 import pikepdf
 
-from glyphscope.core.structure.records import ObjectReference, StructureNode, StructureWalk
+from glyphscope.core.pdf.objects import reference_label, type_label
+from glyphscope.core.structure.records import (
+    ELEMENT_TEXT_ENTRIES,
+    ObjectReference,
+    StructureNode,
+    StructureWalk,
+)
 from glyphscope.core.structure.root import (
     page_parent_elements,
     parent_tree_entries,
@@ -33,15 +38,6 @@ cdef object _String = pikepdf.String
 cdef object _Object = pikepdf.Object
 cdef object _PdfError = pikepdf.PdfError
 cdef tuple _NO_OBJGEN = (0, 0)
-cdef tuple _TEXT_ENTRIES = tuple((key, f"/{key}") for key in ("Alt", "ActualText", "Lang", "T", "E"))
-cdef tuple _KINDS = (
-    (bool, "boolean"),
-    (pikepdf.Name, "name"),
-    (pikepdf.String, "string"),
-    (pikepdf.Array, "array"),
-    (pikepdf.Stream, "stream"),
-    (Decimal, "real number"),
-)
 
 
 cdef inline bint _is_integer(object value):
@@ -74,17 +70,6 @@ cdef object _page_objgen(object value):
     if isinstance(value, _Dictionary):
         return _objgen_of(value)
     return None
-
-
-cdef str _ref(object objgen):
-    return "direct object" if objgen is None else f"{objgen[0]} {objgen[1]} R"
-
-
-cdef str _kind(object value):
-    for kind, name in _KINDS:
-        if isinstance(value, kind):
-            return name
-    return "null" if value is None else type(value).__name__
 
 
 cdef list _kids(object obj, object keys):
@@ -243,7 +228,7 @@ cdef class _Walk:
             self.add_mcid(element, None, kid, element.page)
             return
         if not isinstance(kid, _Dictionary):
-            self.warn(f"a kid of /{element.type} is {_kind(kid)}, not a kid; skipped")
+            self.warn(f"a kid of /{element.type} is {type_label(kid)}, not a kid; skipped")
             return
         keys = kid.keys()
         kind = _name_or_none(kid.get("/Type")) if "/Type" in keys else None
@@ -315,10 +300,12 @@ cdef class _Walk:
             keys = kid.keys()
         objgen = _objgen_of(kid)
         if objgen is not None and objgen in self.on_path:
-            self.warn(f"cyclic /K: {_ref(objgen)} is its own ancestor; visited once")
+            self.warn(
+                f"cyclic /K: {reference_label(objgen)} is its own ancestor; visited once"
+            )
             return
         if objgen is not None and objgen in self.visited:
-            self.warn(f"{_ref(objgen)} is the kid of two elements; visited once")
+            self.warn(f"{reference_label(objgen)} is the kid of two elements; visited once")
             return
         if frame.depth + 1 > self.depth_cap:
             self.too_deep += 1
@@ -347,7 +334,7 @@ cdef class _Walk:
         cdef _Element made
         type_name = _name_or_none(kid.get("/S")) if "/S" in keys else None
         if type_name is None:
-            self.warn(f"structure element {_ref(objgen)} has no /S name")
+            self.warn(f"structure element {reference_label(objgen)} has no /S name")
             type_name = ""
         mapped_type, cycle = role_map(type_name, self.role_map)
         if cycle:
@@ -358,11 +345,12 @@ cdef class _Walk:
             derived.append(("standard type", f"/{mapped_type} through /RoleMap"))
         page = explicit_page or inherited_page
         if explicit_page is not None:
-            raw.append(("Pg", _ref(explicit_page)))
+            raw.append(("Pg", reference_label(explicit_page)))
         elif inherited_page is not None:
-            derived.append(("Pg", f"{_ref(inherited_page)}, inherited from an ancestor"))
+            inherited = f"{reference_label(inherited_page)}, inherited from an ancestor"
+            derived.append(("Pg", inherited))
         texts = {}
-        for key, entry in _TEXT_ENTRIES:
+        for key, entry in ELEMENT_TEXT_ENTRIES:
             value = _text_or_none(kid.get(entry)) if entry in keys else None
             if value is not None:
                 raw.append((key, value))

@@ -11,6 +11,11 @@ from glyphscope.core.pdf.objects import ObjGen
 McidKey = tuple["ObjGen | None", int]
 
 
+# A structure element's entries read as text into its StructureNode, (field key, PDF key):
+# /Alt §14.9.3, /ActualText §14.9.4, /Lang §14.9.2, /T and /E (Table 323, §14.9.5).
+ELEMENT_TEXT_ENTRIES = tuple((key, f"/{key}") for key in ("Alt", "ActualText", "Lang", "T", "E"))
+
+
 @dataclass(frozen=True, slots=True)
 class ObjectReference:
     """An OBJR kid (§14.7.4.3 Table 325): a whole annotation or XObject, no MCID."""

@@ -20,13 +20,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 import pikepdf
 
-from glyphscope.core.pdf.objects import is_integer, name_or_none, objgen_of, text_or_none
+from glyphscope.core.pdf.objects import (
+    is_integer,
+    name_or_none,
+    objgen_of,
+    reference_label,
+    text_or_none,
+    type_label,
+)
 from glyphscope.core.rules import Rules
 from glyphscope.core.structure.records import (
+    ELEMENT_TEXT_ENTRIES,
     McidKey,
     ObjectReference,
     ObjGen,
@@ -74,10 +81,6 @@ class _Element:
     touches_page: bool = False
 
 
-def _ref(objgen: ObjGen | None) -> str:
-    return "direct object" if objgen is None else f"{objgen[0]} {objgen[1]} R"
-
-
 def _kids(obj: pikepdf.Dictionary, keys: Collection[str] | None = None) -> list[object]:
     """§14.7.2: /K is one kid or an array of kids; absent means no kids. `keys`: obj.keys()
     when the caller has them."""
@@ -87,24 +90,6 @@ def _kids(obj: pikepdf.Dictionary, keys: Collection[str] | None = None) -> list[
     if isinstance(kids, pikepdf.Array):
         return list(kids)
     return [kids]
-
-
-def _kind(value: object) -> str:
-    """The PDF object type of a value, for warnings (§7.3)."""
-    for kind, name in _KINDS:
-        if isinstance(value, kind):
-            return name
-    return "null" if value is None else type(value).__name__
-
-
-_KINDS = (
-    (bool, "boolean"),
-    (pikepdf.Name, "name"),
-    (pikepdf.String, "string"),
-    (pikepdf.Array, "array"),
-    (pikepdf.Stream, "stream"),
-    (Decimal, "real number"),
-)
 
 
 def _page_objgen(value: object) -> ObjGen | None:
@@ -202,7 +187,7 @@ class _Walk:
             self.add_mcid(element, None, kid, element.page)
             return
         if not isinstance(kid, pikepdf.Dictionary):
-            self.warn(f"a kid of /{element.type} is {_kind(kid)}, not a kid; skipped")
+            self.warn(f"a kid of /{element.type} is {type_label(kid)}, not a kid; skipped")
             return
         # The keys once: asking a dictionary for an entry it lacks costs pikepdf far more.
         keys = kid.keys()
@@ -291,10 +276,10 @@ class _Walk:
             keys = kid.keys()
         objgen = objgen_of(kid)
         if objgen is not None and objgen in self.on_path:
-            self.warn(f"cyclic /K: {_ref(objgen)} is its own ancestor; visited once")
+            self.warn(f"cyclic /K: {reference_label(objgen)} is its own ancestor; visited once")
             return
         if objgen is not None and objgen in self.visited:
-            self.warn(f"{_ref(objgen)} is the kid of two elements; visited once")
+            self.warn(f"{reference_label(objgen)} is the kid of two elements; visited once")
             return
         if frame.depth + 1 > self.depth_cap:
             self.too_deep += 1
@@ -327,7 +312,7 @@ class _Walk:
     ) -> _Element:
         type_name = name_or_none(kid.get("/S")) if "/S" in keys else None
         if type_name is None:
-            self.warn(f"structure element {_ref(objgen)} has no /S name")
+            self.warn(f"structure element {reference_label(objgen)} has no /S name")
             type_name = ""
         mapped_type, cycle = role_map(type_name, self.role_map)
         if cycle:
@@ -338,11 +323,11 @@ class _Walk:
             derived.append(("standard type", f"/{mapped_type} through /RoleMap"))
         page = explicit_page or inherited_page
         if explicit_page is not None:
-            raw.append(("Pg", _ref(explicit_page)))
+            raw.append(("Pg", reference_label(explicit_page)))
         elif inherited_page is not None:
-            derived.append(("Pg", f"{_ref(inherited_page)}, inherited from an ancestor"))
+            derived.append(("Pg", f"{reference_label(inherited_page)}, inherited from an ancestor"))
         texts = {}
-        for key, entry in _TEXT_ENTRIES:
+        for key, entry in ELEMENT_TEXT_ENTRIES:
             value = text_or_none(kid.get(entry)) if entry in keys else None
             if value is not None:
                 raw.append((key, value))
@@ -362,9 +347,6 @@ class _Walk:
 
 
 # The text entries of a structure element (§14.7.2 Table 323, §14.9.3, §14.9.4) shown raw.
-_TEXT_ENTRIES = tuple((key, f"/{key}") for key in ("Alt", "ActualText", "Lang", "T", "E"))
-
-
 def _label(element: _Element, entry: tuple[str, str]) -> None:
     if entry not in element.derived:
         element.derived.append(entry)
