@@ -35,6 +35,9 @@ VIEW_JOB = "analyse-view"
 ANALYSE_JOB = "analyse"
 # The selection source of a selection kept over a new analysis of its page: no view moves.
 KEPT_SELECTION = "reanalysed"
+# The longest the panes wait for the page's overlays to be painted (their text modes arrived
+# while the layer painter's thread painted the overlays).
+PANES_HELD_MS = 300
 
 
 class AnalysisSession:
@@ -162,7 +165,18 @@ class AnalysisSession:
         self._show_overlays(model)
         self._done("overlays")
 
-    def _apply_model(self, model: PageModel) -> None:
+    def _apply_model(self, model: PageModel, *, hold: bool = True) -> None:
+        if hold and model is self._view_model and self._overlays_painting():
+            # The text modes completed the model the overlays draw while the layer painter's
+            # thread paints them: the panes wait for the view's paint that shows them. Filled
+            # now, their text layout and paint (10 to 15 ms of the GUI thread on a dense
+            # page) held up that painter (it waits while the GUI thread is busy, and PySide6
+            # holds the GIL in QPainter's calls) and so the page the user waits for.
+            self._held_model = model
+            self.view.watch_paints(True)
+            self._panes_timer.start(PANES_HELD_MS)
+            return
+        self._release_panes()
         shown = self.model if self.model is not None else self._view_model
         if model is not self._view_model:
             self._view_model = model
@@ -176,6 +190,39 @@ class AnalysisSession:
         self.analysisReady.emit(model.page_index, model)
         self._done("overlays")
         self._done("analysis")
+
+    def _overlays_painting(self) -> bool:
+        """The view shows the page and some overlay of it is still being painted by the
+        layer painter's thread (its image not there yet, or a newer one asked for)."""
+        if not self.view.isVisible():
+            return False
+        return any(
+            layer.isVisible()
+            and layer.background
+            and layer.model is not None
+            and (layer.pending or layer.painted_image is None)
+            for layer in self.layers.values()
+        )
+
+    @Slot()
+    def _panes_may_go(self) -> None:
+        """After a paint of the view, or PANES_HELD_MS after the panes were held: fill them,
+        unless the overlays are still painting (and the wait is not over)."""
+        model = self._held_model
+        if model is None:
+            self._release_panes()
+            return
+        if self._panes_timer.isActive() and self._overlays_painting():
+            return
+        self._release_panes()
+        if model is self._view_model and self._is_shown(model):
+            self._apply_model(model, hold=False)
+
+    def _release_panes(self) -> None:
+        """No panes are held any more (filled, or their page left)."""
+        self._held_model = None
+        self._panes_timer.stop()
+        self.view.watch_paints(False)
 
     def _keep_selection(self, shown: PageModel | None, model: PageModel) -> None:
         """The page analysed again (a rule changed) keeps the glyphs selected on it: the
@@ -206,6 +253,10 @@ class AnalysisSession:
         self.layers_panel.refresh_legend("gaps", model)
         if model is not None:
             self.view.set_content_bounds(model.bounds, model.text_bounds)
+            if self.view.geometry is not None and self.view.geometry.index == model.page_index:
+                # The zoom and scroll position are the page's now (the fit above).
+                for layer in self.layers.values():
+                    layer.paint_ahead(self.view)
         timing = self.page_timing
         if model is not None and timing is not None and timing.index == model.page_index:
             timing.overlays_shown = time.perf_counter()

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 
-from PySide6.QtCore import QByteArray, Qt, Signal, Slot
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
@@ -105,6 +105,8 @@ class MainWindow(PageSession, QMainWindow):
         self.model: PageModel | None = None
         # The model the overlays draw: the page's view model until its panes' part arrives.
         self._view_model: PageModel | None = None
+        # The complete model whose panes wait for its overlays' paint (AnalysisSession).
+        self._held_model: PageModel | None = None
         self.rendered: RenderedPage | None = None
         self._models: OrderedDict[tuple[int, Rules], PageModel] = OrderedDict()
         self._waiting: set[str] = set()
@@ -134,6 +136,10 @@ class MainWindow(PageSession, QMainWindow):
 
         self.view = PageView()
         self.view.setObjectName("page_view")
+        self._panes_timer = QTimer(self)
+        self._panes_timer.setSingleShot(True)
+        self._panes_timer.timeout.connect(self._panes_may_go)
+        self.view.painted.connect(self._panes_may_go)
         self.banner = QLabel()
         self.banner.setObjectName("error_banner")
         self.banner.setWordWrap(True)

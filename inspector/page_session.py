@@ -80,6 +80,7 @@ class PageSession(AnalysisSession):
         self.path = None
         self.page_count = 0
         self.model = self._view_model = None
+        self._release_panes()
         self.rendered = None
         self._models.clear()
         self._waiting.clear()
@@ -113,6 +114,7 @@ class PageSession(AnalysisSession):
             return
         index = max(0, min(index, self.page_count - 1))
         self.page_index = index
+        self._release_panes()  # the page left no longer fills them
         self.selection.clear("page-change")
         self.page_failures = {}
         self.hide_error()

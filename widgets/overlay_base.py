@@ -269,19 +269,39 @@ class OverlayLayer(QGraphicsItem):
         """Show the painter thread's image of this layer, and ask for a new one when the zoom
         changed or the view scrolled beyond it."""
         world = painter.worldTransform()
-        linear = QTransform(world.m11(), world.m12(), world.m21(), world.m22(), 0.0, 0.0)
-        bounds = linear.mapRect(self.boundingRect())
         view = widget.parent()
-        if isinstance(view, QGraphicsView):
-            shown = view.mapToScene(view.viewport().rect()).boundingRect()
-            seen = linear.mapRect(self.mapFromScene(shown).boundingRect()).intersected(bounds)
-        else:
-            seen = bounds
+        if not isinstance(view, QGraphicsView):
+            view = None
+        linear, bounds, seen = self._wanted(world, view)
         if self._image is not None:
             self._image.draw(painter, world)
             if self._image.covers(linear, seen):
                 return
         self._request(linear, bounds, seen)
+
+    def _wanted(
+        self, world: QTransform, view: QGraphicsView | None
+    ) -> tuple[QTransform, QRectF, QRectF]:
+        """The zoom (`world` less its translation), the layer's pixels under it, and those
+        of them `view` shows (all of them without a view)."""
+        linear = QTransform(world.m11(), world.m12(), world.m21(), world.m22(), 0.0, 0.0)
+        bounds = linear.mapRect(self.boundingRect())
+        if view is None:
+            return linear, bounds, bounds
+        shown = view.mapToScene(view.viewport().rect()).boundingRect()
+        seen = linear.mapRect(self.mapFromScene(shown).boundingRect()).intersected(bounds)
+        return linear, bounds, seen
+
+    def paint_ahead(self, view: QGraphicsView) -> None:
+        """Start the painter thread on this layer's image for what `view` shows now, before
+        the view's next paint asks for it (which finds the job under way): a page's layers
+        start painting as soon as its model is set, not a turn of the event loop later."""
+        if not self._background or self._model is None or self._image is not None:
+            return
+        if not self.isVisible() or not view.isVisible() or self.export is not None:
+            return
+        world = self.deviceTransform(view.viewportTransform())
+        self._request(*self._wanted(world, view))
 
     def _request(self, linear: QTransform, bounds: QRectF, seen: QRectF) -> None:
         if seen.isEmpty():

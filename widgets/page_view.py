@@ -58,6 +58,8 @@ class PageView(ContinuousPages, QGraphicsView):
     # continuous scrolling: pages near the viewport that need an image, nearest first, and
     # the image pixels per display point the zoom wants (set_page_image takes them)
     pagesWanted = Signal(list, float)
+    # a paint of the view has ended (emitted only while `watch_paints` is on)
+    painted = Signal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -110,6 +112,7 @@ class PageView(ContinuousPages, QGraphicsView):
         self._flash_timer.setSingleShot(True)
         self._flash_timer.setInterval(FLASH_MS)
         self._flash_timer.timeout.connect(self._flash.hide)
+        self._watching_paints = False
         self._init_continuous()
 
     # -- page -------------------------------------------------------------------------------
@@ -404,6 +407,17 @@ class PageView(ContinuousPages, QGraphicsView):
             event.accept()
             return
         super().wheelEvent(event)
+
+    # -- painting ---------------------------------------------------------------------------
+    def watch_paints(self, on: bool) -> None:
+        """Emit `painted` after each paint of the view (queued: once the paint has returned)."""
+        self._watching_paints = on
+
+    def drawForeground(self, painter, rect: QRectF) -> None:
+        super().drawForeground(painter, rect)
+        if self._watching_paints:
+            # The items are drawn: the slot runs once this paint has returned.
+            QTimer.singleShot(0, self.painted.emit)
 
     # -- pointer ----------------------------------------------------------------------------
     def mousePressEvent(self, event) -> None:
