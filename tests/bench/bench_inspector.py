@@ -166,11 +166,18 @@ def overlays_complete(window: MainWindow) -> bool:
         return True
     if not layer_painter().idle:
         return False
+    view = window.view
+    shown = view.viewport().rect()
     for layer in window.layers.values():
         if not layer.isVisible() or layer.model is None:
             continue
-        if layer.pending or (layer.background and layer.painted_image is None):
+        if layer.pending:
             return False
+        if layer.background and layer.painted_image is None:
+            # No image: only right if the view shows nothing of the layer (it asks for none).
+            drawn = view.mapFromScene(layer.mapToScene(layer.boundingRect())).boundingRect()
+            if drawn.intersects(shown):
+                return False
     return True
 
 
