@@ -192,16 +192,12 @@ class AnalysisSession:
         self._done("analysis")
 
     def _overlays_painting(self) -> bool:
-        """The view shows the page and some overlay of it is still being painted by the
-        layer painter's thread (its image not there yet, or a newer one asked for)."""
+        """The view shows the page and some overlay of it in view is still being painted by
+        the layer painter's thread (its image not there yet, or a newer one asked for)."""
         if not self.view.isVisible():
             return False
         return any(
-            layer.isVisible()
-            and layer.background
-            and layer.model is not None
-            and (layer.pending or layer.painted_image is None)
-            for layer in self.layers.values()
+            layer.isVisible() and layer.awaits_image(self.view) for layer in self.layers.values()
         )
 
     @Slot()

@@ -8,11 +8,15 @@ from __future__ import annotations
 import threading
 
 import pytest
+from PySide6.QtCore import QRectF
 
 from glyphscope.inspector import analysis_session
 from glyphscope.widgets import layer_painter as painter_module
+from glyphscope.widgets.overlay_layers import GlyphQuadsLayer
 from tests.qa_support import TIMEOUT_MS
-from tests.test_gui_layer_painter import dense_pdf
+from tests.test_gui_layer_painter import add_layer, dense_pdf, model_of, view, wait_painted
+
+__all__ = ["view"]  # the layer painter tests' view fixture, used here too
 
 
 def background_layers(window):
@@ -103,3 +107,17 @@ def test_closing_the_document_drops_the_panes_held_for_its_page(
     qtbot.waitUntil(lambda: window._held_model is not None, timeout=TIMEOUT_MS)
     window.close_document()
     assert window._held_model is None and window.model is None
+
+
+def test_a_layer_the_view_shows_nothing_of_awaits_no_image(qtbot, view, tmp_path):
+    layer = add_layer(view, GlyphQuadsLayer(), model_of(dense_pdf(tmp_path / "dense.pdf")))
+    assert layer.awaits_image(view)  # not asked for yet
+    view.setSceneRect(QRectF(-20_000, -20_000, 40_000, 40_000))  # room to scroll away
+    view.centerOn(layer.mapToScene(5000, -5000))  # far from the page's glyphs
+    view.viewport().repaint()
+    assert not layer.pending and not layer.awaits_image(view)  # nothing to wait for
+    view.centerOn(layer.mapToScene(300, 500))
+    view.viewport().repaint()
+    assert layer.pending and layer.awaits_image(view)
+    wait_painted(qtbot, view, layer)
+    assert not layer.awaits_image(view)

@@ -138,6 +138,17 @@ class OverlayLayer(QGraphicsItem):
         """A background build or paint of this layer is under way."""
         return self._job is not None
 
+    def awaits_image(self, view: QGraphicsView) -> bool:
+        """A background layer whose image for what `view` shows is not there yet (its job
+        pending, or not asked for yet); False for one the view shows nothing of (its paint
+        asks for no image: Qt does not even call it)."""
+        if not self._background or self._model is None or self._image is not None:
+            return self._job is not None
+        if self._job is not None:
+            return True
+        world = self.deviceTransform(view.viewportTransform())
+        return not self._wanted(world, view)[2].isEmpty()
+
     @property
     def background(self) -> bool:
         """Built and painted by the layer painter's thread (a dense page's layer)."""
