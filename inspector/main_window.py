@@ -423,6 +423,7 @@ class MainWindow(PageSession, QMainWindow):
 
     def shutdown(self) -> None:
         """End the worker processes (a running job is abandoned: quitting never waits)."""
+        self._release_panes()  # held panes are not filled into a closed window
         self.render_thread.stop(final=self._pdfium.close)
         self.analysis_thread.stop(final=self._core.close)
         self.sidebar.shutdown()

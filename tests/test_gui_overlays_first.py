@@ -121,3 +121,16 @@ def test_a_layer_the_view_shows_nothing_of_awaits_no_image(qtbot, view, tmp_path
     assert layer.pending and layer.awaits_image(view)
     wait_painted(qtbot, view, layer)
     assert not layer.awaits_image(view)
+
+
+def test_panes_held_when_the_window_closes_are_never_filled(qtbot, window, tmp_path, held_painter):
+    window.set_layers(list(window.layers))
+    with qtbot.waitSignal(window.pageShown, timeout=TIMEOUT_MS):
+        window.open_file(str(dense_pdf(tmp_path / "dense.pdf")))
+    qtbot.waitUntil(lambda: window._held_model is not None, timeout=TIMEOUT_MS)
+    ready: list[int] = []
+    window.pageReady.connect(ready.append)
+    window.close()
+    held_painter.set()
+    qtbot.wait(analysis_session.PANES_HELD_MS + 100)
+    assert window._held_model is None and window.model is None and ready == []
