@@ -11,6 +11,7 @@ why a file could not be written. write_now does the same on the calling thread: 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import threading
@@ -20,7 +21,7 @@ from functools import cached_property
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QRectF, Qt, Signal, Slot
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QPainter
 
 from glyphscope.inspector.bundle import explanation_parts
 from glyphscope.inspector.export_common import (
@@ -29,9 +30,26 @@ from glyphscope.inspector.export_common import (
     utf8_pieces,
     write_failure,
 )
-from glyphscope.inspector.exporters import PageImageExport, page_image
+from glyphscope.inspector.export_render import (
+    PageRender,
+    PageRenderJob,
+    RenderRequest,
+    render_now,
+)
+from glyphscope.inspector.exporters import (
+    PageImageExport,
+    page_image,
+    page_rect,
+    paint_legend,
+)
 from glyphscope.inspector.selection_export import selection_html, selection_region
-from glyphscope.inspector.svg_export import svg_page, svg_parts
+from glyphscope.inspector.svg_export import (
+    SVG_REGION_SCALE,
+    SvgPage,
+    svg_page,
+    svg_parts,
+    svg_render_request,
+)
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +59,12 @@ CANCELLED = "cancelled"
 
 class Picture:
     """The job's painted picture as its files' makers see it: the image, and its PNG bytes
-    encoded once for every file that holds them."""
+    encoded once for every file that holds them; `page`, pdfium's render of the page (or its
+    region) the picture was painted on (an SVG's page image), when there is one."""
 
-    def __init__(self, image: QImage | None) -> None:
+    def __init__(self, image: QImage | None, page: PageRender | None = None) -> None:
         self.image = image
+        self.page = page
 
     @cached_property
     def png(self) -> bytes:
@@ -77,6 +97,9 @@ class ExportJob:
     page_index: int
     picture: PictureRequest | None
     files: tuple[ExportFile, ...]
+    # The page image pdfium renders for the job (the picture's, at its scale, or an SVG's):
+    # None, no page image (an export of text alone).
+    render: RenderRequest | None = None
 
 
 class ExportError(OSError):
@@ -145,18 +168,24 @@ def write_files(files: Sequence[ExportFile], picture: Picture) -> list[Path]:
 
 
 def write_now(window, job: ExportJob) -> list[Path]:
-    """Paint the job's picture and write its files on the calling thread."""
+    """Render the job's page image (waiting for the render worker), paint its picture and
+    write its files on the calling thread: BackgroundExport's files."""
+    page = render_now(window, job.render) if job.render is not None else None
     request = job.picture
     image = None
     if request is not None:
-        image = page_image(window, request.layer_ids, request.scale, request.legend, request.region)
-    return write_files(job.files, Picture(image))
+        image = page_image(
+            window, request.layer_ids, request.scale, request.legend, request.region, page
+        )
+    return write_files(job.files, Picture(image, page))
 
 
 class BackgroundExport(QObject):
-    """A job's picture painted through PageImageExport, then its files made and written on a
-    worker thread. `finished` brings the paths written; `failed` the reason there are none
-    (a file that could not be written, the page turned, cancelled)."""
+    """A job's page image rendered by pdfium in the render worker process (PageRenderJob),
+    its picture painted on it through PageImageExport (the legend left to the worker
+    thread), then its files made and written on a worker thread. `finished` brings the paths
+    written; `failed` the reason there are none (a file that could not be written, the page
+    turned, cancelled)."""
 
     progress = Signal(str)
     finished = Signal(list)
@@ -169,6 +198,8 @@ class BackgroundExport(QObject):
         self._window = window
         self._job = job
         self._picture: PageImageExport | None = None
+        self._render: PageRenderJob | None = None
+        self._page: PageRender | None = None
         self._stop = threading.Event()
         self._over = False
         self.thread: threading.Thread | None = None
@@ -182,12 +213,31 @@ class BackgroundExport(QObject):
         return not self._over
 
     def start(self) -> None:
+        if self._job.render is None:
+            self._paint(None)
+            return
+        self.progress.emit("rendering the page")
+        render = self._render = PageRenderJob(self._window, self._job.render)
+        render.done.connect(self._paint)
+        render.start()
+
+    @Slot(object)
+    def _paint(self, page: PageRender | None) -> None:
+        if self._over:
+            return
+        self._page = page
         request = self._job.picture
         if request is None:
             self._write(None)
             return
         picture = self._picture = PageImageExport(
-            self._window, request.layer_ids, request.scale, request.legend, request.region
+            self._window,
+            request.layer_ids,
+            request.scale,
+            request.legend,
+            request.region,
+            page,
+            legend_later=True,
         )
         picture.progress.connect(
             lambda done, total: self.progress.emit(f"{done} of {total} layers painted")
@@ -208,13 +258,27 @@ class BackgroundExport(QObject):
         if self._over:
             return
         self.progress.emit(f"writing 0 of {len(self._job.files)} files")
+        picture = self._picture
+        sections = picture.sections if picture is not None else []
+        legend = (sections, *picture.legend_place) if picture is not None else ([], 0.0, 1.0)
         self.thread = threading.Thread(
-            target=self._run, args=(Picture(image),), name="page export", daemon=True
+            target=self._run,
+            args=(image, self._page, legend),
+            name="page export",
+            daemon=True,
         )
         self.thread.start()
 
-    def _run(self, picture: Picture) -> None:
+    def _run(self, image: QImage | None, page: PageRender | None, legend) -> None:
+        sections, left, scale = legend
         try:
+            if image is not None and sections:
+                # The legend, painted here rather than on the GUI thread (its hundred-odd
+                # texts took 3 to 7 ms there): page_image's pixels.
+                painter = QPainter(image)
+                paint_legend(painter, sections, left, scale)
+                painter.end()
+            picture = Picture(image, page)
             written = write_temporaries(
                 self._job.files, picture, self._stop.is_set, self._wrote.emit
             )
@@ -262,6 +326,8 @@ class BackgroundExport(QObject):
         if self._over:
             return
         self._stop.set()
+        if self._render is not None:
+            self._render.cancel()
         if self._picture is not None:
             self._picture.cancel()
         self._finish()
@@ -282,13 +348,15 @@ def shown_layers(window) -> list[str]:
 
 def png_job(window, path: str | Path, layer_ids, scale: float, legend: bool) -> ExportJob:
     request = PictureRequest(tuple(layer_ids), scale, legend)
-    return ExportJob(window.page_index, request, (ExportFile(Path(path), _png),))
+    render = RenderRequest(scale, page_rect(window))
+    return ExportJob(window.page_index, request, (ExportFile(Path(path), _png),), render)
 
 
 def svg_job(window, path: str | Path, layer_ids, legend: bool = True) -> ExportJob:
     """Vector SVG in display points (glyphscope.inspector.svg_export)."""
     page = svg_page(window, layer_ids, legend)
-    return ExportJob(window.page_index, None, (ExportFile(Path(path), _svg_maker(page)),))
+    files = (ExportFile(Path(path), _svg_maker(page)),)
+    return ExportJob(window.page_index, None, files, svg_render_request(window))
 
 
 def bundle_job(window, path: str | Path, layer_ids=None) -> ExportJob:
@@ -307,7 +375,8 @@ def bundle_job(window, path: str | Path, layer_ids=None) -> ExportJob:
         return utf8_pieces(parts)
 
     request = PictureRequest(tuple(layer_ids), 2.0, True)
-    return ExportJob(window.page_index, request, (ExportFile(Path(path), html),))
+    render = RenderRequest(2.0, page_rect(window))
+    return ExportJob(window.page_index, request, (ExportFile(Path(path), html),), render)
 
 
 def selection_job(window, html_path: str | Path, layer_ids=None) -> ExportJob:
@@ -327,18 +396,34 @@ def selection_job(window, html_path: str | Path, layer_ids=None) -> ExportJob:
     def html(picture: Picture) -> list[bytes]:
         return utf8_pieces([selection_html(model, indices, picture.png, name)])
 
-    request = PictureRequest(tuple(layer_ids), 3.0, False, region)
+    # One render of the region for the PNG (drawn at its 3 pixels per point) and the SVG.
+    render = svg_render_request(window, region)
+    request = PictureRequest(tuple(layer_ids), SVG_REGION_SCALE, False, region)
     files = (
         ExportFile(html_path, html),
         ExportFile(html_path.with_suffix(".png"), _png),
         ExportFile(html_path.with_suffix(".svg"), _svg_maker(page)),
     )
-    return ExportJob(window.page_index, request, files)
+    return ExportJob(window.page_index, request, files, render)
 
 
 def _png(picture: Picture) -> bytes:
     return picture.png
 
 
-def _svg_maker(page) -> Callable[[Picture], list[bytes]]:
-    return lambda _picture: utf8_pieces(svg_parts(page))
+def _svg_maker(page: SvgPage) -> Callable[[Picture], list[bytes]]:
+    """The SVG's text, its page image pdfium's render for the job when there is one (else
+    the view's image that svg_page took: a page pdfium cannot render)."""
+
+    def make(picture: Picture) -> list[bytes]:
+        shown = page
+        if picture.page is not None:
+            rect = picture.page.rect
+            shown = dataclasses.replace(
+                page,
+                page_image=picture.page.image,
+                image_rect=(rect.left(), rect.top(), rect.width(), rect.height()),
+            )
+        return utf8_pieces(svg_parts(shown))
+
+    return make

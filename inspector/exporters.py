@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QObject, QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 
 from glyphscope.core.rules import Rules
@@ -29,6 +29,7 @@ from glyphscope.inspector.export_common import (
     page_rect,
     png_bytes,
 )
+from glyphscope.inspector.export_render import PageRender, RenderRequest, render_now
 from glyphscope.inspector.svg_export import page_svg
 from glyphscope.widgets.overlay_base import ExportImages, LegendEntry
 
@@ -72,20 +73,71 @@ def export_size(window, sections: Sequence[LegendSection], scale: float) -> QSiz
 
 
 def paint_export(
-    painter: QPainter, window, sections: Sequence[LegendSection], scale: float
+    painter: QPainter,
+    window,
+    sections: Sequence[LegendSection],
+    scale: float,
+    page: PageRender | None = None,
 ) -> None:
-    """The page scene at `scale` pixels per display point, the legend to its right."""
+    """The page scene at `scale` pixels per display point, the legend to its right; with
+    `page`, pdfium's render at that scale underneath instead of the view's image."""
     rect = page_rect(window)
-    target = QRectF(0, 0, rect.width() * scale, rect.height() * scale)
+    _paint_scene(painter, window, rect, scale, page)
+    if sections:
+        paint_legend(painter, sections, rect.width() * scale, scale)
+
+
+def paint_legend(
+    painter: QPainter, sections: Sequence[LegendSection], left: float, scale: float
+) -> None:
+    """The legend at `left` pixels, `scale` pixels per point (any thread: a QImage's)."""
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.translate(left, 0)
+    painter.scale(scale, scale)
+    _paint_legend(painter, sections)
+    painter.restore()
+
+
+def _paint_scene(
+    painter: QPainter, window, source: QRectF, scale: float, page: PageRender | None
+) -> None:
+    """The scene's `source` rectangle at exactly `scale` pixels per point from (0, 0). With
+    `page`, its image is drawn first, unscaled on whole pixels when it was rendered at this
+    scale (so it stays as sharp as pdfium made it), and the view's own image (and the white
+    paper under it) are left out of the scene."""
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-    window.view.scene().render(painter, target, rect, Qt.AspectRatioMode.KeepAspectRatio)
-    if sections:
-        painter.save()
-        painter.translate(target.width(), 0)
-        painter.scale(scale, scale)
-        _paint_legend(painter, sections)
-        painter.restore()
+    target = QRectF(0, 0, source.width() * scale, source.height() * scale)
+    if page is None:
+        window.view.scene().render(painter, target, source, Qt.AspectRatioMode.IgnoreAspectRatio)
+        return
+    shown = page.rect.translated(-source.left(), -source.top())
+    left, top = shown.left() * scale, shown.top() * scale
+    if abs(page.scale - scale) < 1e-9:
+        painter.drawImage(QPoint(round(left), round(top)), page.image)
+    else:  # pdfium capped a huge render's pixels: magnified, as the view would show it
+        painter.drawImage(
+            QRectF(left, top, shown.width() * scale, shown.height() * scale), page.image
+        )
+    with _view_image_hidden(window):
+        window.view.scene().render(painter, target, source, Qt.AspectRatioMode.IgnoreAspectRatio)
+
+
+@contextmanager
+def _view_image_hidden(window):
+    """The page view's image of the page and its paper left out (an export drew pdfium's
+    own render of the page under the scene)."""
+    # The page view's items, read here so that the page view need not change for it.
+    items = [window.view._page_item, window.view._page_shadow]
+    shown = [item.isVisible() for item in items]
+    try:
+        for item in items:
+            item.setVisible(False)
+        yield
+    finally:
+        for item, visible in zip(items, shown, strict=True):
+            item.setVisible(visible)
 
 
 def _paint_legend(painter: QPainter, sections: Sequence[LegendSection]) -> None:
@@ -133,13 +185,21 @@ def page_image(
     scale: float = 2.0,
     legend: bool = True,
     region: QRectF | None = None,
+    page: PageRender | None = None,
 ) -> QImage:
     """The export picture, painted now on the calling thread (PageImageExport paints a dense
     page's layers off the GUI thread instead). With a `region` (scene rectangle): that part
-    of the page with the selection outlined, and no legend."""
+    of the page with the selection outlined, and no legend. `page`: pdfium's render of the
+    area at `scale` (inspector.export_render), drawn under the overlays instead of the
+    view's image."""
     sections = legend_sections(window, layer_ids) if legend and region is None else []
     with layers_shown(window, layer_ids, selection=region is not None):
-        return _rendered(window, sections, scale, region)
+        return _rendered(window, sections, scale, region, page=page)
+
+
+def picture_area(window, region: QRectF | None) -> QRectF:
+    """The scene rectangle an export picture shows."""
+    return QRectF(region) if region is not None else page_rect(window)
 
 
 def _rendered(
@@ -148,28 +208,31 @@ def _rendered(
     scale: float,
     region: QRectF | None = None,
     asking: bool = False,
+    page: PageRender | None = None,
+    legend: bool = True,
 ) -> QImage:
     """The export picture painted now. `asking`: PageImageExport's first pass, which only
     lets each background layer record its device transform (ExportImages): everything is
     clipped away, so the page image and the small layers cost little to not paint, and the
-    legend (its hundred-odd texts 2 to 7 ms of the GUI thread) is left out."""
+    legend (its hundred-odd texts 2 to 7 ms of the GUI thread) is left out. `legend` False:
+    its room is left white, for the caller to paint it (PageImageExport, off the GUI thread)."""
     if region is not None:
         size = QSize(max(int(region.width() * scale), 1), max(int(region.height() * scale), 1))
+        # Exactly `scale` pixels per point: the source as wide as the whole pixels.
+        source = QRectF(region.left(), region.top(), size.width() / scale, size.height() / scale)
     else:
         size = export_size(window, sections, scale)
-    image = QImage(size, QImage.Format.Format_ARGB32)
+        source = page_rect(window)
+    # Premultiplied: what QPainter composes fastest (the page image and the layers' images).
+    image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
     if not asking:
         image.fill(QColor("#ffffff"))
     painter = QPainter(image)
     if asking:
         painter.setClipRect(QRect(0, 0, 1, 1))
-    if region is not None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        target = QRectF(0, 0, image.width(), image.height())
-        window.view.scene().render(painter, target, region, Qt.AspectRatioMode.KeepAspectRatio)
-    else:
-        paint_export(painter, window, [] if asking else sections, scale)
+    _paint_scene(painter, window, source, scale, None if asking else page)
+    if sections and legend and not asking:
+        paint_legend(painter, sections, source.width() * scale, scale)
     painter.end()
     return image
 
@@ -197,23 +260,31 @@ class PageImageExport(QObject):
         scale: float = 2.0,
         legend: bool = True,
         region: QRectF | None = None,
+        page: PageRender | None = None,
+        legend_later: bool = False,
     ) -> None:
         super().__init__(window)
         self._window = window
         self._layer_ids = list(layer_ids)
         self._scale = scale
         self._region = region
-        self._sections = legend_sections(window, layer_ids) if legend and region is None else []
+        self._page = page
+        # legend_later: the legend's room is left white, and its sections are `sections`
+        # for the caller to paint off the GUI thread (paint_legend; 3 to 7 ms here).
+        self._legend_later = legend_later
+        self.sections = legend_sections(window, layer_ids) if legend and region is None else []
+        # Where the legend goes: (its left in pixels, pixels per point).
+        self.legend_place = (page_rect(window).width() * scale, scale)
         self._images = ExportImages(self._returned)
         self._over = False
-        self._page = window.page_index
+        self._page_index = window.page_index
         self._restarts = 0
 
     def start(self) -> None:
         """Ask every background layer for its image (the first pass paints only the small
         layers, and is thrown away); `finished` may be emitted before this returns."""
         with self._exporting():
-            _rendered(self._window, self._sections, self._scale, self._region, asking=True)
+            _rendered(self._window, self.sections, self._scale, self._region, asking=True)
         self.progress.emit(0, self._images.total)
         self._images.submit()
 
@@ -237,7 +308,7 @@ class PageImageExport(QObject):
         if self._over:
             return
         if self._images.failed:
-            if self._window.page_index == self._page and self._restarts < MAX_EXPORT_RESTARTS:
+            if self._window.page_index == self._page_index and self._restarts < MAX_EXPORT_RESTARTS:
                 # The same page's layers were remade (its complete analysis arrived): ask again.
                 self._restarts += 1
                 self._images = ExportImages(self._returned)
@@ -250,14 +321,24 @@ class PageImageExport(QObject):
         if self._images.done:
             self._over = True
             with self._exporting():
-                image = _rendered(self._window, self._sections, self._scale, self._region)
+                image = _rendered(
+                    self._window,
+                    self.sections,
+                    self._scale,
+                    self._region,
+                    page=self._page,
+                    legend=not self._legend_later,
+                )
             self.finished.emit(image)
 
 
 def export_png(
     window, path: str | Path, layer_ids: Sequence[str], scale: float = 2.0, legend: bool = True
 ) -> QImage:
-    image = page_image(window, layer_ids, scale, legend)
+    """The page at `scale` pixels per point, pdfium's render of it at that scale underneath
+    (waited for on the calling thread)."""
+    page = render_now(window, RenderRequest(scale, page_rect(window)))
+    image = page_image(window, layer_ids, scale, legend, page=page)
     if not image.save(str(path), "PNG"):
         raise OSError(f"could not write {path}")
     return image

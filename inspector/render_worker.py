@@ -9,6 +9,7 @@ engine's boxes (pikepdf) as blank paper of the right size, with a note saying wh
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -47,6 +48,8 @@ class RenderedBitmap:
     scale: float  # image pixels per display point
     note: str = ""  # something the user should know about how the page is shown
     rendered: bool = True  # False: pdfium drew nothing, the page is blank paper
+    # Where pixel (0, 0) lies on the page, in display points: (0, 0) but for render_area's.
+    origin: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +162,74 @@ class PdfiumOwner(WorkerOwned):
             pixels = np.ctypeslib.as_array(bitmap.buffer).copy()
             result = RenderedBitmap(
                 index, geometry, bitmap.width, bitmap.height, bitmap.stride, pixels, scale
+            )
+            bitmap.close()
+        finally:
+            page.close()
+        return result
+
+    def render_area(
+        self, index: int, scale: float, area: tuple[float, float, float, float]
+    ) -> RenderedBitmap:
+        """The part of page `index` inside `area` (left, top, right, bottom in display points,
+        the page view's scene), rendered at `scale` pixels per display point for an export:
+        only that part is drawn, its pixels on the whole page's pixel grid at that scale (the
+        bitmap's `origin` says where it starts), so an export composes it unscaled. Capped at
+        MAX_RENDER_PIXELS like the view's renders. Blank paper when pdfium cannot show the
+        page, as `render` is."""
+        if self._unrendered:
+            return self.blank(index, scale, self._unrendered)
+        if self._document is None:
+            raise DamagedPdfError("no document is open")
+        left, top, right, bottom = area
+        page = self._document[index]
+        try:
+            user_unit = self._user_unit(index)
+            # pdfium's page size is in points: /UserUnit (§14.11.2) scales it to display points.
+            width, height = page.get_width() * user_unit, page.get_height() * user_unit
+            left, top = max(left, 0.0), max(top, 0.0)
+            right, bottom = min(right, width), min(bottom, height)
+            if right <= left or bottom <= top:
+                raise DamagedPdfError(f"page {index + 1}: the area exported misses the page")
+            scale = _capped_scale(scale, right - left, bottom - top)
+            pixel_scale = scale * user_unit  # pixels per pdfium point
+            # page.render's whole-page size and crop, in pixels, as it rounds them (ceil).
+            page_wide = math.ceil(page.get_width() * pixel_scale)
+            page_high = math.ceil(page.get_height() * pixel_scale)
+            x0 = min(max(math.floor(left * scale), 0), page_wide - 1)
+            y0 = min(max(math.floor(top * scale), 0), page_high - 1)
+            x1 = max(min(math.ceil(right * scale), page_wide), x0 + 1)
+            y1 = max(min(math.ceil(bottom * scale), page_high), y0 + 1)
+            # Crop in points, a hair under the whole pixels so that ceil() gives them back.
+            crop = [
+                max(pixels - 1e-3, 0.0) / pixel_scale
+                for pixels in (x0, page_high - y1, page_wide - x1, y0)
+            ]
+            bitmap = page.render(
+                scale=pixel_scale,
+                crop=tuple(crop),
+                prefer_bgrx=True,
+                may_draw_forms=True,
+                draw_annots=True,
+            )
+            pixels = np.ctypeslib.as_array(bitmap.buffer).copy()
+            geometry = PageGeometry(
+                index=index,
+                media_box=tuple(page.get_mediabox()),
+                crop_box=tuple(page.get_cropbox()),
+                visible_box=tuple(page.get_bbox()),
+                rotate=page.get_rotation(),
+                user_unit=user_unit,
+            )
+            result = RenderedBitmap(
+                index,
+                geometry,
+                bitmap.width,
+                bitmap.height,
+                bitmap.stride,
+                pixels,
+                scale,
+                origin=(x0 / scale, y0 / scale),
             )
             bitmap.close()
         finally:

@@ -22,6 +22,7 @@ from glyphscope.inspector.bundle import (
     rules_table,
 )
 from glyphscope.inspector.export_common import base64_text
+from glyphscope.inspector.export_render import RenderRequest, render_now
 from glyphscope.inspector.exporters import page_image
 from glyphscope.widgets.explain import char_label, selection_text
 
@@ -41,8 +42,10 @@ def selection_region(window, indices: Sequence[int]) -> QRectF | None:
 
 
 def region_image(window, region: QRectF, layer_ids: Sequence[str], scale: float = 3.0) -> QImage:
-    """The scene inside `region` with `layer_ids` and the selection outlined."""
-    return page_image(window, layer_ids, scale, legend=False, region=region)
+    """The scene inside `region` with `layer_ids` and the selection outlined, on pdfium's
+    render of that part of the page at `scale` (waited for on the calling thread)."""
+    page = render_now(window, RenderRequest(scale, region))
+    return page_image(window, layer_ids, scale, legend=False, region=region, page=page)
 
 
 def provenance_table(model, indices: Sequence[int]) -> str:

@@ -9,6 +9,7 @@ space → display matrix (§8.3.2, the page's /Rotate and crop offset) like the 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -28,6 +29,7 @@ from glyphscope.inspector.export_common import (
     page_rect,
     png_bytes,
 )
+from glyphscope.inspector.export_render import PageRender, RenderRequest, render_now
 from glyphscope.widgets.explain import char_label
 from glyphscope.widgets.overlay_layers import GlyphQuadsLayer, SelectionLayer
 from glyphscope.widgets.page_view import to_qtransform
@@ -188,10 +190,34 @@ class SvgPage:
     page_size: tuple[float, float]
     area: tuple[float, float, float, float]  # scene left, top, width, height
     sections: tuple[LegendSection, ...]
-    page_image: QImage | None
+    page_image: QImage | None  # pdfium's render of the area shown (export_render)
+    image_rect: tuple[float, float, float, float]  # the scene rectangle page_image covers
     layers: tuple  # OverlayLayer, in the order their labels are drawn
     stacked: tuple  # the same, bottom first
     selection: SelectionLayer | None
+
+
+# The page image under a whole page's SVG: 2 pixels per display point (144 dpi), sharp on
+# screen and in print at the SVG's size; a selection's is the selection PNG's 3. Either is
+# made smaller when it would hold more than SVG_MAX_PIXELS (a poster's page).
+SVG_PAGE_SCALE = 2.0
+SVG_REGION_SCALE = 3.0
+SVG_MAX_PIXELS = 16_000_000
+
+
+def svg_render_request(window, region: QRectF | None = None) -> RenderRequest:
+    """What the SVG's page image is rendered as: the page (or the region's part of it)."""
+    if region is None:
+        width, height = window.view.geometry.size if window.view.geometry else (1.0, 1.0)
+        area, scale = QRectF(0, 0, width, height), SVG_PAGE_SCALE
+    else:
+        area, scale = QRectF(region), SVG_REGION_SCALE
+    return RenderRequest(capped_scale(scale, area, SVG_MAX_PIXELS), area)
+
+
+def capped_scale(scale: float, area: QRectF, most: int) -> float:
+    pixels = area.width() * area.height() * scale * scale
+    return scale * (most / pixels) ** 0.5 if pixels > most > 0 else scale
 
 
 def svg_page(
@@ -200,16 +226,17 @@ def svg_page(
     legend: bool = True,
     selection: Sequence[int] = (),
     region: QRectF | None = None,
+    page: PageRender | None = None,
 ) -> SvgPage:
     """The current page's SVG inputs with `layer_ids`; `selection` glyphs are outlined on
-    top, and `region` (scene rectangle) crops the picture to a part of the page."""
+    top, and `region` (scene rectangle) crops the picture to a part of the page. `page`:
+    pdfium's render of that area (svg_render_request); without it (a page pdfium cannot
+    render), the view's image of the page cut to the area."""
     model = window.model
     geometry = window.view.geometry
     area = region if region is not None else page_rect(window)
-    rendered = window.rendered
-    image = None
-    if rendered is not None and not rendered.image.isNull():
-        image = QImage(rendered.image)  # shared, copied only if the page's image changes
+    if page is None:
+        page = view_image(window, region)
     count = model.count
     chosen = [i for i in selection if 0 <= i < count]
     outline = None
@@ -219,6 +246,7 @@ def svg_page(
         outline.set_model(model)
         outline.set_selected(tuple(chosen))
     shown = tuple(window.layers[lid] for lid in layer_ids if lid in window.layers)
+    rect = page.rect if page is not None else QRectF()
     return SvgPage(
         model,
         window.page_index,
@@ -226,11 +254,34 @@ def svg_page(
         tuple(geometry.size),
         (area.left(), area.top(), area.width(), area.height()),
         tuple(legend_sections(window, layer_ids) if legend else ()),
-        image,
+        page.image if page is not None else None,
+        (rect.left(), rect.top(), rect.width(), rect.height()),
         shown,
         tuple(sorted(shown, key=lambda layer: layer.zValue())),
         outline,
     )
+
+
+def view_image(window, region: QRectF | None = None) -> PageRender | None:
+    """The page view's own image of the page (blank paper when pdfium cannot render it), cut
+    to the pixels covering `region` when there is one."""
+    rendered = window.rendered
+    geometry = window.view.geometry
+    if rendered is None or rendered.image.isNull() or geometry is None:
+        return None
+    width, height = geometry.size
+    image = QImage(rendered.image)  # shared, copied only if the page's image changes
+    sx, sy = image.width() / max(width, 1e-9), image.height() / max(height, 1e-9)
+    rect = QRectF(0, 0, width, height)
+    if region is not None:
+        inside = region.intersected(rect)
+        if inside.isEmpty():
+            return None
+        x0, y0 = math.floor(inside.left() * sx), math.floor(inside.top() * sy)
+        x1, y1 = math.ceil(inside.right() * sx), math.ceil(inside.bottom() * sy)
+        image = image.copy(x0, y0, max(x1 - x0, 1), max(y1 - y0, 1))
+        rect = QRectF(x0 / sx, y0 / sy, image.width() / sx, image.height() / sy)
+    return PageRender(image, rect, sx)
 
 
 # Lines of the SVG joined per piece of svg_parts: str.join holds the GIL for the whole of a
@@ -255,7 +306,6 @@ def svg_parts(page: SvgPage) -> list[str]:
     # As tall as the legend when that is taller than the page (as the PNG export is).
     height = max(area_height, legend_height(sections)) if sections else area_height
     a, b, c, d, e, f = page.matrix
-    page_width, page_height = page.page_size
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_num(width)}pt" '
@@ -268,10 +318,11 @@ def svg_parts(page: SvgPage) -> list[str]:
     ]
     if page.page_image is not None:
         data = base64_text(png_bytes(page.page_image))
+        x, y, image_width, image_height = page.image_rect
         out.append(
-            f'<image class="page-image" x="0" y="0" width="{_num(page_width)}" '
-            f'height="{_num(page_height)}" preserveAspectRatio="none" '
-            f'href="data:image/png;base64,{data}"/>'
+            f'<image class="page-image" x="{_num(x)}" y="{_num(y)}" '
+            f'width="{_num(image_width)}" height="{_num(image_height)}" '
+            f'preserveAspectRatio="none" href="data:image/png;base64,{data}"/>'
         )
     out.append(
         f'<g class="overlays" transform="matrix({_num(a)} {_num(b)} {_num(c)} {_num(d)} '
@@ -303,5 +354,7 @@ def page_svg(
     selection: Sequence[int] = (),
     region: QRectF | None = None,
 ) -> str:
-    """The SVG text of the current page (svg_page's arguments), written now."""
-    return svg_text(svg_page(window, layer_ids, legend, selection, region))
+    """The SVG text of the current page (svg_page's arguments), written now, its page image
+    rendered by pdfium for it (waited for on the calling thread)."""
+    page = render_now(window, svg_render_request(window, region))
+    return svg_text(svg_page(window, layer_ids, legend, selection, region, page))
