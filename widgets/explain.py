@@ -175,7 +175,7 @@ def selection_summary(model: PageModel, indices) -> str:
     counts: dict[str, int] = {}
     for i in indices:
         counts[model.status[i]] = counts.get(model.status[i], 0) + 1
-    status = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in sorted(counts.items()))
+    status = ", ".join(f"{v:,} {k.replace('_', ' ')}" for k, v in sorted(counts.items()))
     dropped = (
         f"<p style='color:#555'>Not in the reading order (dropped): "
         f"{escape(''.join(model.glyphs[i].text or chr(0xFFFD) for i in outside[:200]))}</p>"
