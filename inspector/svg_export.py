@@ -86,7 +86,17 @@ def _stroke_attributes(stroke) -> str:
     )
 
 
-def _layer_group(layer, model) -> list[str]:
+def _inside(points: np.ndarray, box: tuple[float, float, float, float] | None) -> np.ndarray:
+    """Which rows of an (N, k, 2) array of user-space points reach into `box` (x0, y0, x1,
+    y1, user space): all of them without a box."""
+    if box is None or not len(points):
+        return np.ones(len(points), bool)
+    x0, y0, x1, y1 = box
+    xs, ys = points[..., 0], points[..., 1]
+    return (xs.max(1) >= x0) & (xs.min(1) <= x1) & (ys.max(1) >= y0) & (ys.min(1) <= y1)
+
+
+def _layer_group(layer, model, box=None) -> list[str]:
     out = [
         f'<g class="layer layer-{layer.layer_id}" id="layer-{layer.layer_id}">',
         f"<title>{escape(layer.title)}</title>",
@@ -98,6 +108,8 @@ def _layer_group(layer, model) -> list[str]:
         # Polylines through every point, the closing one included, as the screen strokes them.
         shape = stroke.shape
         points = shape.points
+        if box is not None:  # a region's SVG: what the region shows, not the whole page
+            points = points[_inside(points, box)]
         if shape.closed:
             points = np.concatenate([points, points[:, :1]], axis=1)
         out += [f'<polyline points="{row}"/>' for row in _point_rows(points)]
@@ -106,10 +118,13 @@ def _layer_group(layer, model) -> list[str]:
     return out
 
 
-def _glyph_titles(model, indices) -> list[str]:
+def _glyph_titles(model, indices, box=None) -> list[str]:
     """One transparent polygon per glyph with its title (hover shows which glyph it is)."""
     out = ['<g class="glyph-titles" fill="transparent" stroke="none">']
-    indices = list(indices)
+    indices = np.asarray(list(indices), dtype=np.int64)
+    if box is not None and len(indices):
+        indices = indices[_inside(model.quads[indices], box)]
+    indices = indices.tolist()
     rows = _point_rows(model.quads[indices]) if indices else []
     for i, points in zip(indices, rows, strict=True):
         glyph = model.glyphs[i]
@@ -195,6 +210,7 @@ class SvgPage:
     layers: tuple  # OverlayLayer, in the order their labels are drawn
     stacked: tuple  # the same, bottom first
     selection: SelectionLayer | None
+    region: bool = False  # the area is a region of the page: only its overlays are written
 
 
 # The page image under a whole page's SVG: 2 pixels per display point (144 dpi), sharp on
@@ -259,6 +275,7 @@ def svg_page(
         shown,
         tuple(sorted(shown, key=lambda layer: layer.zValue())),
         outline,
+        region is not None,
     )
 
 
@@ -306,6 +323,11 @@ def svg_parts(page: SvgPage) -> list[str]:
     # As tall as the legend when that is taller than the page (as the PNG export is).
     height = max(area_height, legend_height(sections)) if sections else area_height
     a, b, c, d, e, f = page.matrix
+    box = None
+    if page.region:  # the overlays the region shows (a margin for their strokes' width)
+        inverse, _invertible = matrix.inverted()
+        shown = inverse.mapRect(QRectF(left, top, area_width, area_height))
+        box = (shown.left() - 2, shown.top() - 2, shown.right() + 2, shown.bottom() + 2)
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_num(width)}pt" '
@@ -329,11 +351,11 @@ def svg_parts(page: SvgPage) -> list[str]:
         f'{_num(e)} {_num(f)})">'
     )
     for layer in page.stacked:
-        out += _layer_group(layer, model)
+        out += _layer_group(layer, model, box)
         if isinstance(layer, GlyphQuadsLayer):
-            out += _glyph_titles(model, range(model.count))
+            out += _glyph_titles(model, range(model.count), box)
     if page.selection is not None:
-        out += _layer_group(page.selection, model)
+        out += _layer_group(page.selection, model, box)
     out.append("</g>")
     for layer in page.layers:
         out += _labels(layer, model, matrix)

@@ -183,6 +183,10 @@ def test_a_selection_svg_embeds_the_region_of_the_page_not_the_page(
     # Sharp at the SVG's size: at least 2 pixels per point of the region.
     assert image.width() >= 2 * region.width() and image.height() >= 2 * region.height()
     assert image.width() == pytest.approx(3 * place["width"], abs=1.5)
+    # Its overlays are the region's: every selected glyph titled, not the page's thousands.
+    text = (tmp_path / "sel.svg").read_text(encoding="utf-8")
+    titled = {int(i) for i in re.findall(r'<polygon class="glyph" data-index="(\d+)"', text)}
+    assert set(chosen) <= titled and len(titled) < window.model.count / 10
 
 
 def test_a_page_svg_embeds_a_page_image_at_two_pixels_per_point(
