@@ -335,6 +335,9 @@ class BackgroundExport(QObject):
 
     def _finish(self) -> None:
         self._over = True
+        if self._render is not None:  # its answer is in (or cancelled): free it
+            self._render.deleteLater()
+            self._render = None
         self._window.pageChanged.disconnect(self._on_page_changed)
         self._window.documentClosed.disconnect(self._on_document_closed)
 

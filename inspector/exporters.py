@@ -128,8 +128,7 @@ def _paint_scene(
 def _view_image_hidden(window):
     """The page view's image of the page and its paper left out (an export drew pdfium's
     own render of the page under the scene)."""
-    # The page view's items, read here so that the page view need not change for it.
-    items = [window.view._page_item, window.view._page_shadow]
+    items = window.view.page_image_items()
     shown = [item.isVisible() for item in items]
     try:
         for item in items:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap, QTransform
 from PySide6.QtWidgets import (
+    QGraphicsItem,
     QGraphicsPixmapItem,
     QGraphicsRectItem,
     QGraphicsScene,
@@ -147,6 +148,11 @@ class PageView(ContinuousPages, QGraphicsView):
         self._page_item.setTransform(
             QTransform.fromScale(width / max(image.width(), 1), height / max(image.height(), 1))
         )
+
+    def page_image_items(self) -> tuple[QGraphicsItem, ...]:
+        """The items that show the current page's image and its paper (an export hides them
+        when it draws a render of its own underneath)."""
+        return (self._page_item, self._page_shadow)
 
     def clear_page(self) -> None:
         """Show no page (the document is closing); continuous scrolling waits for the next
