@@ -24,7 +24,7 @@ from glyphscope.core.text.bidi import BidiRun
 from glyphscope.core.text.columns import ColumnsResult, columns_text
 from glyphscope.core.text.hidden import Clip, HiddenGlyph, hidden_glyphs
 from glyphscope.core.text.ink import InkTest, page_hidden
-from glyphscope.core.text.layout import LayoutResult, layout
+from glyphscope.core.text.layout import LayoutResult, layout_with_arrays
 from glyphscope.core.text.packed import (
     pack_dropped,
     pack_gaps,
@@ -193,9 +193,11 @@ def finish_analysis(read: ReadPage, *, text_modes: bool = True) -> PageAnalysis:
     reading = read.reading
     warnings = list(read.warnings)
     if text_modes:
-        grid = layout(text_glyphs, text_order, rules)
+        grid, grid_arrays = layout_with_arrays(text_glyphs, text_order, rules)
         warnings.extend(grid.capped)
-        columns = columns_text(text_glyphs, text_order, rules, grid=grid, reading=reading.text)
+        columns = columns_text(
+            text_glyphs, text_order, rules, grid=grid, reading=reading.text, arrays=grid_arrays
+        )
         structure_result, structure_reason = None, "the page has no readable content stream"
         if extraction.readable:
             structure_result, structure_reason = _structure(

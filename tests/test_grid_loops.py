@@ -122,10 +122,48 @@ def test_compiled_line_inks_are_the_python_ones(lines_rows, distance):
 def test_columns_with_the_python_loops_are_the_compiled_columns(page, rules):
     glyphs, order = page
     expected = repr(columns.columns_text(glyphs, order, rules))
-    saved = layout._grid_text, lines._line_starts, columns._line_inks
+    saved = layout._grid_text, lines._line_starts, columns._line_inks, columns._band_extents
     layout._grid_text, lines._line_starts = layout.grid_text_in_python, lines.line_starts_in_python
-    columns._line_inks = columns.line_inks_in_python
+    columns._line_inks, columns._band_extents = columns.line_inks_in_python, None
     try:
         assert repr(columns.columns_text(glyphs, order, rules)) == expected
     finally:
-        layout._grid_text, lines._line_starts, columns._line_inks = saved
+        layout._grid_text, lines._line_starts, columns._line_inks, columns._band_extents = saved
+
+
+_finite = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.0, 2.5, 1e300]), st.floats(-50, 50))
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.tuples(_finite, _finite, _finite, _finite), max_size=30),
+    st.lists(st.sampled_from([0.0, -0.0, 1.0, 5.0, 10.0, 20.0]), max_size=4),
+)
+def test_compiled_band_extents_are_the_numpy_ones(boxes, middles):
+    """A band's column extents, top and bottom in one pass as two lexsorts give them: the first
+    row of each extreme kept (signed zeros tell which), columns with no row left out."""
+    middles = sorted(middles)
+    x0, x1, y0, y1 = (np.array([box[k] for box in boxes], dtype=np.float64) for k in range(4))
+    centres = (x0 + x1) / 2.0
+    with np.errstate(all="ignore"):
+        if np.isnan(centres).any():
+            return  # inf - inf: the one-by-one path's
+    numbered, *expected = columns._extents(middles, centres, x0, x1, y0, y1)
+    found_columns = np.searchsorted(np.array(middles, dtype=np.float64), centres, side="right")
+    assert found_columns.tolist() == numbered.tolist()
+    found = compiled.band_extents(found_columns, len(middles) + 1, x0, x1, y0, y1)
+    assert repr(found) == repr(tuple(expected))
+    assert [math.copysign(1.0, x) for x in np.ravel(found[0])] == [
+        math.copysign(1.0, x) for x in np.ravel(expected[0])
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_pages(), _rules)
+def test_columns_from_layouts_arrays_are_the_columns_read_from_the_glyphs(page, rules):
+    """columns_text handed layout's arrays (core.analysis) is columns_text handed the layout
+    alone, which measures the glyphs and gathers the lines' boxes itself."""
+    glyphs, order = page
+    grid, arrays = layout.layout_with_arrays(glyphs, order, rules)
+    expected = repr(columns.columns_text(glyphs, order, rules, grid=grid))
+    assert repr(columns.columns_text(glyphs, order, rules, grid=grid, arrays=arrays)) == expected

@@ -20,3 +20,11 @@ def grid_text(
 def line_inks(
     x0: np.ndarray, x1: np.ndarray, bounds: np.ndarray, distance: float
 ) -> list[list[tuple[float, float]]]: ...
+def band_extents(
+    columns: np.ndarray,
+    column_count: int,
+    x0: np.ndarray,
+    x1: np.ndarray,
+    y0: np.ndarray,
+    y1: np.ndarray,
+) -> tuple[tuple[tuple[float, float], ...], float, float]: ...

@@ -8,6 +8,10 @@ handed back to layout._Padding whenever a cap may be reached, so the caps and th
 are those of the Python path. tests/test_grid_loops.py holds the two paths against each
 other."""
 
+import math
+
+import numpy as np
+
 
 def line_starts(const double[::1] ys, const double[::1] heights, double ratio):
     """The positions that open a line (see lines.line_starts_in_python)."""
@@ -120,3 +124,45 @@ def line_inks(
             ink.append((left, right))
         inks.append(ink)
     return inks
+
+
+def band_extents(
+    const Py_ssize_t[::1] columns,
+    Py_ssize_t column_count,
+    const double[::1] x0,
+    const double[::1] x1,
+    const double[::1] y0,
+    const double[::1] y1,
+):
+    """columns._extents' extents, top and bottom over rows without nan (see
+    columns.extents_in_python): per column 0..column_count-1 holding rows, left to right, the
+    smallest x0 and the largest x1, each the first row's holding that value (0.0 and -0.0 are
+    equal, and the first is kept); the band's largest y1 and smallest y0, the first of each."""
+    cdef Py_ssize_t count = columns.shape[0], r, c
+    cdef double top, bottom
+    lows = np.empty(max(column_count, 1), dtype=np.float64)
+    highs = np.empty(max(column_count, 1), dtype=np.float64)
+    held = np.zeros(max(column_count, 1), dtype=np.uint8)
+    cdef double[::1] low = lows, high = highs
+    cdef unsigned char[::1] holds = held
+    if count == 0:
+        return (), -math.inf, math.inf
+    top, bottom = y1[0], y0[0]
+    for r in range(count):
+        c = columns[r]
+        if c < 0 or c >= column_count:
+            raise IndexError("a column outside the band")
+        if not holds[c]:
+            holds[c] = 1
+            low[c], high[c] = x0[r], x1[r]
+        else:
+            if x0[r] < low[c]:
+                low[c] = x0[r]
+            if x1[r] > high[c]:
+                high[c] = x1[r]
+        if y1[r] > top:
+            top = y1[r]
+        if y0[r] < bottom:
+            bottom = y0[r]
+    extents = tuple([(low[c], high[c]) for c in range(column_count) if holds[c]])
+    return extents, top, bottom

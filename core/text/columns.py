@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain, pairwise
 from typing import NamedTuple
@@ -54,7 +54,7 @@ from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import GlyphRows, hypots, median
 from glyphscope.core.text.chars import is_whitespace_text
-from glyphscope.core.text.layout import LayoutResult, layout
+from glyphscope.core.text.layout import GridArrays, LayoutResult, layout_with_arrays
 from glyphscope.core.text.lines import frame_matrix, in_frame
 from glyphscope.core.text.pairs import reading_pairs
 from glyphscope.core.text.reading import TextResult, reading_order
@@ -103,16 +103,22 @@ def columns_text(
     *,
     grid: LayoutResult | None = None,
     reading: TextResult | None = None,
+    arrays: GridArrays | None = None,
 ) -> ColumnsResult:
     """Columns text of `order`. `grid` and `reading` are layout() and reading_order() of the
-    same glyphs, order and rules when the caller already has them (core.analysis does)."""
+    same glyphs, order and rules when the caller already has them (core.analysis does), and
+    `arrays` the arrays layout made for `grid` (layout_with_arrays)."""
     if not order:
         return ColumnsResult(text=TextResult(text="", char_glyphs=()), columns=())
-    median = median_advance(glyphs, order)
-    threshold = rules.columns_gap_multiple * median
     if grid is None:
-        grid = layout(glyphs, order, rules)
-    boxes = _LineBoxes(glyphs, grid)
+        grid, arrays = layout_with_arrays(glyphs, order, rules)
+    if arrays is None:
+        median = median_advance(glyphs, order)
+        boxes = _LineBoxes.of_lines(glyphs, grid)
+    else:
+        median = _median_advance(arrays.advances, ~arrays.whitespace)
+        boxes = _LineBoxes.of_arrays(arrays, grid.rotation)
+    threshold = rules.columns_gap_multiple * median
     inks = boxes.inks(median)
     spans = band_lines(inks, threshold) if median > 0.0 else [(0, len(inks), [])]
     bands = [
@@ -150,6 +156,13 @@ def median_advance(glyphs: Sequence[Glyph], order: Sequence[int]) -> float:
     return median(advances) if len(advances) else 0.0
 
 
+def _median_advance(advances: np.ndarray, inked: np.ndarray) -> float:
+    """median_advance from every row's own advance and whether it writes ink."""
+    advances = advances[inked]
+    advances = advances[advances > 0.0]
+    return median(advances) if len(advances) else 0.0
+
+
 def _writes_ink(text: str) -> bool:
     """Whether a glyph of this text writes ink (its text is not white space, nor
     unresolved)."""
@@ -163,20 +176,43 @@ class _LineBoxes:
     `band_of` and `column_of` its band and column. `lines` holds the [start, end) rows of
     each grid line."""
 
-    def __init__(self, glyphs: Sequence[Glyph], grid: LayoutResult) -> None:
-        lengths = np.fromiter(map(len, grid.lines), np.intp, len(grid.lines))
-        count = int(lengths.sum())
-        rows = GlyphRows(glyphs, np.fromiter(chain.from_iterable(grid.lines), np.intp, count))
-        self.glyph = rows.index
-        quads = rows.quads()
-        xs, ys = in_frame(frame_matrix(grid.rotation), quads[:, :, 0], quads[:, :, 1])
+    def __init__(
+        self,
+        glyph: np.ndarray,
+        quads: np.ndarray,
+        inked: np.ndarray,
+        lengths: np.ndarray,
+        rotation: int,
+    ) -> None:
+        self.glyph = glyph
+        xs, ys = in_frame(frame_matrix(rotation), quads[:, :, 0], quads[:, :, 1])
         self.x0, self.x1 = _first_min(xs), _first_max(xs)
         self.y0, self.y1 = _first_min(ys), _first_max(ys)
-        self.inked = rows.per_text(_writes_ink)
+        self.inked = inked
         ends = np.cumsum(lengths).tolist()
         self.lines = list(pairwise([0, *ends]))
         self.band_of = np.full(len(self.glyph), -1, dtype=np.intp)
         self.column_of = np.zeros(len(self.glyph), dtype=np.intp)
+
+    @classmethod
+    def of_lines(cls, glyphs: Sequence[Glyph], grid: LayoutResult) -> _LineBoxes:
+        """The boxes of the grid's lines, read from the glyphs."""
+        lengths = np.fromiter(map(len, grid.lines), np.intp, len(grid.lines))
+        count = int(lengths.sum())
+        rows = GlyphRows(glyphs, np.fromiter(chain.from_iterable(grid.lines), np.intp, count))
+        return cls(rows.index, rows.quads(), rows.per_text(_writes_ink), lengths, grid.rotation)
+
+    @classmethod
+    def of_arrays(cls, arrays: GridArrays, rotation: int) -> _LineBoxes:
+        """The same boxes from the arrays layout made for the grid."""
+        at = arrays.line_rows
+        return cls(
+            arrays.glyph_index[at],
+            arrays.quads[at],
+            ~arrays.whitespace[at],
+            arrays.line_lengths,
+            rotation,
+        )
 
     def inks(self, distance: float) -> list[list[Interval]]:
         """The x-intervals each line inks: its non-blank glyph boxes sorted as (x0, x1)
@@ -211,6 +247,9 @@ class _LineBoxes:
         centres = (x0 + x1) / 2.0
         if np.isnan(centres).any() or np.isnan(y0).any() or np.isnan(y1).any():
             columns, extents, top, bottom = _extents_one_by_one(middles, x0, x1, y0, y1)
+        elif _band_extents is not None:
+            columns = np.searchsorted(np.array(middles, dtype=np.float64), centres, side="right")
+            extents, top, bottom = _band_extents(columns, len(middles) + 1, x0, x1, y0, y1)
         else:
             columns, extents, top, bottom = _extents(middles, centres, x0, x1, y0, y1)
         self.band_of[start:stop] = band_number
@@ -299,11 +338,15 @@ def line_inks_in_python(
     ]
 
 
+_band_extents: Callable[..., tuple[tuple[Interval, ...], float, float]] | None
 try:
-    # line_inks_in_python compiled (_grid.pyx), when the extension was built.
+    # line_inks_in_python compiled (_grid.pyx), when the extension was built; and _extents'
+    # extents, top and bottom in one pass over a band's rows instead of two lexsorts.
+    from glyphscope.core.text._grid import band_extents as _band_extents
     from glyphscope.core.text._grid import line_inks as _line_inks
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
     _line_inks = line_inks_in_python
+    _band_extents = None
 
 
 def merge_ink(extents: Sequence[Interval], distance: float) -> list[Interval]:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -132,11 +133,36 @@ class _Padding:
         return 1
 
 
+class GridArrays(NamedTuple):
+    """What layout computed over its glyphs that columns (§8) reads again, handed over by
+    `layout_with_arrays`: per row of the order (row k is glyph `glyph_index[k]`) its quad, whether
+    its text is white space and its own advance; and the grid's lines as rows, line after
+    line (`line_rows`, `line_lengths` glyphs each)."""
+
+    glyph_index: np.ndarray
+    quads: np.ndarray
+    whitespace: np.ndarray
+    advances: np.ndarray
+    line_rows: np.ndarray
+    line_lengths: np.ndarray
+
+
 class _Rows:
     """The glyphs of `order` as arrays, in the grid frame: what every step of the grid reads.
     Positions index the arrays (row k is glyph `index[k]`)."""
 
-    __slots__ = ("rows", "index", "whitespace", "origin", "glyph_end", "ux", "uy", "x", "y")
+    __slots__ = (
+        "rows",
+        "index",
+        "whitespace",
+        "origin",
+        "glyph_end",
+        "ux",
+        "uy",
+        "x",
+        "y",
+        "_advances",
+    )
 
     def __init__(self, rows: GlyphRows, ux: np.ndarray, uy: np.ndarray, rotation: int) -> None:
         self.rows = rows
@@ -145,12 +171,15 @@ class _Rows:
         self.origin, self.glyph_end = rows.points("origin"), rows.points("glyph_end")
         self.ux, self.uy = ux, uy
         self.x, self.y = in_frame(frame_matrix(rotation), self.origin[:, 0], self.origin[:, 1])
+        self._advances: np.ndarray | None = None
 
     def advances(self) -> np.ndarray:
-        """geometry.distance(origin, glyph_end) of every row: its own advance."""
-        with np.errstate(all="ignore"):
-            delta = self.glyph_end - self.origin
-        return hypots(delta[:, 0], delta[:, 1])
+        """geometry.distance(origin, glyph_end) of every row: its own advance (made once)."""
+        if self._advances is None:
+            with np.errstate(all="ignore"):
+                delta = self.glyph_end - self.origin
+            self._advances = hypots(delta[:, 0], delta[:, 1])
+        return self._advances
 
     def gaps(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
         """geometry.along from each `before` row's glyph end to the `after` row's origin, in
@@ -167,6 +196,14 @@ def layout_text(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> 
 
 
 def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> LayoutResult:
+    return layout_with_arrays(glyphs, order, rules)[0]
+
+
+def layout_with_arrays(
+    glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules
+) -> tuple[LayoutResult, GridArrays]:
+    """layout() and the arrays it made that columns_text reads again (core.analysis hands
+    them over, so that columns does not gather and measure the same glyphs once more)."""
     rows = GlyphRows(glyphs, order)
     ux, uy = writing_directions(rows)
     modes = rows.numbers("writing_mode")
@@ -199,7 +236,12 @@ def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> Layou
             owners.extend((-1, -1))
         chars += tail.text
         owners.extend(tail.char_glyphs)
-    return LayoutResult(
+    line_lengths = np.fromiter(map(len, lines), np.intp, len(lines))
+    line_rows = np.concatenate(lines) if lines else np.empty(0, dtype=np.intp)
+    arrays = GridArrays(
+        grid.index, rows.quads(), grid.whitespace, grid.advances(), line_rows, line_lengths
+    )
+    result = LayoutResult(
         text=TextResult(text=chars, char_glyphs=tuple(owners)),
         rotation=rotation,
         cell_width=cell_width,
@@ -210,6 +252,7 @@ def layout(glyphs: Sequence[Glyph], order: Sequence[int], rules: Rules) -> Layou
         bidi_runs=bidi_runs,
         capped=capped,
     )
+    return result, arrays
 
 
 def grid_cells(glyphs: Sequence[Glyph], indices: Sequence[int]) -> tuple[float, float]:
