@@ -127,6 +127,8 @@ class JsonWriter:
             ints = self._int_list(value, self._brackets(level)[1]) if value else None
             if ints is not None:  # glyph indexes: written at once
                 yield from self._rows([ints], level)
+            elif (lists := self._int_lists(value, level)) is not None:
+                yield lists
             else:
                 yield from self._items(value, level)
         elif isinstance(value, Converted):
@@ -168,6 +170,27 @@ class JsonWriter:
         if set(map(type, values)) != {int}:
             return None
         return separator.join(map(int.__repr__, values))
+
+    def _int_lists(self, values: list | tuple, level: int) -> str | None:
+        """The text of a list of lists of ints (layout's lines, a band's columns of glyph
+        indexes) at `level`, as _items and _rows write it item by item; None if an item is
+        not a list or tuple of exact ints."""
+        if not values or not isinstance(values[0], (list, tuple)):
+            return None
+        opening, separator, closing = self._brackets(level)
+        inner_opening, inner_separator, inner_closing = self._brackets(level + 1)
+        texts = []
+        for item in values:
+            if not isinstance(item, (list, tuple)):
+                return None
+            if not item:
+                texts.append("[]")
+                continue
+            ints = self._int_list(item, inner_separator)
+            if ints is None:
+                return None
+            texts.append(inner_opening + ints + inner_closing)
+        return opening + separator.join(texts) + closing
 
     def quoted_column(self, column: list[str], rows: np.ndarray) -> Quoted:
         """The texts column[rows[r]] as a field of rows, each distinct text quoted once."""

@@ -63,6 +63,24 @@ def test_the_writer_writes_what_json_writes(value, layout, finite):
     assert writer.text(value) == _dumps(value, indent, ensure_ascii, finite)
 
 
+_int_items = st.integers(-(2**70), 2**70) | st.sampled_from([0, -1, 7, True, False, 1.5])
+_int_lists = st.lists(
+    st.lists(_int_items, max_size=4) | st.tuples(_int_items, _int_items) | st.just([]),
+    max_size=5,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_int_lists | st.lists(_int_lists, max_size=3), st.sampled_from(_LAYOUTS))
+def test_lists_of_int_lists_are_written_as_json_writes_them(value, layout):
+    """Layout's lines and a band's glyph columns, written a list of lists at once: the same
+    text as json's, an item that is not an exact int (a bool, a float, beyond int64) or not a
+    list included."""
+    indent, ensure_ascii = layout
+    writer = JsonWriter(indent, ensure_ascii)
+    assert writer.text(value) == _dumps(value, indent, ensure_ascii, False)
+
+
 def test_floats_are_written_by_their_bits():
     values = np.array([0.0, -0.0, 1e-320, 0.1 + 0.2, math.inf, -math.inf, math.nan, 0.0])
     assert JsonWriter().floats(values) == list(map(json.dumps, values.tolist()))
