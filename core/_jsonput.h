@@ -19,6 +19,9 @@ typedef struct {
   char* data;
   ptrdiff_t size;
   ptrdiff_t capacity;
+  /* NULL, or the str (a PyObject*, an owned reference) whose storage `data` is: a text
+     buffer's bytes written straight into the str it hands over (_jsonrows.TextBuffer). */
+  void* owner;
 } JsonBuffer;
 
 /* Most pieces are a few bytes and the keys between fields a few dozen: up to 32 copied as

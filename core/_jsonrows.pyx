@@ -43,15 +43,32 @@ cdef extern from "_jsonput.h":
         char* data
         Py_ssize_t size
         Py_ssize_t capacity
+        void* owner
     void _put "json_put"(Buffer* buffer, const char* text, Py_ssize_t size) noexcept nogil
     void _put_int "json_put_int"(Buffer* buffer, long long value) noexcept nogil
+
+
+cdef extern from "Python.h":
+    ctypedef struct PyObject
+    int PyUnicode_Resize(PyObject** text, Py_ssize_t length) except -1
+    void Py_XDECREF(PyObject* value)
+    PyObject* PyUnicode_New_raw "PyUnicode_New"(Py_ssize_t size, Py_UCS4 maxchar) except NULL
 
 
 cdef int _grow(Buffer* buffer, Py_ssize_t wanted) except -1:
     cdef Py_ssize_t capacity = buffer.capacity
     cdef char* grown
+    cdef PyObject* owner
     while capacity < wanted:
         capacity = 2 * capacity + 4096
+    if buffer.owner != NULL:
+        # The bytes are a fresh str's own (an ASCII str of `capacity` characters, never seen by
+        # any other code): resized in place, as PyUnicode_Resize allows for such a str.
+        owner = <PyObject*>buffer.owner
+        PyUnicode_Resize(&owner, capacity)
+        buffer.owner = owner
+        buffer.data, buffer.capacity = <char*>PyUnicode_DATA(<object>owner), capacity
+        return 0
     grown = <char*>PyMem_Realloc(buffer.data, capacity)
     if grown == NULL:
         raise MemoryError()
@@ -239,7 +256,6 @@ cdef enum:
 
 
 cdef extern from "Python.h":
-    ctypedef struct PyObject
     PyObject* PyList_GET_ITEM(object items, Py_ssize_t index)
     PyObject* PyDict_GetItem(object mapping, object key)
 
@@ -306,7 +322,7 @@ cdef Py_ssize_t _address(object array):
 
 def join_rows(list between, list fields, Py_ssize_t count, str separator, dict replaced):
     cdef Buffer buffer
-    buffer.data, buffer.size, buffer.capacity = NULL, 0, 0
+    buffer.data, buffer.size, buffer.capacity, buffer.owner = NULL, 0, 0, NULL
     cdef bint ascii = True
     try:
         _write_rows(&buffer, &ascii, between, fields, count, separator, replaced)
@@ -504,11 +520,15 @@ cdef class TextBuffer:
     cdef bint ascii
 
     def __cinit__(self):
+        # Written into the storage of a str made for it (see take_text): a page's text is
+        # never copied out of the buffer (416 million characters on issue 9's eight files).
         self.buffer.data, self.buffer.size, self.buffer.capacity = NULL, 0, 0
+        self.buffer.owner = PyUnicode_New_raw(0, 127)
+        self.buffer.data = <char*>PyUnicode_DATA(<object>self.buffer.owner)
         self.ascii = True
 
     def __dealloc__(self):
-        PyMem_Free(self.buffer.data)
+        Py_XDECREF(<PyObject*>self.buffer.owner)
 
     def __len__(self) -> int:
         return self.buffer.size
@@ -528,6 +548,24 @@ cdef class TextBuffer:
     def text(self) -> str:
         return _written(&self.buffer, self.ascii)
 
+    def take_text(self) -> str:
+        """text(), handed over: the buffer is empty after it. When every piece was ASCII the
+        str is the one the bytes were written into, cut to their length, not a copy."""
+        cdef PyObject* owner
+        if not self.ascii:
+            written = _written(&self.buffer, False)
+        else:
+            owner = <PyObject*>self.buffer.owner
+            PyUnicode_Resize(&owner, self.buffer.size)
+            written = <object>owner  # a reference of its own, and the buffer's given up:
+            Py_XDECREF(owner)
+            self.buffer.owner = PyUnicode_New_raw(0, 127)
+            self.buffer.capacity = 0
+        self.buffer.data = <char*>PyUnicode_DATA(<object>self.buffer.owner)
+        self.buffer.size = 0
+        self.ascii = True
+        return written
+
     def take(self) -> bytes:
         taken = self.buffer.data[: self.buffer.size]
         self.buffer.size = 0
@@ -546,7 +584,7 @@ def join_ints(object values, str separator):
     cdef Py_ssize_t count = len(values), i
     cdef Text joint = _text(separator)
     cdef Buffer buffer
-    buffer.data, buffer.size, buffer.capacity = NULL, 0, 0
+    buffer.data, buffer.size, buffer.capacity, buffer.owner = NULL, 0, 0, NULL
     cdef bint listed = isinstance(values, list)
     if not listed and not isinstance(values, tuple):
         raise TypeError("a list or tuple of ints")

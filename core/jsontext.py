@@ -62,7 +62,7 @@ class JsonWriter:
             try:
                 for _ in self._written(value, level, buffer):
                     pass
-                return buffer.text()
+                return buffer.take_text()
             except UnicodeEncodeError:  # a lone surrogate (ensure_ascii=False) is not UTF-8
                 pass
         return "".join(self.chunks(value, level))
@@ -328,6 +328,7 @@ class TextBuffer(Protocol):
         replaced: dict[int, str],
     ) -> None: ...
     def text(self) -> str: ...
+    def take_text(self) -> str: ...
     def take(self) -> bytes: ...
     def __len__(self) -> int: ...
 

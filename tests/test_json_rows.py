@@ -117,6 +117,29 @@ def test_a_text_buffer_holds_its_pieces_and_rows_in_turn(pieces):
     assert buffer.take() == "é".encode()
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_rows() | _texts, max_size=5), st.integers(0, 3))
+def test_a_text_buffer_hands_over_its_text_and_starts_again_empty(pieces, repeat):
+    """take_text() is text() once, the buffer emptied: the str its ASCII bytes were written
+    into, or their decoding; a buffer used again after it holds only what came after."""
+    buffer = compiled.TextBuffer()
+    for _ in range(repeat + 1):
+        expected = []
+        for piece in pieces:
+            if isinstance(piece, str):
+                buffer.write(piece)
+                expected.append(piece)
+            else:
+                buffer.rows(*piece)
+                expected.append(join_rows_in_python(*piece))
+        assert buffer.text() == "".join(expected)
+        taken = buffer.take_text()
+        assert taken == "".join(expected) and type(taken) is str
+        assert len(buffer) == 0 and buffer.take_text() == "" and buffer.text() == ""
+        buffer.write("x" * 5000)
+        assert buffer.take_text() == "x" * 5000
+
+
 def test_a_row_repeating_the_previous_rows_value_is_written_by_its_own_bits_and_text():
     # The writer reuses the previous row's float and quoted text where the bits, or the str
     # object, are the same: 0.0 and -0.0, and equal strs that are other objects, are not.
