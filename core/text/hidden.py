@@ -74,9 +74,9 @@ def hidden_glyphs(
     if not count:
         return ()
     rows = GlyphRows(glyphs)
-    texts = rows.texts()
-    # A page has far fewer distinct texts than glyphs: classify each once.
-    blank = {text: is_resolved_whitespace_text(text) for text in set(texts)}
+    # A page has far fewer distinct texts than glyphs: each classified once (the page's
+    # distinct texts, numbered once for every stage: GlyphColumns.text_ids).
+    blank = rows.per_text(is_resolved_whitespace_text)
     # Bit k of a glyph's code set when REASONS[k] holds for it.
     codes = np.zeros(count, dtype=np.intp)
     render_mode = rows.numbers("render_mode")
@@ -91,7 +91,7 @@ def hidden_glyphs(
         (outside if item.reason == OUTSIDE_VISIBLE_BOX else duplicates).append(item.index)
     codes[_rows(outside, count)] |= 1 << REASONS.index(OUTSIDE_VISIBLE_BOX)
     codes[_rows(duplicates, count)] = 0
-    codes[np.fromiter(map(blank.__getitem__, texts), dtype=bool, count=count)] = 0
+    codes[blank] = 0
     found = np.flatnonzero(codes)
     reasons = map(_REASON_SETS.__getitem__, codes[found].tolist())
     return tuple(map(HiddenGlyph, found.tolist(), reasons))
