@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -49,7 +50,7 @@ from glyphscope.core.text.arrays import GlyphRows, few_records, hypots, median, 
 from glyphscope.core.text.bidi import BidiRun, logical_order
 from glyphscope.core.text.chars import is_whitespace_text
 from glyphscope.core.text.lines import (
-    baseline_rows,
+    baseline_line_rows,
     frame_matrix,
     in_frame,
     rows_rotation,
@@ -215,13 +216,16 @@ def layout_with_arrays(
     on = np.flatnonzero(~off)
     cell_width, cell_height = _grid_cells(grid, drawn_sizes(rows), on)
     left = min(grid.x[on].tolist(), default=0.0)
-    line_ys, lines = baseline_rows(
+    line_ys, line_rows, starts = baseline_line_rows(
         grid.x[on], grid.y[on], quad_heights(rows.quads())[on], grid.index[on], rules
     )
-    lines = [on[line] for line in lines]
-    cell_width = _fitted_cell_width(grid, lines, cell_width)
+    # The lines as one array of rows, line after line, and each line's length: no array per
+    # line (a dense page has hundreds).
+    line_rows = on[line_rows]
+    line_lengths = np.diff(np.array([*starts, len(line_rows)], dtype=np.intp))
+    cell_width = _fitted_cell_width(grid, line_rows, line_lengths, cell_width)
     chars, owners, capped = _place(
-        glyphs, grid, line_ys, lines, left, cell_width, cell_height, rules
+        glyphs, grid, line_ys, line_rows, starts, left, cell_width, cell_height, rules
     )
     grid_text, grid_owners, bidi_runs = logical_order(
         chars, owners, few_records(glyphs), rules, layout=True
@@ -236,8 +240,8 @@ def layout_with_arrays(
             owners.extend((-1, -1))
         chars += tail.text
         owners.extend(tail.char_glyphs)
-    line_lengths = np.fromiter(map(len, lines), np.intp, len(lines))
-    line_rows = np.concatenate(lines) if lines else np.empty(0, dtype=np.intp)
+    line_glyphs = grid.index[line_rows].tolist()
+    bounds = [*starts, len(line_glyphs)]
     arrays = GridArrays(
         grid.index, rows.quads(), grid.whitespace, grid.advances(), line_rows, line_lengths
     )
@@ -247,7 +251,7 @@ def layout_with_arrays(
         cell_width=cell_width,
         cell_height=cell_height,
         left=left,
-        lines=tuple(tuple(grid.index[line].tolist()) for line in lines),
+        lines=tuple(tuple(line_glyphs[start:end]) for start, end in pairwise(bounds)),
         off_grid=tuple(off_grid),
         bidi_runs=bidi_runs,
         capped=capped,
@@ -284,7 +288,9 @@ def _grid_cells(grid: _Rows, sizes: np.ndarray, on: np.ndarray) -> tuple[float, 
     return ratio * cell_height or 0.5 * cell_height or 1.0, cell_height
 
 
-def _fitted_cell_width(grid: _Rows, lines: list[np.ndarray], cell_width: float) -> float:
+def _fitted_cell_width(
+    grid: _Rows, sequence: np.ndarray, lengths: np.ndarray, cell_width: float
+) -> float:
     """Narrow the cell so that blocks of text fit the room they have on the page.
 
     A block written on the grid takes one cell per glyph; when its glyphs are narrower than
@@ -292,11 +298,11 @@ def _fitted_cell_width(grid: _Rows, lines: list[np.ndarray], cell_width: float) 
     next block, and the columns no longer line up. The cell becomes the smaller of the mean
     cell and the width per glyph of the tightest tenth of the blocks of FIT_BLOCK_GLYPHS
     glyphs or more, never below half the mean cell. A block ends at a line's end and at a gap
-    (§6, from glyph end to origin) wider than BLOCK_GAP_CELLS cells."""
-    if not lines:
+    (§6, from glyph end to origin) wider than BLOCK_GAP_CELLS cells. The lines are
+    `sequence`, rows line after line, `lengths[n]` rows in line n."""
+    if not len(lengths):
         return cell_width
-    sequence = np.concatenate(lines)
-    ends = np.cumsum([len(line) for line in lines])
+    ends = np.cumsum(lengths)
     with np.errstate(invalid="ignore"):
         cut = ~(grid.gaps(sequence[:-1], sequence[1:]) <= BLOCK_GAP_CELLS * cell_width)
     cut[ends[:-1] - 1] = True
@@ -318,7 +324,8 @@ def _place(
     glyphs: Sequence[Glyph],
     grid: _Rows,
     line_ys: list[float],
-    lines: list[np.ndarray],
+    line_rows: np.ndarray,
+    starts: list[int],
     left: float,
     cell_width: float,
     cell_height: float,
@@ -328,13 +335,16 @@ def _place(
     goes to its grid column after a gap wider than BLOCK_GAP_CELLS cells, else it follows the
     glyph before, one space after it where the §6 word-gap rule puts one."""
     blank = grid.whitespace & grid.rows.per_text(bool)
-    placed = [line[~blank[line]] for line in lines]
-    sequence = np.concatenate(placed) if placed else np.empty(0, dtype=np.intp)
+    kept = ~blank[line_rows]
+    sequence = line_rows[kept]
+    # How many of each line's rows are kept (every line holds a row).
+    lengths = (
+        np.add.reduceat(kept.astype(np.intp), starts) if len(starts) else np.empty(0, dtype=np.intp)
+    )
     pairs = reading_pairs(glyphs, grid.index[sequence], rules)
     padding = _Padding(rules)
     with np.errstate(all="ignore"):
         targets, first_capped = padding.targets((grid.x[sequence] - left) / cell_width)
-    lengths = np.fromiter(map(len, placed), np.intp, len(placed))
     block = pairs.gap > BLOCK_GAP_CELLS * cell_width
     write = _grid_text if padding.fits() else grid_text_in_python
     chars, owners = write(

@@ -86,9 +86,18 @@ def baseline_rows(
     arrays), sorted by frame x, glyph index on ties. A row whose baseline lies within
     line_break_ratio × the larger box height below the line's first baseline joins it (the §6
     line-break rule, so a superscript and a wobbly baseline stay on their line)."""
+    line_ys, rows, starts = baseline_line_rows(x, y, heights, glyph, rules)
+    return line_ys, np.split(rows, starts[1:]) if len(rows) else []
+
+
+def baseline_line_rows(
+    x: np.ndarray, y: np.ndarray, heights: np.ndarray, glyph: np.ndarray, rules: Rules
+) -> tuple[list[float], np.ndarray, list[int]]:
+    """baseline_rows' lines as one array: each line's frame y, every line's rows one line
+    after the other, and the position in them where each line starts."""
     count = len(x)
     if not count:
-        return [], []
+        return [], np.empty(0, dtype=np.intp), []
     ordered = _sorted_rows((-y, x, glyph))
     ys = np.ascontiguousarray(y[ordered], dtype=np.float64)
     hs = np.ascontiguousarray(heights[ordered], dtype=np.float64)
@@ -99,13 +108,15 @@ def baseline_rows(
         line_number[starts[1:]] = 1
         by_line = np.empty(count, dtype=np.intp)
         by_line[ordered] = np.cumsum(line_number)
-        lines = np.split(_sorted_rows((by_line, x, glyph)), starts[1:])
+        rows = _sorted_rows((by_line, x, glyph))
     else:  # each line sorted alone, as the records were: nan makes the order path-dependent
-        lines = [
-            ordered[start:end][_sorted_rows((x[ordered[start:end]], glyph[ordered[start:end]]))]
-            for start, end in zip(bounds, bounds[1:], strict=False)
-        ]
-    return ys[starts].tolist(), lines
+        rows = np.concatenate(
+            [
+                ordered[start:end][_sorted_rows((x[ordered[start:end]], glyph[ordered[start:end]]))]
+                for start, end in zip(bounds, bounds[1:], strict=False)
+            ]
+        )
+    return ys[starts].tolist(), rows, starts
 
 
 def line_starts_in_python(ys: np.ndarray, heights: np.ndarray, ratio: float) -> list[int]:
