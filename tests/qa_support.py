@@ -78,3 +78,13 @@ def send_wheel(widget, notches: int, at=None, modifiers=None) -> None:
         False,
     )
     QApplication.sendEvent(widget, event)
+
+
+def run_export(qtbot, features, action: str) -> str:
+    """Trigger the QA export `action` and wait, as a user would, until it is over (its files
+    are written off the GUI thread); the status bar's message then."""
+    window = features.window
+    window.statusBar().clearMessage()
+    features.actions[action].trigger()
+    qtbot.waitUntil(lambda: not features.page_exports, timeout=60_000)
+    return window.statusBar().currentMessage()

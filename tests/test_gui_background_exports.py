@@ -19,7 +19,7 @@ from glyphscope.inspector import export_common, export_dialogs, export_jobs, qa_
 from glyphscope.inspector.exporters import export_png, export_svg
 from glyphscope.inspector.selection_export import export_selection
 from tests.pdfbuilder import PdfBuilder
-from tests.qa_support import glyph_indices, open_and_wait, qa_window, tj_pdf
+from tests.qa_support import glyph_indices, open_and_wait, qa_window, run_export, tj_pdf
 
 __all__ = ["qa_window"]
 
@@ -34,15 +34,6 @@ def dialogs(monkeypatch):
     monkeypatch.setattr(export_dialogs.LayersDialog, "exec", lambda self: 1)
     monkeypatch.setattr(export_dialogs.LayersDialog, "chosen", lambda self: list(LAYERS))
     return targets
-
-
-def run_action(qtbot, features, name: str) -> str:
-    """Trigger the QA action `name` and wait until its export is over; the status message."""
-    window = features.window
-    window.statusBar().clearMessage()
-    features.actions[name].trigger()
-    qtbot.waitUntil(lambda: not features.page_exports, timeout=60_000)
-    return window.statusBar().currentMessage()
 
 
 def open_settled(qtbot, window, path: Path) -> None:
@@ -90,7 +81,7 @@ def test_every_export_action_writes_the_synchronous_paths_files(
         ("export_selection", "sel.html"),
     ):
         dialogs.append(later / target)
-        assert run_action(qtbot, features, action).startswith("Saved")
+        assert run_export(qtbot, features, action).startswith("Saved")
     written = sorted(p.name for p in later.iterdir())
     assert written == ["page.html", "page.png", "page.svg", "sel.html", "sel.png", "sel.svg"]
     for name in written:
@@ -113,11 +104,11 @@ def test_a_dense_pages_exports_equal_the_synchronous_ones_but_for_paint_rounding
     window.selection.set(list(range(40, 90)), "band")
     assert window.layers["glyphs"].background
     dialogs.append(tmp_path / "page.svg")
-    run_action(qtbot, features, "export_svg")
+    run_export(qtbot, features, "export_svg")
     dialogs.append(tmp_path / "page.html")
-    run_action(qtbot, features, "export_bundle")
+    run_export(qtbot, features, "export_bundle")
     dialogs.append(tmp_path / "sel.html")
-    run_action(qtbot, features, "export_selection")
+    run_export(qtbot, features, "export_selection")
     export_svg(window, tmp_path / "now.svg", LAYERS)
     assert (tmp_path / "page.svg").read_bytes() == (tmp_path / "now.svg").read_bytes()
     export_selection(window, tmp_path / "now-sel.html", LAYERS)
@@ -161,7 +152,7 @@ def test_an_exports_files_are_made_and_written_on_its_worker_thread(
         ("export_selection", "s.html"),
     ):
         dialogs.append(tmp_path / target)
-        run_action(qtbot, features, action)
+        run_export(qtbot, features, action)
     assert threads == ["page export"] * 6
 
 
@@ -171,7 +162,7 @@ def test_an_exports_progress_shows_in_the_status_bar(qtbot, qa_window, tmp_path,
     shown: list[str] = []
     window.statusBar().messageChanged.connect(shown.append)
     dialogs.append(tmp_path / "page.html")
-    run_action(qtbot, features, "export_bundle")
+    run_export(qtbot, features, "export_bundle")
     assert "Exporting page.html: writing 0 of 1 files" in shown
     assert "Exporting page.html: writing 1 of 1 files" in shown
     assert shown[-1] == f"Saved {tmp_path / 'page.html'}"
@@ -239,7 +230,7 @@ def test_a_full_disk_is_named_and_no_partial_file_is_left(
 
     monkeypatch.setattr(export_jobs, "open_temporary", full_after_one)
     dialogs.append(tmp_path / "sel.html")
-    message = run_action(qtbot, features, "export_selection")
+    message = run_export(qtbot, features, "export_selection")
     assert message == "Export of sel.html stopped: could not write sel.png: the disk is full"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["tj.pdf"]
 
@@ -248,7 +239,7 @@ def test_a_folder_that_cannot_be_written_is_named(qtbot, qa_window, tmp_path, di
     window, features = qa_window
     open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
     dialogs.append(tmp_path / "gone" / "page.svg")
-    message = run_action(qtbot, features, "export_svg")
+    message = run_export(qtbot, features, "export_svg")
     assert (
         message == "Export of page.svg stopped: could not write page.svg: the folder does not exist"
     )

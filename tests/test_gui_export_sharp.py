@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from glyphscope.inspector import export_dialogs
 from glyphscope.inspector.selection_export import MARGIN, selection_region
-from tests.qa_support import glyph_indices, open_and_wait, qa_window
+from tests.qa_support import glyph_indices, open_and_wait, qa_window, run_export
 
 __all__ = ["qa_window"]
 
@@ -34,15 +34,6 @@ def dialogs(monkeypatch):
     monkeypatch.setattr(export_dialogs.LayersDialog, "exec", lambda self: 1)
     monkeypatch.setattr(export_dialogs.LayersDialog, "chosen", lambda self: list(layers[-1]))
     return targets, layers
-
-
-def export(qtbot, features, action: str) -> str:
-    """Trigger the export and wait, as a user would, until it is over; its status message."""
-    window = features.window
-    window.statusBar().clearMessage()
-    features.actions[action].trigger()
-    qtbot.waitUntil(lambda: not features.page_exports, timeout=60_000)
-    return window.statusBar().currentMessage()
 
 
 def at_low_zoom(qtbot, window) -> None:
@@ -116,7 +107,7 @@ def test_a_selection_png_at_low_zoom_is_pdfiums_render_of_the_region_at_its_scal
     window.selection.set(chosen, "band")
     region = selection_region(window, chosen)
     targets.append(tmp_path / "sel.html")
-    assert export(qtbot, features, "export_selection").startswith("Saved")
+    assert run_export(qtbot, features, "export_selection").startswith("Saved")
     png = QImage(str(tmp_path / "sel.png"))
     # region × scale pixels (the selection export's 3 pixels per point)
     assert (png.width(), png.height()) == (int(region.width() * 3), int(region.height() * 3))
@@ -171,7 +162,7 @@ def test_a_selection_svg_embeds_the_region_of_the_page_not_the_page(
     window.selection.set(chosen, "band")
     region = selection_region(window, chosen)
     targets.append(tmp_path / "sel.html")
-    assert export(qtbot, features, "export_selection").startswith("Saved")
+    assert run_export(qtbot, features, "export_selection").startswith("Saved")
     place, image = svg_page_image(tmp_path / "sel.svg")
     page_width, page_height = window.view.geometry.size
     # The region's size in user space (to a pixel of its 3 per point), not the page's.
@@ -198,7 +189,7 @@ def test_a_page_svg_embeds_a_page_image_at_two_pixels_per_point(
     at_low_zoom(qtbot, window)
     layers.append(["glyphs"])
     targets.append(tmp_path / "page.svg")
-    assert export(qtbot, features, "export_svg").startswith("Saved")
+    assert run_export(qtbot, features, "export_svg").startswith("Saved")
     place, image = svg_page_image(tmp_path / "page.svg")
     page_width, page_height = window.view.geometry.size
     assert (place["x"], place["y"]) == (0, 0)
@@ -219,7 +210,7 @@ def test_a_page_png_is_rendered_at_its_scale_whatever_the_zoom(
     at_low_zoom(qtbot, window)
     layers.append([])
     targets.append(tmp_path / "page.png")
-    assert export(qtbot, features, "export_png").startswith("Saved")
+    assert run_export(qtbot, features, "export_png").startswith("Saved")
     png = gray(QImage(str(tmp_path / "page.png")))
     # The page lies at the export area's margin (12 points) times the scale (2).
     margin = round(-window.view.page_scene_rect().left() * 2)
@@ -244,10 +235,10 @@ def test_a_page_pdfium_cannot_render_is_exported_on_its_blank_paper(
     assert not window.rendered.rendered
     layers.append(["glyphs"])
     targets.append(tmp_path / "page.svg")
-    assert export(qtbot, features, "export_svg").startswith("Saved")
+    assert run_export(qtbot, features, "export_svg").startswith("Saved")
     place, image = svg_page_image(tmp_path / "page.svg")
     assert image.size() == window.rendered.image.size()  # the view's blank paper
     targets.append(tmp_path / "page.png")
-    assert export(qtbot, features, "export_png").startswith("Saved")
+    assert run_export(qtbot, features, "export_png").startswith("Saved")
     assert not QImage(str(tmp_path / "page.png")).isNull()
     assert window.banner.text().startswith("Page 1: the page image is unavailable")

@@ -97,10 +97,8 @@ def test_rows_with_any_text_are_the_python_rows(rows):
     assert join_rows(*rows) == join_rows_in_python(*rows)
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(_rows() | _texts, max_size=5))
-def test_a_text_buffer_holds_its_pieces_and_rows_in_turn(pieces):
-    buffer = compiled.TextBuffer()
+def _fill(buffer, pieces) -> str:
+    """Write each piece into `buffer` (a str as text, else as rows); the text they make."""
     expected = []
     for piece in pieces:
         if isinstance(piece, str):
@@ -109,9 +107,17 @@ def test_a_text_buffer_holds_its_pieces_and_rows_in_turn(pieces):
         else:
             buffer.rows(*piece)
             expected.append(join_rows_in_python(*piece))
-    assert buffer.text() == "".join(expected)
-    assert len(buffer) == len("".join(expected).encode("utf-8"))
-    assert buffer.take() == "".join(expected).encode("utf-8")
+    return "".join(expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_rows() | _texts, max_size=5))
+def test_a_text_buffer_holds_its_pieces_and_rows_in_turn(pieces):
+    buffer = compiled.TextBuffer()
+    expected = _fill(buffer, pieces)
+    assert buffer.text() == expected
+    assert len(buffer) == len(expected.encode("utf-8"))
+    assert buffer.take() == expected.encode("utf-8")
     assert len(buffer) == 0 and buffer.text() == ""
     buffer.write("é")
     assert buffer.take() == "é".encode()
@@ -124,17 +130,10 @@ def test_a_text_buffer_hands_over_its_text_and_starts_again_empty(pieces, repeat
     into, or their decoding; a buffer used again after it holds only what came after."""
     buffer = compiled.TextBuffer()
     for _ in range(repeat + 1):
-        expected = []
-        for piece in pieces:
-            if isinstance(piece, str):
-                buffer.write(piece)
-                expected.append(piece)
-            else:
-                buffer.rows(*piece)
-                expected.append(join_rows_in_python(*piece))
-        assert buffer.text() == "".join(expected)
+        expected = _fill(buffer, pieces)
+        assert buffer.text() == expected
         taken = buffer.take_text()
-        assert taken == "".join(expected) and type(taken) is str
+        assert taken == expected and type(taken) is str
         assert len(buffer) == 0 and buffer.take_text() == "" and buffer.text() == ""
         buffer.write("x" * 5000)
         assert buffer.take_text() == "x" * 5000
