@@ -148,16 +148,14 @@ def columns_text(
 def median_advance(glyphs: Sequence[Glyph], order: Sequence[int]) -> float:
     """Median own advance (origin to glyph end) of the non-blank glyphs that have one."""
     rows = GlyphRows(glyphs, order)
-    inked = rows.per_text(_writes_ink)
     with np.errstate(all="ignore"):
-        delta = rows.points("glyph_end")[inked] - rows.points("origin")[inked]
-    advances = hypots(delta[:, 0], delta[:, 1])
-    advances = advances[advances > 0.0]
-    return median(advances) if len(advances) else 0.0
+        delta = rows.points("glyph_end") - rows.points("origin")
+    return _median_advance(hypots(delta[:, 0], delta[:, 1]), rows.per_text(_writes_ink))
 
 
 def _median_advance(advances: np.ndarray, inked: np.ndarray) -> float:
-    """median_advance from every row's own advance and whether it writes ink."""
+    """median_advance from every row's own advance and whether it writes ink (layout's
+    arrays hand both over)."""
     advances = advances[inked]
     advances = advances[advances > 0.0]
     return median(advances) if len(advances) else 0.0
