@@ -72,21 +72,6 @@ def export_size(window, sections: Sequence[LegendSection], scale: float) -> QSiz
     return QSize(max(int(width * scale), 1), max(int(height * scale), 1))
 
 
-def paint_export(
-    painter: QPainter,
-    window,
-    sections: Sequence[LegendSection],
-    scale: float,
-    page: PageRender | None = None,
-) -> None:
-    """The page scene at `scale` pixels per display point, the legend to its right; with
-    `page`, pdfium's render at that scale underneath instead of the view's image."""
-    rect = page_rect(window)
-    _paint_scene(painter, window, rect, scale, page)
-    if sections:
-        paint_legend(painter, sections, rect.width() * scale, scale)
-
-
 def paint_legend(
     painter: QPainter, sections: Sequence[LegendSection], left: float, scale: float
 ) -> None:
@@ -194,11 +179,6 @@ def page_image(
     sections = legend_sections(window, layer_ids) if legend and region is None else []
     with layers_shown(window, layer_ids, selection=region is not None):
         return _rendered(window, sections, scale, region, page=page)
-
-
-def picture_area(window, region: QRectF | None) -> QRectF:
-    """The scene rectangle an export picture shows."""
-    return QRectF(region) if region is not None else page_rect(window)
 
 
 def _rendered(

@@ -137,36 +137,24 @@ class PdfiumOwner(WorkerOwned):
             raise DamagedPdfError("no document is open")
         page = self._document[index]
         try:
-            media_box = tuple(page.get_mediabox())
-            geometry = PageGeometry(
-                index=index,
-                media_box=media_box,
-                crop_box=tuple(page.get_cropbox()),
-                # pdfium shows CropBox ∩ MediaBox, the visible box of §14.11.2.
-                visible_box=tuple(page.get_bbox()),
-                rotate=page.get_rotation(),
-                user_unit=self._user_unit(index),
-            )
+            geometry = self._geometry(page, index)
             width, height = display_size(geometry.visible_box, geometry.rotate, geometry.user_unit)
             if width <= 0 or height <= 0:
                 return _empty_visible_box(geometry, scale)
-            scale = _capped_scale(scale, width, height)
-            # pdfium lays pages out in points and ignores /UserUnit, so scale it in here.
-            bitmap = page.render(
-                scale=scale * geometry.user_unit,
-                prefer_bgrx=True,
-                may_draw_forms=True,
-                draw_annots=True,
-            )
-            # A numpy copy travels to the window out of band (inspector.worker_child._send).
-            pixels = np.ctypeslib.as_array(bitmap.buffer).copy()
-            result = RenderedBitmap(
-                index, geometry, bitmap.width, bitmap.height, bitmap.stride, pixels, scale
-            )
-            bitmap.close()
+            return _bitmap(page, geometry, capped_scale(scale, width, height))
         finally:
             page.close()
-        return result
+
+    def _geometry(self, page: pdfium.PdfPage, index: int) -> PageGeometry:
+        return PageGeometry(
+            index=index,
+            media_box=tuple(page.get_mediabox()),
+            crop_box=tuple(page.get_cropbox()),
+            # pdfium shows CropBox ∩ MediaBox, the visible box of §14.11.2.
+            visible_box=tuple(page.get_bbox()),
+            rotate=page.get_rotation(),
+            user_unit=self._user_unit(index),
+        )
 
     def render_area(
         self, index: int, scale: float, area: tuple[float, float, float, float]
@@ -184,14 +172,15 @@ class PdfiumOwner(WorkerOwned):
         left, top, right, bottom = area
         page = self._document[index]
         try:
-            user_unit = self._user_unit(index)
+            geometry = self._geometry(page, index)
+            user_unit = geometry.user_unit
             # pdfium's page size is in points: /UserUnit (§14.11.2) scales it to display points.
             width, height = page.get_width() * user_unit, page.get_height() * user_unit
             left, top = max(left, 0.0), max(top, 0.0)
             right, bottom = min(right, width), min(bottom, height)
             if right <= left or bottom <= top:
                 raise DamagedPdfError(f"page {index + 1}: the area exported misses the page")
-            scale = _capped_scale(scale, right - left, bottom - top)
+            scale = capped_scale(scale, right - left, bottom - top)
             pixel_scale = scale * user_unit  # pixels per pdfium point
             # page.render's whole-page size and crop, in pixels, as it rounds them (ceil).
             page_wide = math.ceil(page.get_width() * pixel_scale)
@@ -201,40 +190,13 @@ class PdfiumOwner(WorkerOwned):
             x1 = max(min(math.ceil(right * scale), page_wide), x0 + 1)
             y1 = max(min(math.ceil(bottom * scale), page_high), y0 + 1)
             # Crop in points, a hair under the whole pixels so that ceil() gives them back.
-            crop = [
+            crop = tuple(
                 max(pixels - 1e-3, 0.0) / pixel_scale
                 for pixels in (x0, page_high - y1, page_wide - x1, y0)
-            ]
-            bitmap = page.render(
-                scale=pixel_scale,
-                crop=tuple(crop),
-                prefer_bgrx=True,
-                may_draw_forms=True,
-                draw_annots=True,
             )
-            pixels = np.ctypeslib.as_array(bitmap.buffer).copy()
-            geometry = PageGeometry(
-                index=index,
-                media_box=tuple(page.get_mediabox()),
-                crop_box=tuple(page.get_cropbox()),
-                visible_box=tuple(page.get_bbox()),
-                rotate=page.get_rotation(),
-                user_unit=user_unit,
-            )
-            result = RenderedBitmap(
-                index,
-                geometry,
-                bitmap.width,
-                bitmap.height,
-                bitmap.stride,
-                pixels,
-                scale,
-                origin=(x0 / scale, y0 / scale),
-            )
-            bitmap.close()
+            return _bitmap(page, geometry, scale, crop, (x0 / scale, y0 / scale))
         finally:
             page.close()
-        return result
 
     def page_sizes(self) -> list[tuple[float, float]]:
         """Every page's shown size in display points, for continuous scrolling's layout,
@@ -304,7 +266,7 @@ class PdfiumOwner(WorkerOwned):
 
 def _blank_bitmap(geometry: PageGeometry, scale: float, note: str) -> RenderedBitmap:
     width, height = display_size(geometry.visible_box, geometry.rotate, geometry.user_unit)
-    scale = _capped_scale(scale, max(width, 1.0), max(height, 1.0))
+    scale = capped_scale(scale, max(width, 1.0), max(height, 1.0))
     pixels_wide, pixels_high = max(int(width * scale), 1), max(int(height * scale), 1)
     return RenderedBitmap(
         geometry.index, geometry, pixels_wide, pixels_high, 0, None, scale, note, rendered=False
@@ -332,10 +294,46 @@ def _empty_visible_box(geometry: PageGeometry, scale: float) -> RenderedBitmap:
     return replace(_blank_bitmap(shown, scale, note), rendered=True)
 
 
-def _capped_scale(scale: float, width: float, height: float) -> float:
+def _bitmap(
+    page: pdfium.PdfPage,
+    geometry: PageGeometry,
+    scale: float,
+    crop: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0),
+    origin: tuple[float, float] = (0.0, 0.0),
+) -> RenderedBitmap:
+    """pdfium's render of `page` at `scale` pixels per display point, `crop` (points, left,
+    bottom, right, top) cut off its edges; `origin`, where its pixel (0, 0) lies."""
+    # pdfium lays pages out in points and ignores /UserUnit, so scale it in here.
+    bitmap = page.render(
+        scale=scale * geometry.user_unit,
+        crop=crop,
+        prefer_bgrx=True,
+        may_draw_forms=True,
+        draw_annots=True,
+    )
+    try:
+        # A numpy copy travels to the window out of band (inspector.worker_child._send).
+        pixels = np.ctypeslib.as_array(bitmap.buffer).copy()
+        return RenderedBitmap(
+            geometry.index,
+            geometry,
+            bitmap.width,
+            bitmap.height,
+            bitmap.stride,
+            pixels,
+            scale,
+            origin=origin,
+        )
+    finally:
+        bitmap.close()
+
+
+def capped_scale(scale: float, width: float, height: float, most: int = MAX_RENDER_PIXELS) -> float:
+    """`scale`, made smaller where `width` × `height` points would take more than `most`
+    pixels at it."""
     pixels = width * height * scale * scale
-    if pixels > MAX_RENDER_PIXELS and pixels > 0:
-        return scale * (MAX_RENDER_PIXELS / pixels) ** 0.5
+    if pixels > most and pixels > 0:
+        return scale * (most / pixels) ** 0.5
     return scale
 
 

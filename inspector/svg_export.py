@@ -30,6 +30,7 @@ from glyphscope.inspector.export_common import (
     png_bytes,
 )
 from glyphscope.inspector.export_render import PageRender, RenderRequest, render_now
+from glyphscope.inspector.render_worker import capped_scale
 from glyphscope.widgets.explain import char_label
 from glyphscope.widgets.overlay_layers import GlyphQuadsLayer, SelectionLayer
 from glyphscope.widgets.page_view import to_qtransform
@@ -228,12 +229,7 @@ def svg_render_request(window, region: QRectF | None = None) -> RenderRequest:
         area, scale = QRectF(0, 0, width, height), SVG_PAGE_SCALE
     else:
         area, scale = QRectF(region), SVG_REGION_SCALE
-    return RenderRequest(capped_scale(scale, area, SVG_MAX_PIXELS), area)
-
-
-def capped_scale(scale: float, area: QRectF, most: int) -> float:
-    pixels = area.width() * area.height() * scale * scale
-    return scale * (most / pixels) ** 0.5 if pixels > most > 0 else scale
+    return RenderRequest(capped_scale(scale, area.width(), area.height(), SVG_MAX_PIXELS), area)
 
 
 def svg_page(
