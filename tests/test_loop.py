@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.document import Document
-from glyphscope.core.fonts.dicts import Font
+from glyphscope.core.fonts.dicts import Font, FontGlyph
 from glyphscope.core.interpret import interpreter, runs
 from glyphscope.core.interpret.interpreter import interpret_page
 from glyphscope.core.rules import Rules
@@ -215,17 +215,22 @@ def test_an_operator_short_of_operands_is_skipped_as_too_few_operands(monkeypatc
     ]
 
 
-def _decoded_strings(monkeypatch) -> list[tuple[str, bytes]]:
-    """The (font name, bytes) of every string the fonts decode (Font.glyphs calls)."""
-    calls: list[tuple[str, bytes]] = []
-    decode = Font.glyphs
+def _decoded_codes(monkeypatch) -> list[tuple[str, int, int]]:
+    """The (font name, code, length) of every code the fonts are asked for (Font.glyph calls,
+    whether through Font.glyphs or the compiled loop's byte numbers)."""
+    calls: list[tuple[str, int, int]] = []
+    decode = Font.glyph
 
-    def glyphs(font: Font, data: bytes) -> list:
-        calls.append((font.name, data))
-        return decode(font, data)
+    def glyph(font: Font, code: int, length: int) -> FontGlyph:
+        calls.append((font.name, code, length))
+        return decode(font, code, length)
 
-    monkeypatch.setattr(Font, "glyphs", glyphs)
+    monkeypatch.setattr(Font, "glyph", glyph)
     return calls
+
+
+def _codes(name: str, text: str) -> list[tuple[str, int, int]]:
+    return [(name, byte, 1) for byte in text.encode("latin-1")]
 
 
 def test_a_fonts_pieces_are_decoded_once_for_the_document(monkeypatch):
@@ -233,13 +238,14 @@ def test_a_fonts_pieces_are_decoded_once_for_the_document(monkeypatch):
     helv = builder.standard_font("Helvetica")
     builder.add_page(b"BT /F1 10 Tf (Hello) Tj [(Hello) -250 (world)] TJ ET", fonts={"F1": helv})
     builder.add_page(b"BT /F1 12 Tf 5 5 Td [(world) 100 (Hello)] TJ ET", fonts={"F1": helv})
-    calls = _decoded_strings(monkeypatch)
+    calls = _decoded_codes(monkeypatch)
     with Document.open(builder.to_bytes()) as document:
         first, second = (interpret_page(page, Rules()) for page in document.pages)
         (pieces,) = document.piece_cache.values()
         assert len(pieces) == 2
-    # The second page shows only strings the first decoded: its glyphs come from the pieces.
-    assert calls == [("Helvetica", b"Hello"), ("Helvetica", b"world")]
+    # Each byte of the simple font is asked for once, the first time the document shows it;
+    # the second page shows only strings the first decoded: its glyphs come from the pieces.
+    assert calls == _codes("Helvetica", "Helowrd")
     assert "".join(g.text for g in first.glyphs) == "HelloHelloworld"
     assert "".join(g.text for g in second.glyphs) == "worldHello"
     assert second.glyphs[5].origin[0] > second.glyphs[4].origin[0]
@@ -252,11 +258,11 @@ def test_another_font_of_the_same_name_decodes_its_own_pieces(monkeypatch):
     builder.add_page(b"BT /F1 10 Tf (ab) Tj ET", fonts={"F1": narrow})
     builder.add_page(b"BT /F1 10 Tf (ab) Tj ET", fonts={"F1": wide})
     data = builder.to_bytes()
-    calls = _decoded_strings(monkeypatch)
+    calls = _decoded_codes(monkeypatch)
     with Document.open(data) as document:
         pages = [interpret_page(page, Rules()) for page in document.pages]
         assert len(document.piece_cache) == 2
-    assert calls == [("Helvetica", b"ab"), ("Helvetica", b"ab")]
+    assert calls == _codes("Helvetica", "ab") * 2
     # Each page's advance is its own font's width (0.1 and 0.9 text space units of 10).
     advances = [page.glyphs[1].origin[0] - page.glyphs[0].origin[0] for page in pages]
     assert advances == pytest.approx([1.0, 9.0])

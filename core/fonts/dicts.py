@@ -196,18 +196,21 @@ class Font:
         """The glyphs a shown string (Tj operand, TJ element) paints, in order."""
         cached = self._string_cache.get(data)
         if cached is None:
-            glyph_cache = self._glyph_cache
-            decoder = self._decoder
-            glyphs = []
-            for key in decoder.split(data):
-                glyph = glyph_cache.get(key)
-                if glyph is None:
-                    glyph = glyph_cache[key] = decoder.glyph(*key)
-                glyphs.append(glyph)
+            glyph = self.glyph
+            cached = tuple([glyph(code, length) for code, length in self._decoder.split(data)])
             if len(self._string_cache) >= _STRING_CACHE_LIMIT:
                 self._string_cache.clear()
-            cached = self._string_cache[data] = tuple(glyphs)
+            self._string_cache[data] = cached
         return list(cached)
+
+    def glyph(self, code: int, length: int) -> FontGlyph:
+        """The glyph of one code of `length` bytes, decoded the first time the font meets it
+        and the same object from then on."""
+        key = (code, length)
+        glyph = self._glyph_cache.get(key)
+        if glyph is None:
+            glyph = self._glyph_cache[key] = self._decoder.glyph(code, length)
+        return glyph
 
     def info(self) -> FontInfo:
         info = self._info

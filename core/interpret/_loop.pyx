@@ -6,8 +6,8 @@ same calls for everything else (text positioning, state operators, fonts, forms,
 content, clipping), so they make the same records and warnings; the Python methods stay as
 the path taken when this extension is not built, and tests/test_loop.py holds the two
 against each other. Only the element loop of a showing operator is C: a shown string's
-glyphs are decoded once per page as `GlyphRuns._piece` decodes them (the font's `glyphs`,
-rows in the page table) and kept as C arrays, and each pen is summed glyph by glyph as
+glyphs are decoded once per document as `GlyphRuns._piece` decodes them (the font's `glyphs`,
+or a simple font's `glyph` per byte; rows in the page table) and kept as C arrays, and each pen is summed glyph by glyph as
 `pen += (advance * size + spacing) * scaling` (without scaling in writing mode 1), a TJ
 number moving it back by `number / 1000 * size` (times scaling in writing mode 0), in IEEE
 double arithmetic as Python's floats (the extension is compiled without floating-point
@@ -183,6 +183,10 @@ cdef class FontPieces:
 
     cdef readonly object font
     cdef bint vertical
+    # §9.6: a simple font's code is one byte; its strings are numbered byte by byte through
+    # byte_numbers (-1 until the byte is met) instead of the font's `glyphs`.
+    cdef bint single_byte
+    cdef long long byte_numbers[256]
     cdef list glyphs
     # id(FontGlyph) -> its number (`glyphs` keeps each alive, so its id stays its own).
     cdef dict numbers
@@ -193,6 +197,9 @@ cdef class FontPieces:
     def __init__(self, font):
         self.font = font
         self.vertical = font.writing_mode == 1
+        self.single_byte = not font.is_composite
+        for byte in range(256):
+            self.byte_numbers[byte] = -1
         self.glyphs = []
         self.numbers = {}
         self.pieces = {}
@@ -230,33 +237,54 @@ cdef _PageFont _page_font(object runs, object font):
     return made
 
 
+cdef Py_ssize_t _number_of(FontPieces font_pieces, object glyph) except -1:
+    """The glyph's number in the font's pieces, given (with its advance and single-byte-space
+    flag) the first time it is met."""
+    identity = id(glyph)
+    known = font_pieces.numbers.get(identity)
+    if known is not None:
+        return known
+    cdef Py_ssize_t number = len(font_pieces.glyphs)
+    font_pieces.numbers[identity] = number
+    font_pieces.glyphs.append(glyph)
+    advance = glyph.vertical_displacement if font_pieces.vertical else glyph.width
+    array.resize_smart(font_pieces.advances, number + 1)
+    array.resize_smart(font_pieces.spaces, number + 1)
+    font_pieces.advances.data.as_doubles[number] = advance
+    font_pieces.spaces.data.as_schars[number] = 1 if glyph.is_single_byte_space else 0
+    return number
+
+
+cdef Py_ssize_t _byte_number(FontPieces font_pieces, unsigned char byte) except -1:
+    """A simple font's code's number: its glyph (the font's `glyph` of the one-byte code, as
+    its `glyphs` decodes each byte) numbered the first time the byte is met."""
+    cdef long long number = font_pieces.byte_numbers[byte]
+    if number < 0:
+        number = _number_of(font_pieces, font_pieces.font.glyph(byte, 1))
+        font_pieces.byte_numbers[byte] = number
+    return number
+
+
 cdef _Piece _piece_of(FontPieces font_pieces, bytes data):
     """GlyphRuns._piece's glyphs and metrics of a string, numbered in the font's pieces."""
     piece = font_pieces.pieces.get(data)
     if piece is not None:
         return <_Piece> piece
-    glyphs = font_pieces.font.glyphs(data)
-    cdef _Piece made = _Piece(len(glyphs))
-    cdef dict numbers = font_pieces.numbers
-    cdef Py_ssize_t k = 0, number
-    for glyph in glyphs:
-        identity = id(glyph)
-        known = numbers.get(identity)
-        if known is None:
-            number = len(font_pieces.glyphs)
-            numbers[identity] = number
-            font_pieces.glyphs.append(glyph)
-            advance = glyph.vertical_displacement if font_pieces.vertical else glyph.width
-            array.resize_smart(font_pieces.advances, number + 1)
-            array.resize_smart(font_pieces.spaces, number + 1)
-            font_pieces.advances.data.as_doubles[number] = advance
-            font_pieces.spaces.data.as_schars[number] = 1 if glyph.is_single_byte_space else 0
-        else:
-            number = known
-        made.numbers[k] = number
-        made.advances[k] = font_pieces.advances.data.as_doubles[number]
-        made.spaces[k] = font_pieces.spaces.data.as_schars[number]
-        k += 1
+    cdef _Piece made
+    cdef const unsigned char *codes = data
+    cdef Py_ssize_t k
+    if font_pieces.single_byte:
+        made = _Piece(len(data))
+        for k in range(made.size):
+            made.numbers[k] = _byte_number(font_pieces, codes[k])
+    else:
+        glyphs = font_pieces.font.glyphs(data)
+        made = _Piece(len(glyphs))
+        for k in range(made.size):
+            made.numbers[k] = _number_of(font_pieces, glyphs[k])
+    for k in range(made.size):
+        made.advances[k] = font_pieces.advances.data.as_doubles[made.numbers[k]]
+        made.spaces[k] = font_pieces.spaces.data.as_schars[made.numbers[k]]
     if len(font_pieces.pieces) >= _PIECES_KEPT:
         font_pieces.pieces.clear()
     font_pieces.pieces[data] = made
