@@ -299,6 +299,9 @@ def test_seed_stream_is_read_by_the_scanner():
     [
         b"BI /W 1 /H 1 /CS /G /BPC 8 ID \x00 EI Q",  # inline image: qpdf's business
         b"1 2 foo",  # unknown operator
+        b"q Tx Q",  # unknown words as short as operators (looked up by their packed bytes)
+        b"q BDX Q",
+        b"q J' Q",
         b"1.2.3 Tc",  # a word qpdf reads as an operator
         b"] Tj",  # unbalanced delimiter
         b"<4x> Tj",  # malformed hex string
@@ -309,6 +312,14 @@ def test_seed_stream_is_read_by_the_scanner():
 )
 def test_scanner_hands_unusual_streams_back_to_qpdf(data):
     assert scanner.scan(data, content._operator_table(ALL_WANTED), 100) is None
+
+
+def test_every_operator_of_annex_a_is_read_by_its_word():
+    operators = list(content._PDF_OPERATORS)
+    data = b" ".join(name.encode("ascii") for name in operators)
+    entries, _, count, _ = scanner.scan(data, content._operator_table(ALL_WANTED), 1000)
+    assert count == len(operators)
+    assert [name for _, name, _ in entries] == operators
 
 
 def test_operands_qpdf_reads_otherwise_are_left_to_qpdf():

@@ -17,7 +17,8 @@ number values are built only for wanted operators.
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
-from libc.string cimport memcpy
+from cpython.ref cimport PyObject
+from libc.string cimport memcpy, memset
 
 
 cdef extern from "Python.h":
@@ -62,6 +63,62 @@ DEF MAX_REAL_CHARS = 40
 DEF MAX_NESTING = 64
 
 _KEYWORDS = frozenset((b"true", b"false", b"null"))
+
+# Annex A's operators are one to three bytes: such a word is looked up by its bytes packed in
+# an integer (regular bytes are never 0, so the packing is unique) in an open-addressed table
+# of the caller's operators, without a bytes object, a hash or a dict lookup per operator.
+DEF PACKED_BYTES = 3
+DEF OPERATOR_SLOTS = 256  # a power of two, over twice Annex A's 73 operators
+
+
+cdef struct _OperatorSlot:
+    unsigned int word  # the packed bytes, 0 for an empty slot
+    PyObject *info  # borrowed from the caller's operators, alive for the scan
+
+
+cdef inline unsigned int _packed(const unsigned char *buf, Py_ssize_t start, Py_ssize_t end):
+    cdef unsigned int word = 0
+    cdef Py_ssize_t i
+    for i in range(start, end):
+        word = (word << 8) | buf[i]
+    return word
+
+
+cdef inline Py_ssize_t _slot(_OperatorSlot *slots, unsigned int word):
+    """The slot of word, or the empty slot where it would go (Fibonacci hashing, linear
+    probing: the table is never more than half full)."""
+    cdef Py_ssize_t slot = ((word * 2654435769u) >> 24) & (OPERATOR_SLOTS - 1)
+    while slots[slot].word and slots[slot].word != word:
+        slot = (slot + 1) & (OPERATOR_SLOTS - 1)
+    return slot
+
+
+cdef int _fill_slots(_OperatorSlot *slots, dict operators) except -1:
+    """The caller's operators of at most PACKED_BYTES bytes in slots; longer ones are looked
+    up in `operators` itself."""
+    cdef Py_ssize_t slot, used = 0
+    cdef bytes word
+    memset(slots, 0, OPERATOR_SLOTS * sizeof(_OperatorSlot))
+    for word, info in operators.items():
+        if 0 < len(word) <= PACKED_BYTES and 0 not in word:
+            used += 1
+            if 2 * used > OPERATOR_SLOTS:
+                raise ValueError(f"more than {OPERATOR_SLOTS // 2} short operators")
+            slot = _slot(slots, _packed(word, 0, len(word)))
+            slots[slot].word = _packed(word, 0, len(word))
+            slots[slot].info = <PyObject *> info
+    return 0
+
+
+cdef object _operator_info(
+    _OperatorSlot *slots, dict operators, bytes data, Py_ssize_t start, Py_ssize_t end
+):
+    """operators.get(data[start:end]), a short word by its slot."""
+    cdef Py_ssize_t slot
+    if end - start <= PACKED_BYTES:
+        slot = _slot(slots, _packed(<const unsigned char *> PyBytes_AS_STRING(data), start, end))
+        return <object> slots[slot].info if slots[slot].word else None
+    return operators.get(data[start:end])
 # Shared by every operator without operands (q, Q, BT, ET...): callers never change operands.
 _NO_OPERANDS = ()
 
@@ -392,7 +449,8 @@ def scan(bytes data, dict operators, Py_ssize_t max_operators):
     cdef _Tokens tokens = _Tokens()
     cdef list entries = [], spans = []
     cdef object info, values
-    cdef bytes word
+    cdef _OperatorSlot slots[OPERATOR_SLOTS]
+    _fill_slots(slots, operators)
     while i < n:
         c = buf[i]
         if CLASS[c] == 1:
@@ -471,24 +529,22 @@ def scan(bytes data, dict operators, Py_ssize_t max_operators):
                 j += 1
             if j == i and digits and dots <= 1:
                 tokens.push(K_REAL if dots else K_INT, start, i)
+            elif i - start > PACKED_BYTES and data[start:i] in _KEYWORDS:
+                tokens.push(K_KEYWORD, start, i)
             else:
-                word = data[start:i]
-                if word in _KEYWORDS:
-                    tokens.push(K_KEYWORD, start, i)
-                else:
-                    info = operators.get(word)
-                    if info is None or depth:
-                        return None
-                    if info[1]:
-                        values = None if info[2] is None else _operands(data, buf, tokens, info[2])
-                        entries.append(_untracked((count, info[0], values)))
-                        if values is None:
-                            first = tokens.starts[0] if tokens.size else start
-                            spans.append((len(entries) - 1, first, i))
-                    count += 1
-                    tokens.size = 0
-                    if count > max_operators:
-                        return entries, spans, count, True
+                info = _operator_info(slots, operators, data, start, i)
+                if info is None or depth:
+                    return None
+                if info[1]:
+                    values = None if info[2] is None else _operands(data, buf, tokens, info[2])
+                    entries.append(_untracked((count, info[0], values)))
+                    if values is None:
+                        first = tokens.starts[0] if tokens.size else start
+                        spans.append((len(entries) - 1, first, i))
+                count += 1
+                tokens.size = 0
+                if count > max_operators:
+                    return entries, spans, count, True
     if tokens.size or depth:
         return None
     return entries, spans, count, False
