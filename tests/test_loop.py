@@ -8,6 +8,8 @@ glyph and operator limits). The compiled glyph columns (`_columns.pyx`) likewise
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,6 +21,7 @@ from glyphscope.core.fonts.dicts import Font, FontGlyph
 from glyphscope.core.interpret import interpreter, runs
 from glyphscope.core.interpret.interpreter import interpret_page
 from glyphscope.core.rules import Rules
+from glyphscope.core.text.arrays import GlyphRows
 from tests.corpus import CORPUS
 from tests.pdfbuilder import PdfBuilder
 from tests.test_interpreter_columns import BUILT, ISSUE_9_FILES, _reference, page_digests
@@ -106,6 +109,20 @@ def test_the_compiled_columns_agree_with_numpy_on_corpus_files(name):
     if not paths:
         pytest.skip("corpus not present")
     assert _columns_agree(paths[0].read_bytes(), Rules()) > 0
+
+
+def test_the_compiled_string_columns_are_left_out_of_the_garbage_collector():
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    builder.add_page(b"BT /F1 10 Tf (Hello) Tj ET", fonts={"F1": helv})
+    with Document.open(builder.to_bytes()) as document:
+        columns = interpret_page(document.page(0), Rules()).glyphs
+    assert isinstance(columns, GlyphColumns)
+    for name in ("text", "font_key", "font_name", "decode_source", "form_path"):
+        strings = getattr(columns, name)
+        assert type(strings) is list and len(strings) == 5 and not gc.is_tracked(strings)
+    texts = GlyphRows(columns, [4, 0]).texts()
+    assert texts == ["o", "H"] and not gc.is_tracked(texts)
 
 
 def _pages(data: bytes, rules: Rules, loop: object) -> list[tuple]:

@@ -15,6 +15,18 @@ import numpy as np
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 
+
+cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void *op)
+
+
+cdef inline list _untracked(list strings):
+    """A string column out of the garbage collector's lists: a list of str can hold no
+    reference cycle, and a page's five columns of a few thousand glyphs each were traversed
+    twice by every collection while the page's columns were held."""
+    PyObject_GC_UnTrack(<void *> strings)
+    return strings
+
 # GlyphRuns' run record (runs.NUMBERS and its three extents; the six integers).
 DEF NUMBERS_PER_RUN = 14
 DEF INTEGERS_PER_RUN = 6
@@ -46,7 +58,7 @@ DEF G_POSITION = 7
 
 
 cdef list _strings_of(list values, const long long[:] rows, Py_ssize_t count):
-    """values[rows[k]] for each k, the same (shared) objects."""
+    """values[rows[k]] for each k, the same (shared) str objects, untracked."""
     cdef list out = PyList_New(count)
     cdef Py_ssize_t k
     cdef object value
@@ -54,13 +66,13 @@ cdef list _strings_of(list values, const long long[:] rows, Py_ssize_t count):
         value = values[rows[k]]
         Py_INCREF(value)
         PyList_SET_ITEM(out, k, value)
-    return out
+    return _untracked(out)
 
 
 def gathered(list values, const Py_ssize_t[:] rows):
     """values[row] for each row of an intp array, the same (shared) objects, as
     `list(map(values.__getitem__, rows.tolist()))`: a string column of some glyphs
-    (core.text.arrays.GlyphRows.strings)."""
+    (core.text.arrays.GlyphRows.strings), untracked."""
     cdef Py_ssize_t count = rows.shape[0], size = len(values), k, row
     cdef list out = PyList_New(count)
     cdef object value
@@ -77,7 +89,7 @@ def gathered(list values, const Py_ssize_t[:] rows):
         value = values[row]
         Py_INCREF(value)
         PyList_SET_ITEM(out, k, value)
-    return out
+    return _untracked(out)
 
 
 def row_index(rows):
@@ -149,6 +161,9 @@ def glyph_columns(
     cdef double descent, ascent, width, pen, advance, displacement
     cdef double ox, oy, gx, gy, left, right, y, la, lb, ra, rb
     cdef bint vertical
+    # A FontGlyph (a tuple subclass) read as a tuple's items: the generic item lookup
+    # Cython makes for an object was a third of this function's instructions.
+    cdef tuple glyph
 
     widths_array = np.empty(table_size)
     w1_array = np.empty(table_size)
@@ -161,7 +176,10 @@ def glyph_columns(
     cdef long long[:] codes = codes_array, lengths = lengths_array
     texts, sources = [], []
     for t in range(table_size):
-        glyph = table[t]
+        item = table[t]
+        if not isinstance(item, tuple):
+            raise TypeError(f"a glyph table row is a FontGlyph, not {type(item).__name__}")
+        glyph = <tuple> item
         codes[t], lengths[t] = glyph[G_CODE], glyph[G_CODE_LENGTH]
         texts.append(glyph[G_TEXT])
         sources.append(glyph[G_DECODE_SOURCE])
