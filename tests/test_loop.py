@@ -217,6 +217,20 @@ def test_the_compiled_loop_agrees_with_the_python_loop(content, limit, operators
     _columns_agree(data, rules)
 
 
+@pytest.mark.parametrize("budget", range(1, 25))
+def test_the_operator_budget_counts_forms_operators_as_the_python_loop(budget):
+    # The compiled loop keeps the count in C and hands it to the interpreter around a form;
+    # the page holds 12 operators and its form twice 5: budgets below and above 22.
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    form = builder.form_xobject(b"BT /F1 9 Tf (in) Tj ET 0 0 m", fonts={"F1": helv})
+    content = b"BT /F1 10 Tf (a) Tj ET /Fm Do q (b) Tj Q /Fm Do BT (c) Tj ET"
+    builder.add_page(content, fonts={"F1": helv}, xobjects={"Fm": form})
+    data = builder.to_bytes()
+    rules = Rules(max_page_operators=budget)
+    assert _pages(data, rules, compiled) == _pages(data, rules, None)
+
+
 @pytest.mark.parametrize("loop", [compiled, None], ids=["compiled", "python"])
 def test_an_operator_short_of_operands_is_skipped_as_too_few_operands(monkeypatch, loop):
     monkeypatch.setattr(interpreter, "_loop", loop)

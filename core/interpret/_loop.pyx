@@ -554,6 +554,9 @@ cdef class PathBox:
         return (self.left, self.bottom, self.right, self.top)
 
 
+# Beyond any operator count: a stream of 2**62 operators cannot be held.
+DEF _COUNT_BOUND = 2**62
+
 cdef enum:
     SHOWING = 1
     POSITIONING = 2
@@ -617,12 +620,17 @@ def run(
     warnings = interpreter.warnings
     cdef dict shown_fonts = interpreter.shown_fonts
     # Only the interpreted operators are listed; the others count against the budget
-    # all the same, by their index (forms drawn in between add their own).
-    previous = -1
+    # all the same, by their index (forms drawn in between add their own). The count is
+    # kept here and handed to the interpreter around a form (draw_xobject runs its
+    # operators) and when the loop ends.
+    cdef long long operators_run = interpreter.operators_run, previous = -1
+    # Rules do not bound the budget: one past any count a page reaches is the same budget.
+    cdef long long operator_budget = max(-_COUNT_BOUND, min(budget, _COUNT_BOUND))
     for index, operator, operands in parsed.operators or ():
-        interpreter.operators_run += index - previous
+        operators_run += <long long> index - previous
         previous = index
-        if interpreter.operators_run > budget:
+        if operators_run > operator_budget:
+            interpreter.operators_run = operators_run
             raise _Budget(f"more than {budget} operators")
         kind = _KINDS.get(operator, 0)
         try:
@@ -664,7 +672,11 @@ def run(
             elif kind == CONCATENATE:
                 state.ctm = _multiply(_matrix_operand(operands), state.ctm)
             elif kind == DRAW:
-                interpreter.draw_xobject(operands[0], resources, state, form_depth, form_path)
+                interpreter.operators_run = operators_run
+                try:
+                    interpreter.draw_xobject(operands[0], resources, state, form_depth, form_path)
+                finally:
+                    operators_run = interpreter.operators_run
             elif kind == BEGIN_PROPERTIES:
                 interpreter.begin_marked_content(operands, resources)
             elif kind == BEGIN_MARKED:
@@ -684,8 +696,9 @@ def run(
                 warnings.append(
                     f"{where}: skipped malformed {operator} #{index}: {malformed_reason(exc)}"
                 )
-    interpreter.operators_run += parsed.count - 1 - previous
-    if interpreter.operators_run > budget:
+    operators_run += <long long> parsed.count - 1 - previous
+    interpreter.operators_run = operators_run
+    if operators_run > operator_budget:
         raise _Budget(f"more than {budget} operators")
     del mcid_stack[mcid_floor:]
     marked.close_to(marked_floor, runs.count)
