@@ -223,6 +223,17 @@ def test_code_32_is_the_single_byte_space(builder):
     assert [glyph.is_single_byte_space for glyph in font.glyphs(b" A")] == [True, False]
 
 
+def test_a_codes_glyph_is_the_object_every_string_showing_it_gives(builder):
+    # The compiled loop numbers a simple font's glyphs by Font.glyph per byte, the Python
+    # loop by Font.glyphs per string: both must give one FontGlyph per code.
+    font = load_font(builder.standard_font("Helvetica"))
+    first = font.glyph(65, 1)
+    assert (first.code, first.code_length, first.text) == (65, 1, "A")
+    assert font.glyph(65, 1) is first
+    assert [glyph is first for glyph in font.glyphs(b"BAA")] == [False, True, True]
+    assert font.glyphs(b"B")[0] is font.glyph(66, 1)
+
+
 def test_horizontal_glyph_has_no_vertical_metrics(builder):
     glyph = one(load_font(builder.standard_font("Helvetica")), b"A")
     assert (glyph.vertical_displacement, glyph.position_vector) == (0.0, (0.0, 0.0))

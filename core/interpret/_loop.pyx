@@ -6,12 +6,13 @@ same calls for everything else (text positioning, state operators, fonts, forms,
 content, clipping), so they make the same records and warnings; the Python methods stay as
 the path taken when this extension is not built, and tests/test_loop.py holds the two
 against each other. Only the element loop of a showing operator is C: a shown string's
-glyphs are decoded once per document as `GlyphRuns._piece` decodes them (the font's `glyphs`,
-or a simple font's `glyph` per byte; rows in the page table) and kept as C arrays, and each pen is summed glyph by glyph as
-`pen += (advance * size + spacing) * scaling` (without scaling in writing mode 1), a TJ
-number moving it back by `number / 1000 * size` (times scaling in writing mode 0), in IEEE
-double arithmetic as Python's floats (the extension is compiled without floating-point
-contraction, so no fused multiply-add changes a last bit).
+glyphs are decoded once per document as `GlyphRuns._piece` decodes them (the font's
+`glyphs`, or a simple font's `glyph` per byte; rows in the page table) and kept as C arrays,
+and each pen is summed glyph by glyph as `pen += (advance * size + spacing) * scaling`
+(without scaling in writing mode 1), a TJ number moving it back by `number / 1000 * size`
+(times scaling in writing mode 0), in IEEE double arithmetic as Python's floats (the
+extension is compiled without floating-point contraction, so no fused multiply-add changes a
+last bit).
 """
 
 import math
@@ -555,7 +556,7 @@ cdef class PathBox:
 
 
 # Beyond any operator count: a stream of 2**62 operators cannot be held.
-DEF _COUNT_BOUND = 2**62
+DEF COUNT_BOUND = 2**62
 
 cdef enum:
     SHOWING = 1
@@ -625,7 +626,7 @@ def run(
     # operators) and when the loop ends.
     cdef long long operators_run = interpreter.operators_run, previous = -1
     # Rules do not bound the budget: one past any count a page reaches is the same budget.
-    cdef long long operator_budget = max(-_COUNT_BOUND, min(budget, _COUNT_BOUND))
+    cdef long long operator_budget = max(-COUNT_BOUND, min(budget, COUNT_BOUND))
     for index, operator, operands in parsed.operators or ():
         operators_run += <long long> index - previous
         previous = index

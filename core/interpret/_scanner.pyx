@@ -64,6 +64,9 @@ DEF MAX_NESTING = 64
 
 _KEYWORDS = frozenset((b"true", b"false", b"null"))
 
+# Shared by every operator without operands (q, Q, BT, ET...): callers never change operands.
+_NO_OPERANDS = ()
+
 # Annex A's operators are one to three bytes: such a word is looked up by its bytes packed in
 # an integer (regular bytes are never 0, so the packing is unique) in an open-addressed table
 # of the caller's operators, without a bytes object, a hash or a dict lookup per operator.
@@ -97,6 +100,7 @@ cdef int _fill_slots(_OperatorSlot *slots, dict operators) except -1:
     """The caller's operators of at most PACKED_BYTES bytes in slots; longer ones are looked
     up in `operators` itself."""
     cdef Py_ssize_t slot, used = 0
+    cdef unsigned int packed
     cdef bytes word
     memset(slots, 0, OPERATOR_SLOTS * sizeof(_OperatorSlot))
     for word, info in operators.items():
@@ -104,8 +108,9 @@ cdef int _fill_slots(_OperatorSlot *slots, dict operators) except -1:
             used += 1
             if 2 * used > OPERATOR_SLOTS:
                 raise ValueError(f"more than {OPERATOR_SLOTS // 2} short operators")
-            slot = _slot(slots, _packed(word, 0, len(word)))
-            slots[slot].word = _packed(word, 0, len(word))
+            packed = _packed(word, 0, len(word))
+            slot = _slot(slots, packed)
+            slots[slot].word = packed
             slots[slot].info = <PyObject *> info
     return 0
 
@@ -119,8 +124,6 @@ cdef object _operator_info(
         slot = _slot(slots, _packed(<const unsigned char *> PyBytes_AS_STRING(data), start, end))
         return <object> slots[slot].info if slots[slot].word else None
     return operators.get(data[start:end])
-# Shared by every operator without operands (q, Q, BT, ET...): callers never change operands.
-_NO_OPERANDS = ()
 
 
 cdef class _Tokens:
