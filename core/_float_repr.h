@@ -38,9 +38,15 @@ static inline int float_repr(double value, char* out) {
   char digits[17];
   const int count = (int) decimalLength17(decimal.mantissa);
   uint64_t rest = decimal.mantissa;
-  for (int i = count - 1; i >= 0; --i) {
-    digits[i] = (char) ('0' + rest % 10);
-    rest /= 10;
+  int filled = count;
+  while (filled >= 2) { /* two digits at a time, from Ryu's table of pairs */
+    const uint32_t pair = (uint32_t) (rest % 100) * 2;
+    rest /= 100;
+    filled -= 2;
+    memcpy(digits + filled, DIGIT_TABLE + pair, 2);
+  }
+  if (filled == 1) {
+    digits[0] = (char) ('0' + rest);
   }
   /* The place of the decimal point after the first digit, as dtoa's decpt. */
   const int point = count + decimal.exponent;

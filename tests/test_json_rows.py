@@ -234,6 +234,8 @@ def test_float_texts_keep_their_texts_as_their_table_grows_and_after_clear():
     texts.clear()
     assert len(texts) == 0
     assert texts.texts(np.array([math.nan, -math.inf, 0.5])) == ["null", "-Infinity", "0.5"]
+    assert texts.texts(values) == expected  # the emptied table filled again
+    assert len(texts) == 5003
 
 
 def test_a_writer_forgets_its_texts_beyond_what_it_keeps(monkeypatch):
