@@ -196,6 +196,12 @@ class JsonWriter:
         """The texts column[rows[r]] as a field of rows, each distinct text quoted once."""
         return Quoted(column, rows, self._quoted, self._quote)
 
+    def quoted_texts(self, texts: list[str]) -> list[str]:
+        """The quoted `texts`: with codes into them, a Table field of a column already
+        dictionary-encoded (a page's glyph texts), written by table lookup rather than a
+        dictionary lookup per row as a Quoted one is."""
+        return list(map(self._quote, texts))
+
     def rows(
         self,
         example: object,

@@ -167,6 +167,10 @@ class GlyphJson(Sequence[dict]):
             yield separator.join(writer.text(record, level) for record in self)
             return
         example = _GLYPH_EXAMPLES[self._indexed]
+        # The glyph texts change from row to row: written through the page's text ids, each
+        # distinct text quoted once for all the chunks.
+        text_ids, texts = glyphs.text_ids()
+        quoted_texts = writer.quoted_texts(texts)
         for rows in self._chunks():
             # Consecutive rows (the log's whole page) are read as views of the columns.
             at = slice(int(rows[0]), int(rows[-1]) + 1) if _consecutive(rows) else rows
@@ -174,7 +178,7 @@ class GlyphJson(Sequence[dict]):
             for position in _non_finite_rows(glyphs, at):
                 (record,) = self._dicts(glyphs, rows[position : position + 1])
                 replaced[position] = writer.text(record, level)
-            fields = self._fields(glyphs, rows, at, writer)
+            fields = self._fields(glyphs, rows, at, writer, Table(text_ids[at], quoted_texts))
             yield writer.row_chunk(example, level, len(rows), fields, separator, replaced)
 
     def _chunks(self) -> Iterator[np.ndarray]:
@@ -187,10 +191,15 @@ class GlyphJson(Sequence[dict]):
             yield rows[start : start + _JSON_CHUNK]
 
     def _fields(
-        self, glyphs: GlyphColumns, rows: np.ndarray, at: slice | np.ndarray, writer: JsonWriter
+        self,
+        glyphs: GlyphColumns,
+        rows: np.ndarray,
+        at: slice | np.ndarray,
+        writer: JsonWriter,
+        texts: Table,
     ) -> list[Field]:
         """The fields of the template, a column each, in the record's order (`at`: the rows,
-        or the slice they make)."""
+        or the slice they make; `texts`: their glyph texts)."""
         floats = writer.float_column
         points = [
             floats(column[at][:, axis])
@@ -206,7 +215,7 @@ class GlyphJson(Sequence[dict]):
         return [
             *([rows] if self._indexed else []),
             int.__repr__(self._page_number),
-            strings(glyphs.text),
+            texts,
             glyphs.code[at],
             glyphs.code_length[at],
             strings(glyphs.font_key),
