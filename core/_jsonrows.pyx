@@ -45,6 +45,10 @@ cdef extern from "_jsonput.h":
         Py_ssize_t capacity
         void* owner
     void _put "json_put"(Buffer* buffer, const char* text, Py_ssize_t size) noexcept nogil
+    void _put_padded "json_put_padded"(
+        Buffer* buffer, const char* text, Py_ssize_t size
+    ) noexcept nogil
+    Py_ssize_t PADDED "JSON_PADDED"
     void _put_int "json_put_int"(Buffer* buffer, long long value) noexcept nogil
 
 
@@ -213,8 +217,9 @@ cdef class FloatTexts:
         else:
             length = float_repr(value, converted)
             text = converted
-        if self.used + length > self.capacity:
-            self._grow_arena(self.used + length)
+        # PADDED bytes kept after the last text: the row writer reads that many from each.
+        if self.used + length + PADDED > self.capacity:
+            self._grow_arena(self.used + length + PADDED)
         memcpy(self.arena + self.used, text, length)
         slot.key, slot.offset, slot.length = bits, self.used, length
         self.used += length
@@ -321,6 +326,15 @@ def _folded(list between, list fields):
     return folded_between, folded_fields
 
 
+cdef Text _padded(Text text, char** into) noexcept:
+    """`text` copied to into[0], which moves on past it and PADDED bytes more: the copy can
+    be put by json_put_padded."""
+    memcpy(into[0], text.data, text.size)
+    text.data = into[0]
+    into[0] += text.size + PADDED
+    return text
+
+
 cdef Py_ssize_t _address(object array):
     return array.__array_interface__["data"][0]
 
@@ -354,6 +368,9 @@ cdef int _write_rows(
     cdef Field* described = <Field*>PyMem_Malloc(max(field_count, 1) * sizeof(Field))
     if described == NULL:
         raise MemoryError()
+    # The texts around the fields and between the rows, copied with PADDED bytes after each.
+    cdef char* padded = NULL
+    cdef char* padding
     cdef Py_ssize_t k, r, entry
     for k in range(field_count):
         described[k].table = NULL
@@ -376,7 +393,7 @@ cdef int _write_rows(
         for k in range(field_count):
             f = &described[k]
             f.codes, f.values, f.null, f.texts = NULL, NULL, 0, NULL
-            f.last_text, f.last_length = NULL, -1
+            f.last_text, f.last_length, f.last_bits = NULL, -1, 0
             f.after = _text(between[k + 1])
             field = fields[k]
             f.widest = INT_TEXT
@@ -449,8 +466,19 @@ cdef int _write_rows(
                     f.text = _text(field[2])
                     f.widest = max(INT_TEXT, f.text.size)
                     held.append(field[2])
-        # The widest row but its LISTED texts: reserved, with them, before each row.
-        fixed = first.size + joint.size
+        fixed = first.size + joint.size + (field_count + 2) * PADDED
+        for k in range(field_count):
+            fixed += described[k].after.size
+        padded = <char*>PyMem_Malloc(fixed)
+        if padded == NULL:
+            raise MemoryError()
+        padding = padded
+        first, joint = _padded(first, &padding), _padded(joint, &padding)
+        for k in range(field_count):
+            described[k].after = _padded(described[k].after, &padding)
+        # The widest row but its LISTED texts, and the PADDED bytes the last piece may copy
+        # past its end: reserved, with them, before each row.
+        fixed = first.size + joint.size + PADDED
         ascii = first.ascii and joint.ascii
         for k in range(field_count):
             f = &described[k]
@@ -471,8 +499,8 @@ cdef int _write_rows(
                 continue
             _reserve(&buffer, fixed)
             if r:
-                _put(&buffer, joint.data, joint.size)
-            _put(&buffer, first.data, first.size)
+                _put_padded(&buffer, joint.data, joint.size)
+            _put_padded(&buffer, first.data, first.size)
             f = described
             while f < end:
                 if f.kind == TABLE:
@@ -488,7 +516,7 @@ cdef int _write_rows(
                     if bits != f.last_bits or f.last_length < 0:
                         slot = floats.find(value)
                         f.last_bits, f.last_offset, f.last_length = bits, slot.offset, slot.length
-                    _put(&buffer, floats.arena + f.last_offset, f.last_length)
+                    _put_padded(&buffer, floats.arena + f.last_offset, f.last_length)
                 elif f.kind == LISTED or f.kind == QUOTED:
                     # A text of its own length: room for it and what the row may still need.
                     if f.kind == LISTED:
@@ -502,7 +530,7 @@ cdef int _write_rows(
                     _put(&buffer, f.text.data, f.text.size)
                 else:
                     _put_int(&buffer, f.values[r])
-                _put(&buffer, f.after.data, f.after.size)
+                _put_padded(&buffer, f.after.data, f.after.size)
                 f += 1
         all_ascii[0] = all_ascii[0] and ascii
         return 0
@@ -511,6 +539,7 @@ cdef int _write_rows(
         for k in range(field_count):
             PyMem_Free(described[k].table)
         PyMem_Free(described)
+        PyMem_Free(padded)
 
 
 @cython.final
