@@ -39,6 +39,29 @@ def test_compiled_line_starts_are_the_python_ones(rows, ratio):
     assert compiled.line_starts(ys, heights, ratio) == expected
 
 
+_finite_x = st.one_of(
+    st.sampled_from([0.0, -0.0, 1.0, 2.0, math.inf, -math.inf]), st.floats(-1e3, 1e3)
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.tuples(_finite_x, st.integers(0, 5)), max_size=60),
+    st.lists(st.integers(1, 30), max_size=8),
+    st.randoms(use_true_random=False),
+)
+def test_compiled_rows_by_line_are_the_python_ones(rows, line_lengths, random):
+    # Rows in any order cut into lines of any length; x and glyph index with ties (0.0 and
+    # -0.0 among them), no nan (baseline_line_rows sorts those in Python).
+    ordered = np.array(random.sample(range(len(rows)), len(rows)), dtype=np.intp)
+    ends = np.minimum(np.cumsum(line_lengths, dtype=np.intp), len(rows))
+    bounds = np.unique(np.array([0, *ends, len(rows)], dtype=np.intp))
+    x = np.array([value for value, _ in rows], dtype=np.float64)
+    glyph = np.array([index for _, index in rows], dtype=np.int64)
+    expected = lines.rows_by_line_in_python(ordered, bounds, x, glyph)
+    assert compiled.rows_by_line(ordered, bounds, x, glyph).tolist() == expected.tolist()
+
+
 @st.composite
 def _grid_rows(draw):
     lengths = draw(st.lists(st.integers(0, 6), max_size=8))
@@ -95,12 +118,13 @@ def test_compiled_grid_text_is_the_python_one(rows, columns, blank_lines, paddin
 def test_layout_with_the_python_loops_is_the_compiled_layout(page, rules):
     glyphs, order = page
     expected = repr(layout.layout(glyphs, order, rules))
-    saved = layout._grid_text, lines._line_starts
+    saved = layout._grid_text, lines._line_starts, lines._rows_by_line
     layout._grid_text, lines._line_starts = layout.grid_text_in_python, lines.line_starts_in_python
+    lines._rows_by_line = lines.rows_by_line_in_python
     try:
         assert repr(layout.layout(glyphs, order, rules)) == expected
     finally:
-        layout._grid_text, lines._line_starts = saved
+        layout._grid_text, lines._line_starts, lines._rows_by_line = saved
 
 
 @settings(max_examples=500, deadline=None)

@@ -28,3 +28,6 @@ def band_extents(
     y0: np.ndarray,
     y1: np.ndarray,
 ) -> tuple[tuple[tuple[float, float], ...], float, float]: ...
+def rows_by_line(
+    ordered: np.ndarray, bounds: np.ndarray, x: np.ndarray, glyph: np.ndarray
+) -> np.ndarray: ...

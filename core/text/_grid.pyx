@@ -166,3 +166,68 @@ def band_extents(
             bottom = y0[r]
     extents = tuple([(low[c], high[c]) for c in range(column_count) if holds[c]])
     return extents, top, bottom
+
+
+cdef inline bint _before(
+    Py_ssize_t a, Py_ssize_t b, const double[::1] x, const long long[::1] glyph
+) noexcept nogil:
+    """Whether row a goes before row b: by x, then glyph index, then row (a total order)."""
+    if x[a] != x[b]:
+        return x[a] < x[b]
+    if glyph[a] != glyph[b]:
+        return glyph[a] < glyph[b]
+    return a < b
+
+
+def rows_by_line(
+    const Py_ssize_t[::1] ordered,
+    const Py_ssize_t[::1] bounds,
+    const double[::1] x,
+    const long long[::1] glyph,
+):
+    """`ordered` with each line, rows bounds[n]..bounds[n+1] of it, sorted by (x, glyph index,
+    row) (see lines.rows_by_line_in_python): a merge sort of each line alone, whose runs of
+    up to eight rows are first sorted by insertion (a line comes nearly sorted by x)."""
+    cdef Py_ssize_t count = ordered.shape[0], line, start, end, i, j, width, low, middle, high
+    cdef Py_ssize_t a, b, row
+    cdef bint in_spare
+    sorted_rows = np.array(ordered, dtype=np.intp)
+    spare_rows = np.empty(count, dtype=np.intp)
+    cdef Py_ssize_t[::1] out = sorted_rows, spare = spare_rows, source, target
+    for line in range(bounds.shape[0] - 1):
+        start, end = bounds[line], bounds[line + 1]
+        for low in range(start, end, 8):
+            high = min(low + 8, end)
+            for i in range(low + 1, high):
+                row = out[i]
+                j = i
+                while j > low and _before(row, out[j - 1], x, glyph):
+                    out[j] = out[j - 1]
+                    j -= 1
+                out[j] = row
+        source, target, width, in_spare = out, spare, 8, False
+        while width < end - start:
+            for low in range(start, end, 2 * width):
+                middle, high = min(low + width, end), min(low + 2 * width, end)
+                a, b, i = low, middle, low
+                while a < middle and b < high:
+                    if _before(source[b], source[a], x, glyph):
+                        target[i] = source[b]
+                        b += 1
+                    else:
+                        target[i] = source[a]
+                        a += 1
+                    i += 1
+                while a < middle:
+                    target[i] = source[a]
+                    a += 1
+                    i += 1
+                while b < high:
+                    target[i] = source[b]
+                    b += 1
+                    i += 1
+            source, target, width, in_spare = target, source, 2 * width, not in_spare
+        if in_spare:
+            for i in range(start, end):
+                out[i] = spare[i]
+    return sorted_rows

@@ -104,11 +104,12 @@ def baseline_line_rows(
     starts = _line_starts(ys, hs, float(rules.line_break_ratio))
     bounds = [*starts, count]
     if not (np.isnan(x).any() or np.isnan(y).any()):
-        line_number = np.zeros(count, dtype=np.intp)
-        line_number[starts[1:]] = 1
-        by_line = np.empty(count, dtype=np.intp)
-        by_line[ordered] = np.cumsum(line_number)
-        rows = _sorted_rows((by_line, x, glyph))
+        rows = _rows_by_line(
+            ordered,
+            np.array(bounds, dtype=np.intp),
+            np.ascontiguousarray(x, dtype=np.float64),
+            np.ascontiguousarray(glyph, dtype=np.int64),
+        )
     else:  # each line sorted alone, as the records were: nan makes the order path-dependent
         rows = np.concatenate(
             [
@@ -135,11 +136,26 @@ def line_starts_in_python(ys: np.ndarray, heights: np.ndarray, ratio: float) -> 
     return starts
 
 
+def rows_by_line_in_python(
+    ordered: np.ndarray, bounds: np.ndarray, x: np.ndarray, glyph: np.ndarray
+) -> np.ndarray:
+    """`ordered` (rows top to bottom, without nan) with each line, ordered[bounds[n]:
+    bounds[n + 1]], sorted by frame x, glyph index on ties (then row: the stable sort)."""
+    line_number = np.zeros(len(ordered), dtype=np.intp)
+    line_number[bounds[1:-1]] = 1
+    by_line = np.empty(len(ordered), dtype=np.intp)
+    by_line[ordered] = np.cumsum(line_number)
+    return _sorted_rows((by_line, x, glyph))
+
+
 try:
-    # line_starts_in_python compiled (_grid.pyx), when the extension was built.
+    # line_starts_in_python and rows_by_line_in_python compiled (_grid.pyx: each line sorted
+    # alone rather than the page by three keys), when the extension was built.
     from glyphscope.core.text._grid import line_starts as _line_starts
+    from glyphscope.core.text._grid import rows_by_line as _rows_by_line
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
     _line_starts = line_starts_in_python
+    _rows_by_line = rows_by_line_in_python
 
 
 def _sorted_rows(keys: tuple[np.ndarray, ...]) -> np.ndarray:
