@@ -62,6 +62,17 @@ def test_compiled_rows_by_line_are_the_python_ones(rows, line_lengths, random):
     assert compiled.rows_by_line(ordered, bounds, x, glyph).tolist() == expected.tolist()
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(_finite_x, _finite_x, st.integers(0, 5)), max_size=60))
+def test_compiled_rows_top_down_are_the_python_ones(rows):
+    # Ties in y, x and glyph index (0.0 and -0.0 among them), no nan.
+    y = np.array([row[0] for row in rows], dtype=np.float64)
+    x = np.array([row[1] for row in rows], dtype=np.float64)
+    glyph = np.array([row[2] for row in rows], dtype=np.int64)
+    expected = lines.rows_top_down_in_python(y, x, glyph)
+    assert compiled.rows_top_down(y, x, glyph).tolist() == expected.tolist()
+
+
 @st.composite
 def _grid_rows(draw):
     lengths = draw(st.lists(st.integers(0, 6), max_size=8))
@@ -118,13 +129,16 @@ def test_compiled_grid_text_is_the_python_one(rows, columns, blank_lines, paddin
 def test_layout_with_the_python_loops_is_the_compiled_layout(page, rules):
     glyphs, order = page
     expected = repr(layout.layout(glyphs, order, rules))
-    saved = layout._grid_text, lines._line_starts, lines._rows_by_line
+    saved = layout._grid_text, lines._line_starts, lines._rows_by_line, lines._rows_top_down
     layout._grid_text, lines._line_starts = layout.grid_text_in_python, lines.line_starts_in_python
-    lines._rows_by_line = lines.rows_by_line_in_python
+    lines._rows_by_line, lines._rows_top_down = (
+        lines.rows_by_line_in_python,
+        lines.rows_top_down_in_python,
+    )
     try:
         assert repr(layout.layout(glyphs, order, rules)) == expected
     finally:
-        layout._grid_text, lines._line_starts, lines._rows_by_line = saved
+        layout._grid_text, lines._line_starts, lines._rows_by_line, lines._rows_top_down = saved
 
 
 @settings(max_examples=500, deadline=None)

@@ -168,15 +168,89 @@ def band_extents(
     return extents, top, bottom
 
 
-cdef inline bint _before(
-    Py_ssize_t a, Py_ssize_t b, const double[::1] x, const long long[::1] glyph
-) noexcept nogil:
-    """Whether row a goes before row b: by x, then glyph index, then row (a total order)."""
-    if x[a] != x[b]:
-        return x[a] < x[b]
-    if glyph[a] != glyph[b]:
-        return glyph[a] < glyph[b]
+cdef struct _Keys:
+    const double* first  # NULL: no first key
+    const double* x
+    const long long* glyph
+
+
+cdef inline bint _before(Py_ssize_t a, Py_ssize_t b, const _Keys* keys) noexcept nogil:
+    """Whether row a goes before row b: by the first key, x, glyph index, then row (a total
+    order, so that any sort gives the stable sort's order)."""
+    if keys.first != NULL and keys.first[a] != keys.first[b]:
+        return keys.first[a] < keys.first[b]
+    if keys.x[a] != keys.x[b]:
+        return keys.x[a] < keys.x[b]
+    if keys.glyph[a] != keys.glyph[b]:
+        return keys.glyph[a] < keys.glyph[b]
     return a < b
+
+
+cdef void _sort(
+    Py_ssize_t* rows, Py_ssize_t* spare, Py_ssize_t start, Py_ssize_t end, const _Keys* keys
+) noexcept nogil:
+    """rows[start:end] sorted by _before: a merge sort whose runs of up to eight rows are first
+    sorted by insertion (a line comes nearly sorted by x); `spare` as long as `rows`."""
+    cdef Py_ssize_t i, j, row, low, middle, high, a, b, width = 8
+    cdef Py_ssize_t* source = rows
+    cdef Py_ssize_t* target = spare
+    cdef bint in_spare = False
+    low = start
+    while low < end:
+        high = min(low + 8, end)
+        for i in range(low + 1, high):
+            row = rows[i]
+            j = i
+            while j > low and _before(row, rows[j - 1], keys):
+                rows[j] = rows[j - 1]
+                j -= 1
+            rows[j] = row
+        low = high
+    while width < end - start:
+        low = start
+        while low < end:
+            middle, high = min(low + width, end), min(low + 2 * width, end)
+            a, b, i = low, middle, low
+            while a < middle and b < high:
+                if _before(source[b], source[a], keys):
+                    target[i] = source[b]
+                    b += 1
+                else:
+                    target[i] = source[a]
+                    a += 1
+                i += 1
+            while a < middle:
+                target[i] = source[a]
+                a += 1
+                i += 1
+            while b < high:
+                target[i] = source[b]
+                b += 1
+                i += 1
+            low = high
+        source, target, width, in_spare = target, source, 2 * width, not in_spare
+    if in_spare:
+        for i in range(start, end):
+            rows[i] = spare[i]
+
+
+def rows_top_down(const double[::1] y, const double[::1] x, const long long[::1] glyph):
+    """Rows 0..n-1 sorted by (-y, x, glyph index), the stable sort's order (see
+    lines.rows_top_down_in_python), over rows without nan."""
+    cdef Py_ssize_t count = y.shape[0], i
+    sorted_rows = np.arange(count, dtype=np.intp)
+    if not count:
+        return sorted_rows
+    down_array = np.empty(count, dtype=np.float64)
+    spare_rows = np.empty(count, dtype=np.intp)
+    cdef double[::1] down = down_array
+    cdef Py_ssize_t[::1] rows = sorted_rows, spare = spare_rows
+    for i in range(count):
+        down[i] = -y[i]
+    cdef _Keys keys
+    keys.first, keys.x, keys.glyph = &down[0], &x[0], &glyph[0]
+    _sort(&rows[0], &spare[0], 0, count, &keys)
+    return sorted_rows
 
 
 def rows_by_line(
@@ -186,48 +260,15 @@ def rows_by_line(
     const long long[::1] glyph,
 ):
     """`ordered` with each line, rows bounds[n]..bounds[n+1] of it, sorted by (x, glyph index,
-    row) (see lines.rows_by_line_in_python): a merge sort of each line alone, whose runs of
-    up to eight rows are first sorted by insertion (a line comes nearly sorted by x)."""
-    cdef Py_ssize_t count = ordered.shape[0], line, start, end, i, j, width, low, middle, high
-    cdef Py_ssize_t a, b, row
-    cdef bint in_spare
+    row) (see lines.rows_by_line_in_python), each line alone."""
+    cdef Py_ssize_t line
     sorted_rows = np.array(ordered, dtype=np.intp)
-    spare_rows = np.empty(count, dtype=np.intp)
-    cdef Py_ssize_t[::1] out = sorted_rows, spare = spare_rows, source, target
+    if not ordered.shape[0]:
+        return sorted_rows
+    spare_rows = np.empty(ordered.shape[0], dtype=np.intp)
+    cdef Py_ssize_t[::1] rows = sorted_rows, spare = spare_rows
+    cdef _Keys keys
+    keys.first, keys.x, keys.glyph = NULL, &x[0], &glyph[0]
     for line in range(bounds.shape[0] - 1):
-        start, end = bounds[line], bounds[line + 1]
-        for low in range(start, end, 8):
-            high = min(low + 8, end)
-            for i in range(low + 1, high):
-                row = out[i]
-                j = i
-                while j > low and _before(row, out[j - 1], x, glyph):
-                    out[j] = out[j - 1]
-                    j -= 1
-                out[j] = row
-        source, target, width, in_spare = out, spare, 8, False
-        while width < end - start:
-            for low in range(start, end, 2 * width):
-                middle, high = min(low + width, end), min(low + 2 * width, end)
-                a, b, i = low, middle, low
-                while a < middle and b < high:
-                    if _before(source[b], source[a], x, glyph):
-                        target[i] = source[b]
-                        b += 1
-                    else:
-                        target[i] = source[a]
-                        a += 1
-                    i += 1
-                while a < middle:
-                    target[i] = source[a]
-                    a += 1
-                    i += 1
-                while b < high:
-                    target[i] = source[b]
-                    b += 1
-                    i += 1
-            source, target, width, in_spare = target, source, 2 * width, not in_spare
-        if in_spare:
-            for i in range(start, end):
-                out[i] = spare[i]
+        _sort(&rows[0], &spare[0], bounds[line], bounds[line + 1], &keys)
     return sorted_rows

@@ -98,18 +98,19 @@ def baseline_line_rows(
     count = len(x)
     if not count:
         return [], np.empty(0, dtype=np.intp), []
-    ordered = _sorted_rows((-y, x, glyph))
+    without_nan = not (np.isnan(x).any() or np.isnan(y).any())
+    if without_nan:
+        x = np.ascontiguousarray(x, dtype=np.float64)
+        glyph = np.ascontiguousarray(glyph, dtype=np.int64)
+        ordered = _rows_top_down(np.ascontiguousarray(y, dtype=np.float64), x, glyph)
+    else:
+        ordered = _sorted_rows((-y, x, glyph))
     ys = np.ascontiguousarray(y[ordered], dtype=np.float64)
     hs = np.ascontiguousarray(heights[ordered], dtype=np.float64)
     starts = _line_starts(ys, hs, float(rules.line_break_ratio))
     bounds = [*starts, count]
-    if not (np.isnan(x).any() or np.isnan(y).any()):
-        rows = _rows_by_line(
-            ordered,
-            np.array(bounds, dtype=np.intp),
-            np.ascontiguousarray(x, dtype=np.float64),
-            np.ascontiguousarray(glyph, dtype=np.int64),
-        )
+    if without_nan:
+        rows = _rows_by_line(ordered, np.array(bounds, dtype=np.intp), x, glyph)
     else:  # each line sorted alone, as the records were: nan makes the order path-dependent
         rows = np.concatenate(
             [
@@ -136,6 +137,12 @@ def line_starts_in_python(ys: np.ndarray, heights: np.ndarray, ratio: float) -> 
     return starts
 
 
+def rows_top_down_in_python(y: np.ndarray, x: np.ndarray, glyph: np.ndarray) -> np.ndarray:
+    """Rows 0..n-1 (without nan) sorted by (-y, x, glyph index): top to bottom, left to
+    right, as the stable sort of those tuples orders them."""
+    return _sorted_rows((-y, x, glyph))
+
+
 def rows_by_line_in_python(
     ordered: np.ndarray, bounds: np.ndarray, x: np.ndarray, glyph: np.ndarray
 ) -> np.ndarray:
@@ -149,13 +156,16 @@ def rows_by_line_in_python(
 
 
 try:
-    # line_starts_in_python and rows_by_line_in_python compiled (_grid.pyx: each line sorted
-    # alone rather than the page by three keys), when the extension was built.
+    # line_starts_in_python, rows_top_down_in_python and rows_by_line_in_python compiled
+    # (_grid.pyx: one merge sort by all the keys at once instead of a stable sort per key,
+    # and each line sorted alone), when the extension was built.
     from glyphscope.core.text._grid import line_starts as _line_starts
     from glyphscope.core.text._grid import rows_by_line as _rows_by_line
+    from glyphscope.core.text._grid import rows_top_down as _rows_top_down
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
     _line_starts = line_starts_in_python
     _rows_by_line = rows_by_line_in_python
+    _rows_top_down = rows_top_down_in_python
 
 
 def _sorted_rows(keys: tuple[np.ndarray, ...]) -> np.ndarray:
