@@ -295,12 +295,9 @@ cdef struct Field:
     Py_ssize_t last_offset, last_length  # (last_length -1 before the first row)
 
 
-cdef Text _quoted(Field* f, Py_ssize_t r) except *:
-    # QUOTED: the quoted text of the column's text at row r, quoted now if it is not yet; the
-    # same str as the row before (a font's name, a decode source) is not looked up again.
-    cdef PyObject* text = PyList_GET_ITEM(<object>f.texts, f.values[r])
-    if text == f.last_text:
-        return f.last_quoted
+cdef Text _quoted(Field* f, PyObject* text) except *:
+    # QUOTED: the quoted text of a text of the column, quoted now if it is not yet (the row
+    # loop takes the same str as the row before, a font's name, a decode source, itself).
     cdef PyObject* found = PyDict_GetItem(<object>f.quoted, <object>text)
     if found != NULL:
         f.last_quoted = _text(<object>found)
@@ -385,7 +382,8 @@ cdef int _write_rows(
     cdef Text piece
     cdef Py_ssize_t fixed
     cdef bint ascii
-    cdef FloatTexts floats, texts_of
+    cdef FloatTexts floats = None, texts_of
+    cdef PyObject* text
     cdef Slot* slot
     cdef double value
     cdef unsigned long long bits
@@ -510,7 +508,8 @@ cdef int _write_rows(
                     _put_int(&buffer, f.values[r])
                 elif f.kind == FLOATS:
                     # A baseline, a size: most often the previous row's bits, not looked up.
-                    floats = <FloatTexts>f.float_texts
+                    if f.float_texts != <void*>floats:  # most often one writer's, held once
+                        floats = <FloatTexts>f.float_texts
                     value = f.doubles[r * f.stride]
                     memcpy(&bits, &value, sizeof(double))
                     if bits != f.last_bits or f.last_length < 0:
@@ -522,7 +521,8 @@ cdef int _write_rows(
                     if f.kind == LISTED:
                         piece = _text(<object>PyList_GET_ITEM(<object>f.texts, r))
                     else:
-                        piece = _quoted(f, r)
+                        text = PyList_GET_ITEM(<object>f.texts, f.values[r])
+                        piece = f.last_quoted if text == f.last_text else _quoted(f, text)
                     ascii = ascii and piece.ascii
                     _reserve(&buffer, piece.size + fixed)
                     _put(&buffer, piece.data, piece.size)
