@@ -143,6 +143,27 @@ def test_layout_with_the_python_loops_is_the_compiled_layout(page, rules):
 
 @settings(max_examples=500, deadline=None)
 @given(
+    st.lists(st.tuples(_float, _float), max_size=12),
+    st.sampled_from([0.0, -0.0, 1.5, 30.0, math.inf, math.nan]),
+)
+def test_compiled_merge_ink_is_the_python_one(intervals, distance):
+    # Unsorted too: merge_ink takes what it is given; the float objects themselves are kept.
+    expected = columns.merge_ink_in_python(intervals, distance)
+    merged = compiled.merge_ink(intervals, distance)
+    assert repr(merged) == repr(expected)
+    assert all(a is c and b is d for (a, b), (c, d) in zip(merged, expected, strict=True))
+
+
+def test_merge_ink_of_other_numbers_is_merged_in_python():
+    with pytest.raises(TypeError):
+        compiled.merge_ink([(0, 1.0)], 0.5)
+    with pytest.raises(TypeError):
+        compiled.merge_ink([(0.0, 1.0)], 1)
+    assert columns.merge_ink([(0, 1), (1, 3)], 0) == [(0, 3)]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
     st.lists(st.lists(st.tuples(_float, _float), max_size=8), max_size=6),
     st.sampled_from([0.0, 1.5, 30.0, math.inf, math.nan]),
 )
@@ -160,13 +181,32 @@ def test_compiled_line_inks_are_the_python_ones(lines_rows, distance):
 def test_columns_with_the_python_loops_are_the_compiled_columns(page, rules):
     glyphs, order = page
     expected = repr(columns.columns_text(glyphs, order, rules))
-    saved = layout._grid_text, lines._line_starts, columns._line_inks, columns._band_extents
+    saved = (
+        layout._grid_text,
+        lines._line_starts,
+        lines._rows_by_line,
+        lines._rows_top_down,
+        columns._line_inks,
+        columns._band_extents,
+        columns._merge_ink,
+    )
     layout._grid_text, lines._line_starts = layout.grid_text_in_python, lines.line_starts_in_python
+    lines._rows_by_line = lines.rows_by_line_in_python
+    lines._rows_top_down = lines.rows_top_down_in_python
     columns._line_inks, columns._band_extents = columns.line_inks_in_python, None
+    columns._merge_ink = None
     try:
         assert repr(columns.columns_text(glyphs, order, rules)) == expected
     finally:
-        layout._grid_text, lines._line_starts, columns._line_inks, columns._band_extents = saved
+        (
+            layout._grid_text,
+            lines._line_starts,
+            lines._rows_by_line,
+            lines._rows_top_down,
+            columns._line_inks,
+            columns._band_extents,
+            columns._merge_ink,
+        ) = saved
 
 
 _finite = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.0, 2.5, 1e300]), st.floats(-50, 50))

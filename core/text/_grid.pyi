@@ -1,5 +1,6 @@
 # Types of layout text's compiled loops (_grid.pyx), for type checkers.
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -32,3 +33,6 @@ def rows_by_line(
     ordered: np.ndarray, bounds: np.ndarray, x: np.ndarray, glyph: np.ndarray
 ) -> np.ndarray: ...
 def rows_top_down(y: np.ndarray, x: np.ndarray, glyph: np.ndarray) -> np.ndarray: ...
+def merge_ink(
+    extents: Sequence[tuple[float, float]], distance: float
+) -> list[tuple[float, float]]: ...

@@ -272,3 +272,30 @@ def rows_by_line(
     for line in range(bounds.shape[0] - 1):
         _sort(&rows[0], &spare[0], bounds[line], bounds[line + 1], &keys)
     return sorted_rows
+
+
+def merge_ink(extents, distance):
+    """columns.merge_ink_in_python over intervals of floats: the same float objects merged in
+    one pass (TypeError for any other numbers, which the caller merges in Python)."""
+    cdef list merged = []
+    cdef double left_edge, right_edge, gap
+    cdef bint started = False
+    if type(distance) is not float:
+        raise TypeError("a distance that is not a float")
+    gap = distance
+    left = right = None
+    for x0, x1 in extents:
+        if type(x0) is not float or type(x1) is not float:
+            raise TypeError("an interval that is not of floats")
+        if started and <double>x0 - right_edge <= gap:
+            # max(right, x1) as Python takes it: x1 only when strictly larger.
+            if <double>x1 > right_edge:
+                right, right_edge = x1, x1
+        else:
+            if started:
+                merged.append((left, right))
+            left, right, left_edge, right_edge = x0, x1, x0, x1
+            started = True
+    if started:
+        merged.append((left, right))
+    return merged

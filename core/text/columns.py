@@ -331,24 +331,39 @@ def line_inks_in_python(
 ) -> list[list[Interval]]:
     """merge_ink of each line's boxes: rows [bounds[n], bounds[n+1]) are line n's, sorted."""
     return [
-        merge_ink(list(zip(x0[start:end].tolist(), x1[start:end].tolist(), strict=True)), distance)
+        merge_ink_in_python(
+            list(zip(x0[start:end].tolist(), x1[start:end].tolist(), strict=True)), distance
+        )
         for start, end in pairwise(bounds.tolist())
     ]
 
 
 _band_extents: Callable[..., tuple[tuple[Interval, ...], float, float]] | None
+_merge_ink: Callable[[Sequence[Interval], float], list[Interval]] | None
 try:
-    # line_inks_in_python compiled (_grid.pyx), when the extension was built; and _extents'
-    # extents, top and bottom in one pass over a band's rows instead of two lexsorts.
+    # line_inks_in_python and merge_ink_in_python compiled (_grid.pyx), when the extension
+    # was built; and _extents' extents, top and bottom in one pass over a band's rows instead
+    # of two lexsorts.
     from glyphscope.core.text._grid import band_extents as _band_extents
     from glyphscope.core.text._grid import line_inks as _line_inks
+    from glyphscope.core.text._grid import merge_ink as _merge_ink
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
     _line_inks = line_inks_in_python
-    _band_extents = None
+    _band_extents = _merge_ink = None
 
 
 def merge_ink(extents: Sequence[Interval], distance: float) -> list[Interval]:
     """Sorted intervals merged where at most `distance` apart."""
+    if _merge_ink is not None:
+        try:
+            return _merge_ink(extents, distance)
+        except TypeError:  # numbers other than floats: merged in Python
+            pass
+    return merge_ink_in_python(extents, distance)
+
+
+def merge_ink_in_python(extents: Sequence[Interval], distance: float) -> list[Interval]:
+    """merge_ink in Python (the compiled one's oracle and fallback)."""
     ink: list[list[float]] = []
     for x0, x1 in extents:
         if ink and x0 - ink[-1][1] <= distance:
