@@ -232,3 +232,19 @@ def test_pages_written_by_one_shared_writer_are_written_as_by_a_fresh_writer():
         assert analysis.to_json_text() == jsontext.JsonWriter().text(
             analysis_json(analysis, json_rows)
         )
+
+
+def test_glyph_texts_written_through_their_ids_are_the_texts_json_writes():
+    # The glyph text field is a table of the page's distinct texts, each quoted once; texts
+    # that need escapes, a non-ASCII one and a lone surrogate (written in Python) among them.
+    analysis = analyse(b"BT /F1 12 Tf 72 700 Td (abcdef) Tj ET", "helvetica")
+    glyphs = analysis.glyphs
+    assert isinstance(glyphs, GlyphColumns)
+    texts = ['"', "\\", "\n", "é", "\ud800", '"']
+    replaced = glyphs.with_records(
+        {row: glyphs[row]._replace(text=text) for row, text in enumerate(texts)}
+    )
+    records = GlyphJson(replaced, 1, indexed=True)
+    for indent, ensure_ascii in ((None, True), (2, False)):
+        expected = json.dumps(list(records), indent=indent, ensure_ascii=ensure_ascii)
+        assert JsonWriter(indent, ensure_ascii).text(records) == expected
