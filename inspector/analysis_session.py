@@ -95,8 +95,13 @@ class AnalysisSession:
             self._model_arrived(result)
 
     def _is_shown(self, model: PageModel) -> bool:
-        """The model is of the page shown, under the current rules."""
-        return model.page_index == self.page_index and model.analysis.rules == self.rules
+        """The model is of the page shown, under the current rules (none while a document
+        opens: its first page's jobs are out before its pages are known)."""
+        return (
+            self.page_count > 0
+            and model.page_index == self.page_index
+            and model.analysis.rules == self.rules
+        )
 
     def awaits_view(self, model: PageModel) -> bool:
         """The page shown waits for this view model's overlays (one made ahead)."""

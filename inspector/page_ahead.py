@@ -120,11 +120,22 @@ class PageAhead(QObject):
             self._renders.popitem(last=False)
 
     # -- work ahead ---------------------------------------------------------------------------
+    def open_page(self, index: int) -> None:
+        """A document is opening on page `index`: analyse and render it behind the workers'
+        open jobs, as if ahead of the user. Asked for once pdfium's answer had reached the
+        window (`go_to_page`), the page waited that round trip and the GUI thread's turn, 10
+        to 20 ms; `go_to_page` finds these jobs on their way, as it finds a page made ahead."""
+        window = self.window
+        self._analyse((index, window.rules))
+        if not self._continuous():
+            self._render((index, window.view.render_scale()))
+
     def work(self) -> None:
         """Start the page shown's pixel test, then the next job ahead on each idle worker:
-        the next page, then the previous."""
+        the next page, then the previous. Not before the window has been idle AHEAD_DELAY_MS
+        (a job that completes the page shown calls this too)."""
         window = self.window
-        if not window.page_count or not window.path or window._waiting:
+        if self._timer.isActive() or not window.page_count or not window.path or window._waiting:
             return
         model = window.model
         if model is not None and self._hidden_tested != (model.page_index, model.analysis.rules):
@@ -136,15 +147,9 @@ class PageAhead(QObject):
             for neighbour in neighbours:
                 key = (neighbour, window.rules)
                 if key not in window._models and ("model", key) not in self._failed:
-                    thread = window.analysis_thread
-                    view = thread.submit(AHEAD_VIEW_KIND, window.core.analyse_view, *key)
-                    # Skipped if the view job fails (which then reports the page's failure).
-                    text = thread.submit(AHEAD_KIND, window.core.analyse, *key, after=view)
-                    self._model_job = ((view, text), key)
-                    self._view = None
+                    self._analyse(key)
                     break
-        continuous = getattr(window, "continuous", None)
-        if self._render_job is None and not (continuous is not None and continuous.enabled):
+        if self._render_job is None and not self._continuous():
             scale = window.view.render_scale()
             for neighbour in neighbours:
                 key = (neighbour, scale)
@@ -153,11 +158,29 @@ class PageAhead(QObject):
                     and key not in self._renders
                     and ("render", key) not in self._failed
                 ):
-                    generation = window.render_thread.submit(
-                        AHEAD_RENDER_KIND, window.pdfium.render, *key
-                    )
-                    self._render_job = (generation, key)
+                    self._render(key)
                     break
+
+    def _analyse(self, key: tuple) -> None:
+        """Analyse (index, rules) `key` in the two jobs of a page turned to."""
+        thread = self.window.analysis_thread
+        view = thread.submit(AHEAD_VIEW_KIND, self.window.core.analyse_view, *key)
+        # Skipped if the view job fails (which then reports the page's failure).
+        text = thread.submit(AHEAD_KIND, self.window.core.analyse, *key, after=view)
+        self._model_job = ((view, text), key)
+        self._view = None
+
+    def _render(self, key: tuple[int, float]) -> None:
+        """Render (index, scale) `key`."""
+        generation = self.window.render_thread.submit(
+            AHEAD_RENDER_KIND, self.window.pdfium.render, *key
+        )
+        self._render_job = (generation, key)
+
+    def _continuous(self) -> bool:
+        """Continuous scrolling renders the pages itself (inspector.continuous)."""
+        continuous = getattr(self.window, "continuous", None)
+        return continuous is not None and continuous.enabled
 
     def _on_analysis(self, kind: str, generation: int, result: object) -> None:
         job = self._model_job

@@ -70,6 +70,8 @@ class PageSession(AnalysisSession):
         # The engine opens the file at the same time, so the first page's analysis does not
         # wait for pdfium's answer (its failure is told once pdfium has answered).
         self.analysis_thread.submit("open", self._core.open, self.path, password)
+        # Nor does the page itself: it is analysed and rendered right behind the two opens.
+        self.ahead.open_page(page)
 
     def _close_document(self) -> None:
         # Results still on their way belong to the previous document: drop them.

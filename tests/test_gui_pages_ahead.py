@@ -10,6 +10,7 @@ from functools import partial
 import pytest
 from PySide6.QtWidgets import QLabel
 
+from glyphscope.inspector.analysis_session import VIEW_JOB
 from glyphscope.inspector.page_ahead import AHEAD_KIND, AHEAD_VIEW_KIND
 from glyphscope.inspector.page_timing import FROM_CACHE, FROM_PREFETCH
 from tests import worker_jobs
@@ -59,6 +60,23 @@ def test_a_page_shows_its_overlays_before_its_panes(qtbot, window, three_pages, 
     assert window.model.panes["layout"].text.strip() == "Page 1"
 
 
+def test_a_document_opens_with_its_page_analysed_and_rendered_behind_the_open(
+    qtbot, window, three_pages
+):
+    asked_again = worker_jobs.record_submissions(window.analysis_thread, VIEW_JOB)
+    window.open_file(str(three_pages), page=1)
+    # Out before pdfium's answer has reached the window (no page is known yet).
+    assert window.page_count == 0
+    assert window.ahead.model_job((1, window.rules)) is not None
+    assert window.ahead.render_job((1, window.view.render_scale())) is not None
+    with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
+        pass
+    assert window.page_timing.analysis_source in (FROM_PREFETCH, FROM_CACHE)
+    assert asked_again == []  # not analysed twice
+    assert reading_text(window) == "Page 2"
+    assert window.rendered.index == 1
+
+
 def test_the_next_page_made_ahead_shows_at_once(qtbot, window, three_pages):
     open_and_wait(qtbot, window, three_pages)
     qtbot.waitUntil(lambda: made_ahead(window, 1), timeout=TIMEOUT_MS)
@@ -78,7 +96,8 @@ def test_a_page_is_analysed_ahead_in_two_jobs_as_a_page_turned_to_is(qtbot, wind
     texts = worker_jobs.record_submissions(window.analysis_thread, AHEAD_KIND)
     open_and_wait(qtbot, window, three_pages)
     qtbot.waitUntil(lambda: made_ahead(window, 1), timeout=TIMEOUT_MS)
-    assert (views[:1], texts[:1]) == ([1], [1])
+    # The page the document opens on first, behind the workers' open (PageAhead.open_page).
+    assert (views[:2], texts[:2]) == ([0, 1], [0, 1])
     model = window._models[(1, window.rules)]
     assert model.panes["reading"].text == "Page 2" and model.count == len("Page 2")
 
