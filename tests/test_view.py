@@ -9,6 +9,7 @@ import sys
 import numpy as np
 
 from glyphscope.core.analysis import analyse_page
+from glyphscope.core.columns import dictionary_encoded
 from glyphscope.core.document import Document
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.decisions import GapColumns, GapDecision
@@ -138,6 +139,15 @@ def test_categories_from_codes_label_and_code_as_from_the_values():
     assert from_codes.labels == from_values.labels == ("duplicate", "visible")
     assert from_codes.codes.tolist() == from_values.codes.tolist() == [0, 1, 0, 1]
     assert Categories.of_codes(np.zeros(0, dtype=np.int64), table).labels == ()
+
+
+def test_text_categories_from_the_columns_text_ids_are_those_of_the_texts():
+    # glyph_arrays codes the text column from GlyphColumns.text_ids (first appearance order).
+    texts = ["b", "", "\x00", "b", "a\x00", "é", "b"]
+    from_ids = Categories.of_codes(*dictionary_encoded(texts))
+    from_texts = Categories.of(texts)
+    assert from_ids.labels == from_texts.labels
+    assert from_ids.codes.tolist() == from_texts.codes.tolist()
 
 
 def test_pane_offsets_count_a_non_bmp_character_twice_as_qt_does():

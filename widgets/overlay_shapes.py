@@ -31,6 +31,7 @@ from PySide6.QtGui import (
     QTransform,
 )
 
+from glyphscope.core.view.spatial import row_bounds
 from glyphscope.widgets.qt_paths import path_from_polylines
 
 # Points per piece when one long polyline (the reading-order path) is cut for batching.
@@ -45,8 +46,6 @@ BATCH_RANGE = (8, 16_384)
 DENSE_OUTLINE_PX = 1_000_000
 # ... and their boxes less than this many device pixels across are filled whole.
 THIN_PX = 2.0
-# Subpaths of at most this many points have their bounds taken point by point (row_bounds).
-SHORT_SUBPATH = 8
 # At most this many translucent rectangles that do not overlap are filled directly.
 DIRECT_RECTS = 16
 # Layers with at most this many labels stack overlapping ones (the check is quadratic).
@@ -123,20 +122,6 @@ class Shape:
         if self.points.shape[1] != 2:
             return self
         return Shape(_cut_segments(self.points, area))
-
-
-def row_bounds(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each subpath's lowest and highest x and y, (N, 2) each, of an (N, K, 2) array; NaN
-    propagates as in np.min / np.max. For a few points a subpath, one np.minimum per point:
-    numpy's reduction over a short inner axis costs about six times that (a page's quads)."""
-    if points.shape[1] > SHORT_SUBPATH:
-        return points.min(axis=1), points.max(axis=1)
-    lows = points[:, 0].copy()
-    highs = lows.copy()
-    for k in range(1, points.shape[1]):
-        np.minimum(lows, points[:, k], out=lows)
-        np.maximum(highs, points[:, k], out=highs)
-    return lows, highs
 
 
 def finite_bounds(points: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

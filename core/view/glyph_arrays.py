@@ -53,8 +53,9 @@ class Categories:
         values are distinct strings), without a pass over the values."""
         present = np.flatnonzero(np.bincount(codes, minlength=len(table))).tolist()
         labels = sorted(str(table[code]) for code in present)
+        position = {label: code for code, label in enumerate(labels)}
         recode = np.zeros(len(table), dtype=np.int64)
-        recode[present] = [labels.index(str(table[code])) for code in present]
+        recode[present] = [position[str(table[code])] for code in present]
         return cls(recode[codes], tuple(labels))
 
     def mask(self, label: str) -> np.ndarray:
@@ -118,7 +119,9 @@ def glyph_arrays(
             kept[index] = record.kept
     font_key = Categories.of(glyphs.font_key)
     decode_source = Categories.of(glyphs.decode_source)
-    text = Categories.of(glyphs.text)
+    # The text stages numbered the texts already (GlyphColumns.text_ids): a page's thousands
+    # of glyphs are not looked at one by one again.
+    text = Categories.of_codes(*glyphs.text_ids())
     return GlyphArrays(
         # The columns themselves, not copies: the model is sent to the window pickled, and
         # a shared array travels once (nothing writes into either).

@@ -16,6 +16,8 @@ import numpy as np
 TARGET_CELLS = 96
 # Beyond this many cells a glyph is tested on every query rather than entered in each cell.
 MAX_CELLS_PER_GLYPH = 64
+# Subpaths of at most this many points have their bounds taken point by point (row_bounds).
+SHORT_SUBPATH = 8
 
 
 class GlyphGrid:
@@ -31,7 +33,7 @@ class GlyphGrid:
         self.quads = quads
         count = len(self.quads)
         if count:
-            self.bounds = np.concatenate([self.quads.min(axis=1), self.quads.max(axis=1)], axis=1)
+            self.bounds = np.concatenate(row_bounds(self.quads), axis=1)
             self.centres = (self.quads[:, 0] + self.quads[:, 2]) * 0.5
             x0, y0 = self.bounds[:, 0].min(), self.bounds[:, 1].min()
             x1, y1 = self.bounds[:, 2].max(), self.bounds[:, 3].max()
@@ -116,6 +118,20 @@ class GlyphGrid:
         c = self.centres
         inside = (c[:, 0] >= x0) & (c[:, 0] <= x1) & (c[:, 1] >= y0) & (c[:, 1] <= y1)
         return np.flatnonzero(inside).tolist()
+
+
+def row_bounds(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each subpath's lowest and highest x and y, (N, 2) each, of an (N, K, 2) array; NaN
+    propagates as in np.min / np.max. For a few points a subpath, one np.minimum per point:
+    numpy's reduction over a short inner axis costs about six times that (a page's quads)."""
+    if points.shape[1] > SHORT_SUBPATH:
+        return points.min(axis=1), points.max(axis=1)
+    lows = points[:, 0].copy()
+    highs = lows.copy()
+    for k in range(1, points.shape[1]):
+        np.minimum(lows, points[:, k], out=lows)
+        np.maximum(highs, points[:, k], out=highs)
+    return lows, highs
 
 
 def _quads_contain(quads: np.ndarray, x: float, y: float) -> np.ndarray:
