@@ -20,6 +20,9 @@ from glyphscope.core.text.pairs import REASONS
 from glyphscope.core.text.reading import GapDecision, LineBreakDecision
 from glyphscope.core.text.visible import DroppedGlyph, GlyphStatus
 
+# Integer values below this bound are made distinct by counting them, not by sorting.
+COUNTED_BOUND = 1 << 16
+
 
 @dataclass(frozen=True, slots=True)
 class Categories:
@@ -150,14 +153,26 @@ def glyph_arrays(
 
 def _font_categories(keys: Categories, names: Categories) -> Categories:
     """Each glyph's "key name" label, from the codes of its font's key and name."""
-    pairs = keys.codes * max(len(names.labels), 1) + names.codes
-    used, inverse = np.unique(pairs, return_inverse=True)
     width = max(len(names.labels), 1)
+    pairs = keys.codes * width + names.codes
+    used, inverse = _distinct(pairs, len(keys.labels) * width)
     texts = [f"{keys.labels[p // width]} {names.labels[p % width]}".strip() for p in used.tolist()]
     labels = sorted(set(texts))
     position = {label: code for code, label in enumerate(labels)}
     codes = np.asarray([position[text] for text in texts], dtype=np.int64)
-    return Categories(codes[inverse.reshape(-1)], tuple(labels))
+    return Categories(codes[inverse], tuple(labels))
+
+
+def _distinct(values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """`numpy.unique(values, return_inverse=True)` of integers in [0, bound): counted when
+    the bound is small (a page's few fonts), not sorted glyph by glyph (1 ms of 9,400)."""
+    if bound > COUNTED_BOUND:
+        used, inverse = np.unique(values, return_inverse=True)
+        return used, inverse.reshape(-1)
+    used = np.flatnonzero(np.bincount(values, minlength=bound))
+    position = np.zeros(bound, dtype=np.int64)
+    position[used] = np.arange(len(used))
+    return used, position[values]
 
 
 def decision_arrays(
