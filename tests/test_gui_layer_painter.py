@@ -23,6 +23,7 @@ from glyphscope.widgets.overlay_layers import (
     BaselinesLayer,
     DroppedOutsideLayer,
     GlyphQuadsLayer,
+    PageBoxesLayer,
     SelectionLayer,
 )
 from glyphscope.widgets.overlay_shapes import (
@@ -490,7 +491,6 @@ def test_a_background_layers_labels_are_painted_into_its_image_beyond_its_bounds
     qtbot, tmp_path, monkeypatch
 ):
     from glyphscope.widgets import overlay_base
-    from glyphscope.widgets.overlay_layers import PageBoxesLayer
     from glyphscope.widgets.overlay_shapes import label_reach
 
     model = model_of(dense_pdf(tmp_path / "dense.pdf"))
@@ -554,7 +554,6 @@ def test_a_layer_painted_directly_with_nothing_on_the_page_is_skipped_by_qt(
 def test_a_layer_whose_bounds_grow_to_its_labels_image_is_painted_once(
     qtbot, view, tmp_path, monkeypatch
 ):
-    from glyphscope.widgets.overlay_layers import PageBoxesLayer
 
     model = model_of(dense_pdf(tmp_path / "dense.pdf"))
     runs = []
@@ -570,3 +569,34 @@ def test_a_layer_whose_bounds_grow_to_its_labels_image_is_painted_once(
             view.viewport().repaint()
             qtbot.wait(20)
         assert len(runs) == 1 and not layer.pending, scale
+
+
+def test_a_page_with_the_boxes_of_the_page_before_shows_their_image_without_painting_it(
+    qtbot, view, tmp_path
+):
+    first = model_of(dense_pdf(tmp_path / "first.pdf"))
+    second = model_of(dense_pdf(tmp_path / "second.pdf", lines=LINES - 4))  # the same boxes
+    layer = add_layer(view, PageBoxesLayer(), first)
+    painted = wait_painted(qtbot, view, layer)
+    layer.set_model(second)
+    view.viewport().repaint()
+    assert not layer.pending and layer.painted_image is painted
+    # The image a job paints for the second page is that one, pixel for pixel.
+    fresh = add_layer(view, PageBoxesLayer(), second)
+    assert wait_painted(qtbot, view, fresh) == painted
+
+
+def test_a_page_with_other_boxes_has_its_own_painted(qtbot, view, tmp_path):
+    first = model_of(dense_pdf(tmp_path / "first.pdf"))
+    layer = add_layer(view, PageBoxesLayer(), first)
+    painted = wait_painted(qtbot, view, layer)
+    builder = PdfBuilder()
+    helv = builder.standard_font("Helvetica")
+    text = b"".join(b"(%s) '" % (b"word " * 20) for _ in range(LINES))
+    content = b"BT /F1 6 Tf 8 TL 40 780 Td " + text + b" ET"
+    builder.add_page(content, fonts={"F1": helv}, crop_box=(10, 10, 600, 780))
+    builder.save(tmp_path / "cropped.pdf")
+    layer.set_model(model_of(tmp_path / "cropped.pdf"))
+    view.viewport().repaint()
+    assert layer.pending
+    assert wait_painted(qtbot, view, layer) != painted

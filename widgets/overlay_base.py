@@ -117,6 +117,10 @@ class OverlayLayer(QGraphicsItem):
         self._image: LayerImage | None = None
         self._job: LayerJob | None = None
         self._background = False  # drawn from the painter thread's images
+        # The image key, zoom and region of the job out, and the last image with those it
+        # was painted for (OverlayLayer.image_key).
+        self._asked: tuple = (None,)
+        self._kept: tuple[tuple, LayerImage] | None = None
         # An export in progress (widgets.overlay_base.ExportImages): QGraphicsScene.render()
         # asks this layer for its painter thread's image at the export's transform.
         self.export: ExportImages | None = None
@@ -323,16 +327,34 @@ class OverlayLayer(QGraphicsItem):
             return  # already being painted
         if job is not None:
             job.cancelled = True
+        region = _image_region(bounds, seen)
+        asked = (self.image_key(self._model), _matrix(linear), region)
+        if self._reuse(asked):
+            return
         self._job = LayerJob(
-            self,
-            self._generation,
-            self._model,
-            self._strokes,
-            self._labels,
-            linear,
-            _image_region(bounds, seen),
+            self, self._generation, self._model, self._strokes, self._labels, linear, region
         )
+        self._asked = asked
         layer_painter().submit(self._job)
+
+    def image_key(self, model: PageModel) -> object:
+        """What this layer's pixels depend on besides the zoom and the region painted, when
+        that is less than the whole model: another page with the same key shows the image
+        painted for it (`_reuse`). None: the whole model (never reused)."""
+        return None
+
+    def _reuse(self, asked: tuple) -> bool:
+        """Show the kept image of the last page painted whose image key, zoom and region are
+        `asked`: the same strokes painted over the same pixels, the same image. A document's
+        page boxes, the same page after page, cost the painter 2.6 ms a page at the median."""
+        kept = self._kept
+        if asked[0] is None or kept is None or kept[0] != asked:
+            return False
+        self._job = None
+        self._image = kept[1]
+        self._take_in(self._image)
+        self.update()
+        return True
 
     def job_done(self, job: LayerJob) -> None:
         """A painter thread's job came back (on the GUI thread)."""
@@ -347,6 +369,7 @@ class OverlayLayer(QGraphicsItem):
             self._set_background(False)  # drawn as nothing (the error is logged), not retried
         elif job.image is not None:
             self._image = LayerImage(job.image, job.linear, job.origin, job.region)
+            self._kept = (self._asked, self._image)
             self._take_in(self._image)
         self.update()
 
@@ -505,6 +528,10 @@ def _same(a: QTransform, b: QTransform) -> bool:
         and abs(a21 - b.m21()) <= tolerance
         and abs(a22 - b.m22()) <= tolerance
     )
+
+
+def _matrix(linear: QTransform) -> tuple[float, float, float, float]:
+    return (linear.m11(), linear.m12(), linear.m21(), linear.m22())
 
 
 def _image_region(bounds: QRectF, seen: QRectF) -> QRect:

@@ -276,6 +276,10 @@ class PageBoxesLayer(OverlayLayer):
             Stroke(rects_shape([model.visible_box]), "#2ca02c", 1.2),
         ]
 
+    def image_key(self, model: PageModel) -> object:
+        # Its strokes and labels are the three boxes': a document's pages share its image.
+        return (model.media_box, model.crop_box, model.visible_box)
+
     def labels(self, model: PageModel):
         # Both above the top edge as shown (CropBox left, MediaBox right), for every /Rotate:
         # a label inside the page's bottom-left corner covered footers and slug lines.
