@@ -47,7 +47,10 @@ class PageAhead(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(AHEAD_DELAY_MS)
-        self._timer.timeout.connect(self.work)
+        self._timer.timeout.connect(self._idle_long_enough)
+        # The window has been idle AHEAD_DELAY_MS since the page shown was complete: work
+        # ahead may start, and each job done starts the next (until a page is asked for).
+        self._idle = False
         # (index, requested scale) → the render, newest last.
         self._renders: OrderedDict[tuple[int, float], RenderedBitmap] = OrderedDict()
         # The jobs out on each worker: ((view generation, text generation), key) for the
@@ -67,11 +70,17 @@ class PageAhead(QObject):
     def schedule(self) -> None:
         """The page shown is complete: work ahead once the window has been idle a while."""
         self._hidden_tested = None
+        self._idle = False
         self._timer.start()
+
+    def _idle_long_enough(self) -> None:
+        self._idle = True
+        self.work()
 
     def clear(self) -> None:
         """Forget everything made ahead (the document closes)."""
         self._timer.stop()
+        self._idle = False
         self.cancel_model()
         self.cancel_render()
         self._renders.clear()
@@ -133,9 +142,9 @@ class PageAhead(QObject):
     def work(self) -> None:
         """Start the page shown's pixel test, then the next job ahead on each idle worker:
         the next page, then the previous. Not before the window has been idle AHEAD_DELAY_MS
-        (a job that completes the page shown calls this too)."""
+        (a job that completes the page shown, such as one of `open_page`, calls this too)."""
         window = self.window
-        if self._timer.isActive() or not window.page_count or not window.path or window._waiting:
+        if not self._idle or not window.page_count or not window.path or window._waiting:
             return
         model = window.model
         if model is not None and self._hidden_tested != (model.page_index, model.analysis.rules):
