@@ -254,14 +254,24 @@ class AnalysisSession:
         self.layers_panel.refresh_legend("gaps", model)
         if model is not None:
             self.view.set_content_bounds(model.bounds, model.text_bounds)
-            if self.view.geometry is not None and self.view.geometry.index == model.page_index:
-                # The zoom and scroll position are the page's now (the fit above).
-                for layer in self.layers.values():
-                    layer.paint_ahead(self.view)
+            self._paint_overlays_ahead()
         timing = self.page_timing
         if model is not None and timing is not None and timing.index == model.page_index:
             timing.overlays_shown = time.perf_counter()
             timing.gui["overlays"] = timing.overlays_shown - start
+
+    def _paint_overlays_ahead(self) -> None:
+        """Start the layer painter's thread on the layers' images for what the view shows,
+        once their model and its page's geometry (the render) are both there, whichever came
+        last: not at the view's next paint, a turn of the event loop later."""
+        geometry = self.view.geometry
+        if geometry is None:
+            return
+        for layer in self.layers.values():
+            model = layer.model
+            if model is not None and model.page_index == geometry.index:
+                # The zoom and scroll position are the page's now (set_geometry's fit).
+                layer.paint_ahead(self.view)
 
     def _show_panes(self, model: PageModel | None) -> None:
         """The complete model everywhere else: the window's `model` (selection, hit tests,

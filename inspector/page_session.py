@@ -245,6 +245,7 @@ class PageSession(AnalysisSession):
         self.rendered = result
         self.view.set_geometry(result.geometry)
         self.view.set_image(result.image)
+        self._paint_overlays_ahead()
         if result.note:
             self.show_error(result.note)
         timing = self.page_timing

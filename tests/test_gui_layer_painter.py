@@ -579,7 +579,7 @@ def test_a_page_with_the_boxes_of_the_page_before_shows_their_image_without_pain
     layer = add_layer(view, PageBoxesLayer(), first)
     painted = wait_painted(qtbot, view, layer)
     layer.set_model(second)
-    view.viewport().repaint()
+    layer.paint_ahead(view)  # as the window does when it shows a model
     assert not layer.pending and layer.painted_image is painted
     # The image a job paints for the second page is that one, pixel for pixel.
     fresh = add_layer(view, PageBoxesLayer(), second)
@@ -597,6 +597,6 @@ def test_a_page_with_other_boxes_has_its_own_painted(qtbot, view, tmp_path):
     builder.add_page(content, fonts={"F1": helv}, crop_box=(10, 10, 600, 780))
     builder.save(tmp_path / "cropped.pdf")
     layer.set_model(model_of(tmp_path / "cropped.pdf"))
-    view.viewport().repaint()
+    layer.paint_ahead(view)
     assert layer.pending
     assert wait_painted(qtbot, view, layer) != painted

@@ -316,9 +316,14 @@ class OverlayLayer(QGraphicsItem):
         if not self.isVisible() or not view.isVisible() or self.export is not None:
             return
         world = self.deviceTransform(view.viewportTransform())
-        self._request(*self._wanted(world, view))
+        self._request(*self._wanted(world, view), reuse=True)
 
-    def _request(self, linear: QTransform, bounds: QRectF, seen: QRectF) -> None:
+    def _request(
+        self, linear: QTransform, bounds: QRectF, seen: QRectF, *, reuse: bool = False
+    ) -> None:
+        """Ask the painter thread for the image of `seen` (and a margin) at zoom `linear`;
+        with `reuse`, outside a paint (showing a kept image changes the layer's bounds, which
+        a paint must not), a kept image of the same pixels is shown instead (`_reuse`)."""
         if seen.isEmpty():
             return
         job = self._job
@@ -329,7 +334,7 @@ class OverlayLayer(QGraphicsItem):
             job.cancelled = True
         region = _image_region(bounds, seen)
         asked = (self.image_key(self._model), _matrix(linear), region)
-        if self._reuse(asked):
+        if reuse and self._reuse(asked):
             return
         self._job = LayerJob(
             self, self._generation, self._model, self._strokes, self._labels, linear, region
