@@ -232,6 +232,9 @@ def test_a_page_pdfium_cannot_render_is_exported_on_its_blank_paper(
     window, features = qa_window
     targets, layers = dialogs
     open_and_wait(qtbot, window, damaged_paper(corpus_dir, tmp_path))
+    # The page is ready on the blank paper of its first render; fitted to the window, the view
+    # then lays it out again at the fitted scale. The export is compared with that paper.
+    qtbot.waitUntil(lambda: window.render_idle and window.page_is_shown, timeout=60_000)
     assert not window.rendered.rendered
     layers.append(["glyphs"])
     targets.append(tmp_path / "page.svg")
