@@ -8,8 +8,8 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QSpinBox, QToolBar
 
 from glyphscope.inspector import edit_actions
-from glyphscope.inspector.continuous import ContinuousScrolling
-from glyphscope.inspector.file_session import install_file_session
+from glyphscope.inspector.session.continuous import ContinuousScrolling
+from glyphscope.inspector.session.file import install_file_session
 from glyphscope.widgets.text_layers import ALL_LAYER_TYPES
 
 

@@ -94,9 +94,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from glyphscope.inspector.corpus import install_corpus
     from glyphscope.inspector.main_window import MainWindow
-    from glyphscope.inspector.qa_features import install_qa_features
+    from glyphscope.inspector.qa.corpus import install_corpus
+    from glyphscope.inspector.qa.features import install_qa_features
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Glyphscope")

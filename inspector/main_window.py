@@ -40,15 +40,15 @@ from glyphscope.core.rules import Rules
 from glyphscope.core.text.visible import GlyphStatus
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.inspector.actions import build_actions
-from glyphscope.inspector.analysis_session import KEPT_SELECTION
-from glyphscope.inspector.analysis_worker import CoreOwner
-from glyphscope.inspector.page_ahead import PageAhead
-from glyphscope.inspector.page_session import PageSession
-from glyphscope.inspector.page_timing import PageTiming
-from glyphscope.inspector.render_worker import PdfiumOwner, RenderedPage
+from glyphscope.inspector.session.analysis import KEPT_SELECTION
+from glyphscope.inspector.session.page import PageSession
 from glyphscope.inspector.settings import open_settings, read_bool, recent_files
 from glyphscope.inspector.sidebar import install_sidebar
 from glyphscope.inspector.worker_process import WorkerProcess
+from glyphscope.inspector.workers.analysis import CoreOwner
+from glyphscope.inspector.workers.page_ahead import PageAhead
+from glyphscope.inspector.workers.page_timing import PageTiming
+from glyphscope.inspector.workers.render import PdfiumOwner, RenderedPage
 from glyphscope.widgets.details_panel import DetailsPanel
 from glyphscope.widgets.explain import glyph_tooltip
 from glyphscope.widgets.glyph_table import GlyphTable
@@ -118,7 +118,7 @@ class MainWindow(PageSession, QMainWindow):
         self._render_generation = self._shown_generation = 0
         self._render_request: tuple[int, float] = (-1, 0.0)  # the last render asked for
         self._open_started = 0.0
-        # How the page shown last got to the screen (inspector.page_timing).
+        # How the page shown last got to the screen (inspector.workers.page_timing).
         self.page_timing: PageTiming | None = None
         self._layout_restored = False
         # Asked for a password: (path, wrong_before) → password or None (cancelled).

@@ -9,8 +9,8 @@ from PySide6.QtCore import QObject, Qt
 from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.pdf.document import PdfDocument
 from glyphscope.core.pdf.outline import OutlineEntry, outline_entries
-from glyphscope.inspector.render_worker import RenderedBitmap, rendered_page
 from glyphscope.inspector.worker_process import WorkerProcess
+from glyphscope.inspector.workers.render import RenderedBitmap, rendered_page
 from glyphscope.widgets.sidebar import THUMB_WIDTH, Sidebar
 
 THUMB_KIND = "sidebar-thumbnail"

@@ -50,9 +50,9 @@ KEPT_TIMINGS = 256
 # Imported once by the fork server, so a new worker starts in milliseconds, not seconds.
 _PRELOAD = [
     "glyphscope.inspector.worker_child",
-    "glyphscope.inspector.analysis_worker",
-    "glyphscope.inspector.render_worker",
-    "glyphscope.inspector.qa_worker",
+    "glyphscope.inspector.workers.analysis",
+    "glyphscope.inspector.workers.render",
+    "glyphscope.inspector.workers.qa",
     "glyphscope.core.analysis",
     # Imported on first use by numpy.unique and by the panes' UTF-16 offsets
     # (core.view.page_model): else a new worker's first page pays for them.

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from glyphscope.inspector.main_window import MainWindow
-from glyphscope.inspector.qa_features import install_qa_features, qa_features_of
+from glyphscope.inspector.qa.features import install_qa_features, qa_features_of
 from tests.pdfbuilder import PdfBuilder
 
 TIMEOUT_MS = 30_000

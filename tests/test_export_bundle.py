@@ -19,8 +19,8 @@ from PySide6.QtGui import QColor, QImage
 from glyphscope.core.analysis import analyse_page
 from glyphscope.core.document import Document
 from glyphscope.core.rules import Rules
-from glyphscope.inspector.bundle import JSON_ELEMENT_ID, embedded_json
-from glyphscope.inspector.exporters import (
+from glyphscope.inspector.export.bundle import JSON_ELEMENT_ID, embedded_json
+from glyphscope.inspector.export.exporters import (
     LEGEND_WIDTH,
     export_png,
     export_svg,
@@ -28,7 +28,7 @@ from glyphscope.inspector.exporters import (
     legend_sections,
     page_rect,
 )
-from glyphscope.inspector.qa_actions import export_bundle
+from glyphscope.inspector.qa.actions import export_bundle
 from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import open_and_wait, qa_window, tj_pdf
 

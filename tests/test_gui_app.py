@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QToolTip
 from glyphscope.core.rules import Rules
 from glyphscope.inspector.app import sample_path
 from glyphscope.inspector.main_window import MainWindow
-from glyphscope.inspector.page_ahead import AHEAD_KIND
 from glyphscope.inspector.settings import open_settings, recent_files
+from glyphscope.inspector.workers.page_ahead import AHEAD_KIND
 from glyphscope.widgets.overlay_layers import LAYER_TYPES
 from glyphscope.widgets.text_panes import utf16_offsets
 from tests import worker_jobs
@@ -533,7 +533,7 @@ def test_a_thousand_page_file_analyses_only_the_page_shown(qtbot, window, tmp_pa
 
 def test_revisiting_a_page_reuses_its_analysis(qtbot, window, tmp_path, monkeypatch):
     # No work ahead: on a slow machine the idle window would analyse page 2 ahead before
-    # the spy is set (inspector.page_ahead), and this test is about the page turned to.
+    # the spy is set (inspector.workers.page_ahead), and this test is about the page turned to.
     monkeypatch.setattr(window.ahead, "schedule", lambda: None)
     text_pages_pdf(tmp_path / "three.pdf", 3)
     open_and_wait(qtbot, window, tmp_path / "three.pdf")

@@ -15,9 +15,12 @@ import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
 
-from glyphscope.inspector import export_common, export_dialogs, export_jobs, qa_actions
-from glyphscope.inspector.exporters import export_png, export_svg
-from glyphscope.inspector.selection_export import export_selection
+from glyphscope.inspector.export import common as export_common
+from glyphscope.inspector.export import dialogs as export_dialogs
+from glyphscope.inspector.export import jobs as export_jobs
+from glyphscope.inspector.export.exporters import export_png, export_svg
+from glyphscope.inspector.export.selection import export_selection
+from glyphscope.inspector.qa import actions as qa_actions
 from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import glyph_indices, open_and_wait, qa_window, run_export, tj_pdf
 
@@ -39,7 +42,7 @@ def dialogs(monkeypatch):
 def open_settled(qtbot, window, path: Path) -> None:
     """Open and wait for the hidden-text pixel test too: its answer changes the analysis
     (the bundle's embedded log), and the files compared must be of the same analysis."""
-    from glyphscope.inspector.qa_features import qa_features_of
+    from glyphscope.inspector.qa.features import qa_features_of
 
     signals = [window.pageReady, qa_features_of(window).detailsShown, window.hiddenTextReady]
     with qtbot.waitSignals(signals, timeout=60_000):
@@ -279,7 +282,7 @@ def test_write_failures_are_told_in_words():
 def test_the_svgs_point_text_is_each_numbers_two_decimals_without_trailing_zeros():
     import numpy as np
 
-    from glyphscope.inspector.svg_export import _num, _point_rows
+    from glyphscope.inspector.export.svg import _num, _point_rows
 
     rng = np.random.default_rng(7)
     points = np.concatenate(
@@ -300,8 +303,8 @@ def test_the_svgs_point_text_is_each_numbers_two_decimals_without_trailing_zeros
 def test_an_svgs_legend_taller_than_the_page_is_not_cut_off(qtbot, qa_window, tmp_path):
     from xml.etree import ElementTree
 
-    from glyphscope.inspector.exporters import legend_height, legend_sections
-    from glyphscope.inspector.svg_export import _num
+    from glyphscope.inspector.export.exporters import legend_height, legend_sections
+    from glyphscope.inspector.export.svg import _num
 
     window, _features = qa_window
     open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))  # a page 160 pt high

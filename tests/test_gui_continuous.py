@@ -63,7 +63,7 @@ def mixed_pages_pdf(path) -> None:
 
 
 def test_the_render_worker_reads_every_page_size_as_shown_without_loading_pages(tmp_path):
-    from glyphscope.inspector.render_worker import PdfiumOwner
+    from glyphscope.inspector.workers.render import PdfiumOwner
 
     mixed_pages_pdf(tmp_path / "mixed.pdf")
     owner = PdfiumOwner()
@@ -303,7 +303,7 @@ def test_reload_keeps_the_page_and_the_stack(qtbot, three_pages):
 
 
 def test_exports_show_the_current_page_alone(qtbot, three_pages):
-    from glyphscope.inspector.exporters import page_image
+    from glyphscope.inspector.export.exporters import page_image
 
     window, view = three_pages, three_pages.view
     with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from glyphscope.core.rules import Rules
-from glyphscope.inspector.corpus import install_corpus
+from glyphscope.inspector.qa.corpus import install_corpus
 from glyphscope.sweep.cli import main as sweep_main
 from tests.qa_support import TIMEOUT_MS, qa_window
 from tests.sweep_support import GAP_PAGE, PLAIN_PAGE, write_pdf

@@ -12,10 +12,11 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
 
 from glyphscope.core.rules import Rules
-from glyphscope.inspector import export_dialogs, qa_actions
-from glyphscope.inspector.exporters import TextExport, export_svg, page_image
-from glyphscope.inspector.regression import CASES_FOLDER, default_cases_root
-from glyphscope.inspector.selection_export import export_selection
+from glyphscope.inspector.export import dialogs as export_dialogs
+from glyphscope.inspector.export.exporters import TextExport, export_svg, page_image
+from glyphscope.inspector.export.selection import export_selection
+from glyphscope.inspector.qa import actions as qa_actions
+from glyphscope.inspector.qa.regression import CASES_FOLDER, default_cases_root
 from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import glyph_indices, open_and_wait, qa_window, tj_pdf
 from tests.test_gui_qa_compare import pages_pdf
@@ -173,7 +174,7 @@ def test_a_dense_pages_png_export_paints_its_layers_off_the_gui_thread(
 
     import numpy as np
 
-    from glyphscope.inspector.exporters import PageImageExport
+    from glyphscope.inspector.export.exporters import PageImageExport
     from glyphscope.widgets import layer_painter, overlay_base
     from tests.test_gui_layer_painter import dense_pdf
 
@@ -236,7 +237,7 @@ def test_a_dense_pages_png_export_paints_its_layers_off_the_gui_thread(
 def test_a_png_export_of_a_page_flipped_meanwhile_says_so_and_writes_nothing(
     qtbot, qa_window, tmp_path
 ):
-    from glyphscope.inspector.exporters import PageImageExport
+    from glyphscope.inspector.export.exporters import PageImageExport
 
     window, _features = qa_window
     builder = PdfBuilder()

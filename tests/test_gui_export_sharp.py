@@ -15,8 +15,8 @@ import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
 
-from glyphscope.inspector import export_dialogs
-from glyphscope.inspector.selection_export import MARGIN, selection_region
+from glyphscope.inspector.export import dialogs as export_dialogs
+from glyphscope.inspector.export.selection import MARGIN, selection_region
 from tests.qa_support import glyph_indices, open_and_wait, qa_window, run_export
 
 __all__ = ["qa_window"]

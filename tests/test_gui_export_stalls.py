@@ -10,7 +10,7 @@ import time
 
 from PySide6.QtWidgets import QFileDialog
 
-from glyphscope.inspector import export_dialogs
+from glyphscope.inspector.export import dialogs as export_dialogs
 from tests.qa_support import qa_window
 from tests.stalls import Watchdog, settle
 
@@ -91,7 +91,7 @@ def test_the_longest_gui_thread_stall_of_each_export(
 
 
 def test_a_text_encoded_in_pieces_is_the_whole_texts_utf8(monkeypatch):
-    from glyphscope.inspector import export_common
+    from glyphscope.inspector.export import common as export_common
 
     monkeypatch.setattr(export_common, "TEXT_PIECE", 7)
     parts = ["", "ascii only, longer than a piece", "é—𝄞 mixed widths ×3 " * 5, "x"]
@@ -103,7 +103,7 @@ def test_a_text_encoded_in_pieces_is_the_whole_texts_utf8(monkeypatch):
 def test_base64_made_in_pieces_is_the_whole_datas():
     import base64
 
-    from glyphscope.inspector.export_common import TEXT_PIECE, base64_text
+    from glyphscope.inspector.export.common import TEXT_PIECE, base64_text
 
     for size in (0, 1, 2, 3, TEXT_PIECE // 4 * 3, TEXT_PIECE, 3 * TEXT_PIECE + 1):
         data = bytes(range(256)) * (size // 256) + bytes(size % 256)
@@ -111,7 +111,7 @@ def test_base64_made_in_pieces_is_the_whole_datas():
 
 
 def test_the_svg_in_pieces_is_the_svg_text(qtbot, qa_window, tmp_path, monkeypatch):
-    from glyphscope.inspector import svg_export
+    from glyphscope.inspector.export import svg as svg_export
     from tests.qa_support import open_and_wait, tj_pdf
 
     window, _features = qa_window

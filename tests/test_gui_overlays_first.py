@@ -10,7 +10,7 @@ import threading
 import pytest
 from PySide6.QtCore import QRectF
 
-from glyphscope.inspector import analysis_session
+from glyphscope.inspector.session import analysis as analysis_session
 from glyphscope.widgets import layer_painter as painter_module
 from glyphscope.widgets.overlay_layers import GlyphQuadsLayer
 from tests.qa_support import TIMEOUT_MS

@@ -1,7 +1,7 @@
 """How a page gets to the screen: its overlays before its panes, the neighbouring pages made
 ahead while the window is idle and shown at once, a rule change that makes them stale, and
-the error banner of a page whose analysis fails on the way (inspector.page_session,
-inspector.page_ahead)."""
+the error banner of a page whose analysis fails on the way (inspector.session.page,
+inspector.workers.page_ahead)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from functools import partial
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from glyphscope.inspector.analysis_session import VIEW_JOB
-from glyphscope.inspector.page_ahead import AHEAD_KIND, AHEAD_VIEW_KIND
-from glyphscope.inspector.page_timing import FROM_CACHE, FROM_PREFETCH
+from glyphscope.inspector.session.analysis import VIEW_JOB
+from glyphscope.inspector.workers.page_ahead import AHEAD_KIND, AHEAD_VIEW_KIND
+from glyphscope.inspector.workers.page_timing import FROM_CACHE, FROM_PREFETCH
 from tests import worker_jobs
 from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import TIMEOUT_MS

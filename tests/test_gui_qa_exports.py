@@ -11,8 +11,8 @@ from pathlib import Path
 from glyphscope.core.output import UTF8_BOM
 from glyphscope.core.qa.regression import load_case
 from glyphscope.core.rules import Rules
-from glyphscope.inspector.exporters import TextExport
-from glyphscope.inspector.qa_actions import start_text_export
+from glyphscope.inspector.export.exporters import TextExport
+from glyphscope.inspector.qa.actions import start_text_export
 from tests.qa_support import TIMEOUT_MS, open_and_wait, qa_window, tj_pdf
 from tests.test_gui_qa_compare import pages_pdf
 

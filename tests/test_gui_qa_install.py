@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from glyphscope.inspector.corpus import install_corpus
-from glyphscope.inspector.export_dialogs import LayersDialog, TextExportDialog
+from glyphscope.inspector.export.dialogs import LayersDialog, TextExportDialog
 from glyphscope.inspector.main_window import MainWindow
-from glyphscope.inspector.qa_features import install_qa_features, qa_features_of
+from glyphscope.inspector.qa.corpus import install_corpus
+from glyphscope.inspector.qa.features import install_qa_features, qa_features_of
 from tests.qa_support import qa_window
 
 __all__ = ["qa_window"]
@@ -128,7 +128,7 @@ SCREENSHOT_WITH_QA = """
 import sys
 import glyphscope.inspector.app as app
 import glyphscope.inspector.main_window as main_window
-from glyphscope.inspector.qa_features import install_qa_features
+from glyphscope.inspector.qa.features import install_qa_features
 
 class Window(main_window.MainWindow):
     def __init__(self, **options):

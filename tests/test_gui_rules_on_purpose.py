@@ -116,7 +116,7 @@ def dense_tj_pdf(path, lines: int = 110):
 def test_a_dense_pages_rule_changes_are_listed_from_the_comparison_thread(
     qtbot, qa_window, tmp_path
 ):
-    from glyphscope.inspector.qa_features import SYNC_COMPARE_GLYPHS
+    from glyphscope.inspector.qa.features import SYNC_COMPARE_GLYPHS
 
     window, features = qa_window
     open_and_wait(qtbot, window, dense_tj_pdf(tmp_path / "dense.pdf"))

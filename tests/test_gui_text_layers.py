@@ -85,7 +85,7 @@ def test_the_analysis_worker_folds_the_pixel_test_into_the_hidden_glyphs(tmp_pat
     PageAnalysis.with_ink makes, computed in the worker (kept or analysed again)."""
     from glyphscope.core.rules import Rules
     from glyphscope.core.text.ink import InkTest
-    from glyphscope.inspector.analysis_worker import CoreOwner
+    from glyphscope.inspector.workers.analysis import CoreOwner
 
     path = str(text_features_pdf(tmp_path / "features.pdf"))
     rules = Rules()
@@ -106,7 +106,7 @@ def test_the_status_line_counts_the_hidden_glyphs_among_the_visible_ones_from_ar
     from types import SimpleNamespace
 
     from glyphscope.core.text.hidden import HiddenGlyph
-    from glyphscope.inspector.hidden_ink import status_text
+    from glyphscope.inspector.workers.hidden_ink import status_text
 
     visible = np.array([True, False, True, True])
     hidden = tuple(HiddenGlyph(i, ("tiny",)) for i in (0, 1, 3))

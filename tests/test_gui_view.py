@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 
 from glyphscope.inspector.main_window import MainWindow
-from glyphscope.inspector.render_worker import PdfiumOwner
+from glyphscope.inspector.workers.render import PdfiumOwner
 from glyphscope.widgets.page_geometry import display_matrix
 from glyphscope.widgets.page_view import to_qtransform
 from tests.pdfbuilder import PdfBuilder

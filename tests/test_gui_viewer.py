@@ -178,7 +178,7 @@ def test_cancelling_a_password_prompt_keeps_the_document_that_was_open(qtbot, wi
 
 
 def test_no_panel_shows_the_previous_files_data_while_the_next_loads(qtbot, tmp_path):
-    from glyphscope.inspector.qa_features import install_qa_features, qa_features_of
+    from glyphscope.inspector.qa.features import install_qa_features, qa_features_of
     from tests.qa_support import open_and_wait as open_with_details
 
     win = MainWindow(persist=False)

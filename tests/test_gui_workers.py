@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-from glyphscope.inspector.page_ahead import AHEAD_KIND, AHEAD_RENDER_KIND
 from glyphscope.inspector.worker_process import WorkerProcess, WorkerStopped, worker_pid
+from glyphscope.inspector.workers.page_ahead import AHEAD_KIND, AHEAD_RENDER_KIND
 from tests import worker_jobs
 from tests.hostile_pdfs import PDFIUM_BOMBS, damaged_copy
 from tests.qa_support import TIMEOUT_MS
@@ -115,7 +115,7 @@ def test_a_hanging_job_is_stopped_after_the_time_limit(qtbot):
 
 
 def test_a_new_worker_opens_again_what_the_last_one_had_open(qtbot, worker, tmp_path):
-    from glyphscope.inspector.analysis_worker import CoreOwner
+    from glyphscope.inspector.workers.analysis import CoreOwner
 
     path = tmp_path / "two.pdf"
     text_pages_pdf(path, 2)
@@ -381,7 +381,7 @@ def test_the_longest_gui_thread_stall_per_scenario(
     timed assertion (the machine's load decides the figure), only that every scenario
     completed."""
     from glyphscope.inspector.app import freeze_startup_objects
-    from glyphscope.inspector.qa_features import install_qa_features, qa_features_of
+    from glyphscope.inspector.qa.features import install_qa_features, qa_features_of
 
     install_qa_features(window)  # its panels follow each page too, as in the application
     freeze_startup_objects()  # as the application does once its window is up
@@ -437,8 +437,8 @@ def test_the_longest_gui_thread_stall_per_scenario(
 
 
 def test_page_details_bound_what_a_hostile_operator_sends_to_the_window(tmp_path):
-    from glyphscope.inspector.analysis_worker import CoreOwner
-    from glyphscope.inspector.qa_worker import MAX_OPERAND_CHARS, page_details
+    from glyphscope.inspector.workers.analysis import CoreOwner
+    from glyphscope.inspector.workers.qa import MAX_OPERAND_CHARS, page_details
     from tests.pdfbuilder import PdfBuilder
 
     builder = PdfBuilder()

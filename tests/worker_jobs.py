@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 from glyphscope.core.rules import Rules
-from glyphscope.inspector.analysis_worker import CoreOwner
 from glyphscope.inspector.worker_child import worker_owner
+from glyphscope.inspector.workers.analysis import CoreOwner
 
 
 def analyse_failing_on(failing_index: int, index: int, rules: Rules):

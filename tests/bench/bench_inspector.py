@@ -5,7 +5,7 @@ GUI thread was blocked (a 5 ms QTimer heartbeat; the largest gap between two bea
 time from asking for a page to the end of the page view's first paint that shows its image
 and every overlay (median, 95th percentile; the panes may still be filling: "panes" is the
 time to them too), and that time broken down per
-step (inspector.page_timing): the first page's open, each worker
+step (inspector.workers.page_timing): the first page's open, each worker
 job's wait in its queue, a new worker's start, its run (the analysis split into the engine's
 analyse_page, the page model and the hidden-text request), its pickling, the transfer and
 unpickling in the window's process, its wait for the GUI thread, the GUI thread's work on
@@ -46,7 +46,7 @@ from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from glyphscope.inspector.main_window import MainWindow  # noqa: E402
-from glyphscope.inspector.page_timing import page_steps  # noqa: E402
+from glyphscope.inspector.workers.page_timing import page_steps  # noqa: E402
 
 PAGE_TIMEOUT_MS = 120_000
 HEARTBEAT_MS = 5

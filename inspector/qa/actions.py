@@ -7,13 +7,14 @@ from pathlib import Path
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
 
-from glyphscope.inspector.export_dialogs import (
+from glyphscope.inspector.export.dialogs import (
     LayersDialog,
     TextExportDialog,
     export_folder,
     remember_export_folder,
 )
-from glyphscope.inspector.export_jobs import (
+from glyphscope.inspector.export.exporters import TextExport
+from glyphscope.inspector.export.jobs import (
     BackgroundExport,
     ExportJob,
     bundle_job,
@@ -22,8 +23,7 @@ from glyphscope.inspector.export_jobs import (
     svg_job,
     write_now,
 )
-from glyphscope.inspector.exporters import TextExport
-from glyphscope.inspector.regression import ask_regression_case
+from glyphscope.inspector.qa.regression import ask_regression_case
 
 
 def _action(features, name: str, text: str, slot, shortcut: str | None = None) -> QAction:
@@ -176,7 +176,7 @@ def _export_picture(features, kind: str) -> None:
 
 
 def run_export(features, kind: str, job: ExportJob) -> BackgroundExport:
-    """Paint and write `job` off the GUI thread (glyphscope.inspector.export_jobs), its
+    """Paint and write `job` off the GUI thread (glyphscope.inspector.export.jobs), its
     progress in the status bar; a new export of the same `kind` replaces a running one, and
     QA → Cancel exports stops them all."""
     window = features.window

@@ -1,5 +1,5 @@
 """Exports of what the inspector shows: the page as PNG or SVG with chosen layers and a legend,
-the HTML explanation bundle (inspector/bundle.py writes the HTML), and the whole document's
+the HTML explanation bundle (inspector/export/bundle.py writes the HTML), and the whole document's
 text written off the GUI thread with progress and cancel.
 
 The page picture is the page view's own scene (the pdfium image and the overlay layers in
@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 
 from glyphscope.core.rules import Rules
-from glyphscope.inspector.export_common import (
+from glyphscope.inspector.export.common import (
     LEGEND_MARGIN,
     LEGEND_ROW,
     LEGEND_WIDTH,
@@ -29,8 +29,8 @@ from glyphscope.inspector.export_common import (
     page_rect,
     png_bytes,
 )
-from glyphscope.inspector.export_render import PageRender, RenderRequest, render_now
-from glyphscope.inspector.svg_export import page_svg
+from glyphscope.inspector.export.render import PageRender, RenderRequest, render_now
+from glyphscope.inspector.export.svg import page_svg
 from glyphscope.widgets.overlay_base import ExportImages, LegendEntry
 
 __all__ = [
@@ -174,7 +174,7 @@ def page_image(
     """The export picture, painted now on the calling thread (PageImageExport paints a dense
     page's layers off the GUI thread instead). With a `region` (scene rectangle): that part
     of the page with the selection outlined, and no legend. `page`: pdfium's render of the
-    area at `scale` (inspector.export_render), drawn under the overlays instead of the
+    area at `scale` (inspector.export.render), drawn under the overlays instead of the
     view's image."""
     sections = legend_sections(window, layer_ids) if legend and region is None else []
     with layers_shown(window, layer_ids, selection=region is not None):
@@ -325,7 +325,7 @@ def export_png(
 
 def export_svg(window, path: str | Path, layer_ids: Sequence[str], legend: bool = True) -> None:
     """Vector SVG in display points: the page image underneath, every overlay as SVG
-    elements with classes and titles (glyphscope.inspector.svg_export)."""
+    elements with classes and titles (glyphscope.inspector.export.svg)."""
     Path(path).write_text(page_svg(window, layer_ids, legend), encoding="utf-8")
 
 

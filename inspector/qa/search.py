@@ -17,7 +17,7 @@ MAX_HITS = 50_000
 
 
 class SearchController:
-    """The search half of glyphscope.inspector.qa_features.QaFeatures (`features`)."""
+    """The search half of glyphscope.inspector.qa.features.QaFeatures (`features`)."""
 
     def __init__(self, features) -> None:
         self.features = features

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 from glyphscope.core.qa.regression import case_name, write_case
 from glyphscope.core.rules import Rules
-from glyphscope.inspector.qa_worker import JobFailure, QaCore
+from glyphscope.inspector.workers.qa import JobFailure, QaCore
 
 CASES_FOLDER = "Glyphscope regression cases"
 
@@ -81,7 +81,7 @@ def save_regression_case(
 
 def report_regression_case(features, outcome: CaseOutcome) -> None:
     """Tell the user what became of the case (GUI thread). `features` is the
-    glyphscope.inspector.qa_features.QaFeatures that asked."""
+    glyphscope.inspector.qa.features.QaFeatures that asked."""
     _report(features, outcome.message, error=outcome.error)
     if not outcome.error:
         features.regressionCaseSaved.emit(outcome.folder, outcome.differing)

@@ -1,12 +1,12 @@
 """Document and page life cycle of the main window: opening (with passwords), turning pages,
-and the results of the render worker (the analysis worker's: inspector.analysis_session). A
+and the results of the render worker (the analysis worker's: inspector.session.analysis). A
 mixin of `MainWindow`, which owns the widgets it updates; split out so each module keeps to
 one concern.
 
 A page turned to shows in steps, each as soon as it can: its image (the render worker) and,
 at the same time, its overlays (the analysis worker's first job): `pageShown`; then its panes:
 `pageReady`. The next and previous pages are made ahead while the window is idle
-(inspector.page_ahead), and renders and analyses are kept per page (and scale, or rules), so
+(inspector.workers.page_ahead), and renders and analyses are kept per page (and scale, or rules), so
 turning to one of them shows it whole at once.
 
 A file pdfium refuses (or dies on) still opens when the engine reads it: its pages are blank
@@ -25,16 +25,21 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from glyphscope.core.errors import GlyphscopeError, PasswordRequiredError, WrongPasswordError
 from glyphscope.core.pdf.document import check_file_start
-from glyphscope.inspector.analysis_session import (
+from glyphscope.inspector.session.analysis import (
     ANALYSE_JOB,
     VIEW_JOB,
     AnalysisSession,
     error_message,
 )
-from glyphscope.inspector.hidden_ink import INK_JOB, INK_REQUEST_JOB, apply_ink
-from glyphscope.inspector.page_timing import FROM_CACHE, FROM_PREFETCH, FROM_WORKER, PageTiming
-from glyphscope.inspector.render_worker import RenderedBitmap, rendered_page
 from glyphscope.inspector.settings import add_recent_file
+from glyphscope.inspector.workers.hidden_ink import INK_JOB, INK_REQUEST_JOB, apply_ink
+from glyphscope.inspector.workers.page_timing import (
+    FROM_CACHE,
+    FROM_PREFETCH,
+    FROM_WORKER,
+    PageTiming,
+)
+from glyphscope.inspector.workers.render import RenderedBitmap, rendered_page
 
 
 class PageSession(AnalysisSession):
@@ -226,7 +231,7 @@ class PageSession(AnalysisSession):
             apply_ink(self, result)
 
     def _render_arrived(self, bitmap: RenderedBitmap, generation: int) -> None:
-        """A render made ahead arrived (inspector.page_ahead): shown if it is awaited."""
+        """A render made ahead arrived (inspector.workers.page_ahead): shown if it is awaited."""
         if generation == self._render_generation and bitmap.index == self.page_index:
             self._shown_generation = generation
             self._apply_render(bitmap)

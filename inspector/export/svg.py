@@ -18,7 +18,7 @@ import numpy as np
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage
 
-from glyphscope.inspector.export_common import (
+from glyphscope.inspector.export.common import (
     LEGEND_MARGIN,
     LEGEND_ROW,
     LEGEND_WIDTH,
@@ -29,8 +29,8 @@ from glyphscope.inspector.export_common import (
     page_rect,
     png_bytes,
 )
-from glyphscope.inspector.export_render import PageRender, RenderRequest, render_now
-from glyphscope.inspector.render_worker import capped_scale
+from glyphscope.inspector.export.render import PageRender, RenderRequest, render_now
+from glyphscope.inspector.workers.render import capped_scale
 from glyphscope.widgets.explain import char_label
 from glyphscope.widgets.overlay_layers import GlyphQuadsLayer, SelectionLayer
 from glyphscope.widgets.page_view import to_qtransform
@@ -206,7 +206,7 @@ class SvgPage:
     page_size: tuple[float, float]
     area: tuple[float, float, float, float]  # scene left, top, width, height
     sections: tuple[LegendSection, ...]
-    page_image: QImage | None  # pdfium's render of the area shown (export_render)
+    page_image: QImage | None  # pdfium's render of the area shown (export.render)
     image_rect: tuple[float, float, float, float]  # the scene rectangle page_image covers
     layers: tuple  # OverlayLayer, in the order their labels are drawn
     stacked: tuple  # the same, bottom first

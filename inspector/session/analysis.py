@@ -1,13 +1,13 @@
 """The analysis half of a page's way to the screen (a mixin of `MainWindow`, under
-inspector.page_session): the analysis worker's jobs for the page shown and their results.
+inspector.session.page): the analysis worker's jobs for the page shown and their results.
 
-A page turned to is analysed in two jobs queued back to back (inspector.analysis_worker):
+A page turned to is analysed in two jobs queued back to back (inspector.workers.analysis):
 `analyse_view`, its glyphs and reading-order decisions, which is all the overlays draw, shown
 at once (`pageShown` once the image is there too); then `analyse`, its layout, columns and
 structure, which completes the same model in place and fills the panes (`pageReady`). The
 window's `model` (selection, hit tests, exports, the QA panels) is always a complete one. A
 rule change re-analyses the page in one job, so the page stays as it was until the new
-analysis is complete. A page made ahead (inspector.page_ahead) comes in the same two jobs.
+analysis is complete. A page made ahead (inspector.workers.page_ahead) comes in the same two jobs.
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ from PySide6.QtCore import Slot
 
 from glyphscope.core.records import Glyph
 from glyphscope.core.view.page_model import PageModel
-from glyphscope.inspector.analysis_worker import TextModes
-from glyphscope.inspector.hidden_ink import (
+from glyphscope.inspector.workers.analysis import TextModes
+from glyphscope.inspector.workers.hidden_ink import (
     HIDDEN_JOB,
     INK_REQUEST_JOB,
     apply_hidden,
     apply_ink_request,
     status_text,
 )
-from glyphscope.inspector.page_timing import FROM_WORKER
+from glyphscope.inspector.workers.page_timing import FROM_WORKER
 
 # Analysed pages kept for going back and forth without re-analysing.
 MODEL_CACHE_PAGES = 8
@@ -139,8 +139,8 @@ class AnalysisSession:
         self._analysis_failed(error)
 
     def _model_failed(self, key: tuple, generation: int, error: object) -> None:
-        """Analysing a page ahead failed (inspector.page_ahead): if the page shown awaits it,
-        that is its failure."""
+        """Analysing a page ahead failed (inspector.workers.page_ahead): if the page shown
+        awaits it, that is its failure."""
         timing = self.page_timing
         if (
             self.awaits_model(key)

@@ -1,7 +1,7 @@
 """What the exports share: the legend's sections and sizes, the scene area exported, PNG bytes
-of an image (raster exports in inspector/exporters.py, vector SVG in inspector/svg_export.py),
-and files written whole or not at all with the user's usual permissions, with a message a
-user understands when that fails."""
+of an image (raster exports in inspector/export/exporters.py, vector SVG in
+inspector/export/svg.py), and files written whole or not at all with the user's usual
+permissions, with a message a user understands when that fails."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The hidden-text pixel test in the inspector: pdfium's half on the render thread.
 
-Once a page is shown and the window idle (`start_pixel_test`, from inspector.page_ahead, so
+Once a page is shown and the window idle (`start_pixel_test`, from inspector.workers.page_ahead, so
 a page turned past is never kept waiting by its predecessor's test), the analysis thread
 prepares its `PageModel.ink_request` (core.text.ink.ink_request, pikepdf only);
 `request_ink` sends it to the render thread, which owns every pdfium call, and `apply_ink`

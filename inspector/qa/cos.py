@@ -5,12 +5,12 @@ object they name."""
 from __future__ import annotations
 
 from glyphscope.core.pdf.cos import CosNode
-from glyphscope.inspector.qa_worker import JobFailure
+from glyphscope.inspector.workers.qa import JobFailure
 from glyphscope.widgets.cos_panel import CosPanel
 
 
 class CosController:
-    """The object-browser half of glyphscope.inspector.qa_features.QaFeatures (`features`)."""
+    """The object-browser half of glyphscope.inspector.qa.features.QaFeatures (`features`)."""
 
     def __init__(self, features, panel: CosPanel) -> None:
         self.features = features

@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage
 
-from glyphscope.inspector.bundle import (
+from glyphscope.inspector.export.bundle import (
     CSP,
     STYLE,
     dropped_table,
@@ -21,9 +21,9 @@ from glyphscope.inspector.bundle import (
     line_breaks_table,
     rules_table,
 )
-from glyphscope.inspector.export_common import base64_text
-from glyphscope.inspector.export_render import RenderRequest, render_now
-from glyphscope.inspector.exporters import page_image
+from glyphscope.inspector.export.common import base64_text
+from glyphscope.inspector.export.exporters import page_image
+from glyphscope.inspector.export.render import RenderRequest, render_now
 from glyphscope.widgets.explain import char_label, selection_text
 
 MARGIN = 12.0  # display points around the selected glyphs
@@ -123,6 +123,6 @@ def export_selection(window, html_path: str | Path, layer_ids=None) -> list[Path
     """Write NAME.html, NAME.png and NAME.svg of the selection now; returns the paths written
     (the Export selection action writes the same files off the GUI thread)."""
     # Imported here: the export jobs are built from this module's pieces.
-    from glyphscope.inspector.export_jobs import selection_job, write_now
+    from glyphscope.inspector.export.jobs import selection_job, write_now
 
     return write_now(window, selection_job(window, html_path, layer_ids))

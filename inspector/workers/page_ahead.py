@@ -1,10 +1,10 @@
 """Pages made ahead of the user: while the window is idle, the next and the previous page are
 analysed and rendered in the workers, so turning to them shows them at once; and the renders
 made are kept, so going back to a page shows its image without asking pdfium again. The
-page shown's own idle-time work, its hidden-text pixel test (inspector.hidden_ink), starts
+page shown's own idle-time work, its hidden-text pixel test (inspector.workers.hidden_ink), starts
 first.
 
-A page is analysed ahead in the two jobs a page turned to is (inspector.analysis_worker):
+A page is analysed ahead in the two jobs a page turned to is (inspector.workers.analysis):
 its view model first (`AHEAD_VIEW_KIND`), then its text modes, which complete that model
 (`AHEAD_KIND`). A page turned to while its text modes are still on their way shows its
 overlays from the view model at once (`view_model`), and its panes when they arrive.
@@ -14,7 +14,7 @@ complete and the window has been idle for AHEAD_DELAY_MS, one job per worker at 
 the window cancels it when it asks for another page or changes the rules (a job cancelled
 while it runs is abandoned by its worker, inspector.worker_process). A page whose work ahead
 failed is not tried ahead again; turning to it analyses or renders it the usual way, which
-shows its error. The window (inspector.page_session) asks `model_job` / `render_job` whether
+shows its error. The window (inspector.session.page) asks `model_job` / `render_job` whether
 what it needs is on its way, and is handed each result through `_model_arrived` /
 `_render_arrived` (and a view model made ahead through `_show_view`).
 """
@@ -26,9 +26,9 @@ from collections import OrderedDict
 from PySide6.QtCore import QObject, QTimer
 
 from glyphscope.core.view.page_model import PageModel
-from glyphscope.inspector.analysis_worker import TextModes
-from glyphscope.inspector.hidden_ink import start_pixel_test
-from glyphscope.inspector.render_worker import RenderedBitmap
+from glyphscope.inspector.workers.analysis import TextModes
+from glyphscope.inspector.workers.hidden_ink import start_pixel_test
+from glyphscope.inspector.workers.render import RenderedBitmap
 
 AHEAD_VIEW_KIND = "ahead-view"  # the analysis worker: a neighbouring page's view model
 AHEAD_KIND = "ahead"  # the analysis worker: its text modes (or its complete model)
@@ -187,7 +187,7 @@ class PageAhead(QObject):
         self._render_job = (generation, key)
 
     def _continuous(self) -> bool:
-        """Continuous scrolling renders the pages itself (inspector.continuous)."""
+        """Continuous scrolling renders the pages itself (inspector.session.continuous)."""
         continuous = getattr(self.window, "continuous", None)
         return continuous is not None and continuous.enabled
 

@@ -23,27 +23,27 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import QImage, QPainter
 
-from glyphscope.inspector.bundle import explanation_parts
-from glyphscope.inspector.export_common import (
+from glyphscope.inspector.export.bundle import explanation_parts
+from glyphscope.inspector.export.common import (
     open_temporary,
     png_bytes,
     utf8_pieces,
     write_failure,
 )
-from glyphscope.inspector.export_render import (
-    PageRender,
-    PageRenderJob,
-    RenderRequest,
-    render_now,
-)
-from glyphscope.inspector.exporters import (
+from glyphscope.inspector.export.exporters import (
     PageImageExport,
     page_image,
     page_rect,
     paint_legend,
 )
-from glyphscope.inspector.selection_export import selection_html, selection_region
-from glyphscope.inspector.svg_export import (
+from glyphscope.inspector.export.render import (
+    PageRender,
+    PageRenderJob,
+    RenderRequest,
+    render_now,
+)
+from glyphscope.inspector.export.selection import selection_html, selection_region
+from glyphscope.inspector.export.svg import (
     SVG_REGION_SCALE,
     SvgPage,
     svg_page,
@@ -75,7 +75,7 @@ class Picture:
 class ExportFile:
     """One file of a job: `make` returns its bytes from the job's Picture (on a worker
     thread, so it reads only what the job took, never the window), whole or as pieces
-    written one after the other (a long text encoded a piece at a time, export_common.
+    written one after the other (a long text encoded a piece at a time, export.common.
     utf8_pieces)."""
 
     path: Path
@@ -356,7 +356,7 @@ def png_job(window, path: str | Path, layer_ids, scale: float, legend: bool) -> 
 
 
 def svg_job(window, path: str | Path, layer_ids, legend: bool = True) -> ExportJob:
-    """Vector SVG in display points (glyphscope.inspector.svg_export)."""
+    """Vector SVG in display points (glyphscope.inspector.export.svg)."""
     page = svg_page(window, layer_ids, legend)
     files = (ExportFile(Path(path), _svg_maker(page)),)
     return ExportJob(window.page_index, None, files, svg_render_request(window))
@@ -384,7 +384,7 @@ def bundle_job(window, path: str | Path, layer_ids=None) -> ExportJob:
 
 def selection_job(window, html_path: str | Path, layer_ids=None) -> ExportJob:
     """NAME.html, NAME.png and NAME.svg of the selection (glyphscope.inspector.
-    selection_export); ValueError when nothing is selected on the page."""
+    export.selection); ValueError when nothing is selected on the page."""
     indices = list(window.selection.indices)
     region = selection_region(window, indices)
     if region is None:

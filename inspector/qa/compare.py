@@ -8,14 +8,14 @@ the diff are made on the QA thread.
 from __future__ import annotations
 
 from glyphscope.core.qa.diffing import WordDiff
-from glyphscope.inspector.qa_worker import JobFailure, PageComparison, compare_one, pdfium_texts
+from glyphscope.inspector.workers.qa import JobFailure, PageComparison, compare_one, pdfium_texts
 from glyphscope.widgets.qa_layers import DIFF_COLOURS, MarkedGroup
 
 COMPARE_BATCH_PAGES = 10
 
 
 class CompareController:
-    """The comparison half of glyphscope.inspector.qa_features.QaFeatures (`features`)."""
+    """The comparison half of glyphscope.inspector.qa.features.QaFeatures (`features`)."""
 
     def __init__(self, features) -> None:
         self.features = features

@@ -209,7 +209,7 @@ class QaCore(WorkerOwned):
 
 def page_details(core, index: int, rules: Rules) -> PageDetails | JobFailure:
     """What the provenance, content-stream, fonts and structure panels show of page `index`.
-    A job for the window's analysis worker (`core` is its inspector.analysis_worker.CoreOwner):
+    A job for the window's analysis worker (`core` is its inspector.workers.analysis.CoreOwner):
     right after the page's analysis, `Page.extract` is a hit in the document's extraction
     cache, so the page is not interpreted a second time."""
     from glyphscope.core.structure.order import structure_tree

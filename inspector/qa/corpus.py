@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from glyphscope.core.qa.diffing import changed_rules
 from glyphscope.core.rules import Rules
-from glyphscope.inspector.qa_features import qa_features_of
+from glyphscope.inspector.qa.features import qa_features_of
 from glyphscope.sweep.ranking import RankedPage, latest_rules_hash, ranked_pages
 from glyphscope.sweep.store import connect
 from glyphscope.widgets.corpus_panel import CorpusPanel

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from glyphscope.inspector.render_worker import RenderedBitmap, rendered_page
 from glyphscope.inspector.settings import read_bool
+from glyphscope.inspector.workers.render import RenderedBitmap, rendered_page
 
 CONTINUOUS_KEY = "view/continuous"
 SIZES_KIND = "continuous-sizes"

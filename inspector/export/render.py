@@ -1,5 +1,5 @@
 """The page image of an export, rendered by pdfium at the export's own scale in the render
-worker process (inspector.render_worker.PdfiumOwner.render_area), not the page view's screen
+worker process (inspector.workers.render.PdfiumOwner.render_area), not the page view's screen
 image: a PNG of a page shown at 44 % was that image magnified five times, and the SVG held
 the whole page's screen image for a selection of a few words.
 
@@ -19,7 +19,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import QImage
 
-from glyphscope.inspector.render_worker import RenderedBitmap
+from glyphscope.inspector.workers.render import RenderedBitmap
 
 # A render of an export waits this long at most for the worker (which stops a job at 30 s);
 # then the export shows the view's own image.

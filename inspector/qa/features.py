@@ -27,13 +27,13 @@ from PySide6.QtGui import QAction
 
 from glyphscope.core.qa.diffing import RuleChanges
 from glyphscope.core.rules import Rules
-from glyphscope.inspector import qa_actions
-from glyphscope.inspector.qa_compare import CompareController
-from glyphscope.inspector.qa_cos import CosController
-from glyphscope.inspector.qa_search import SearchController
-from glyphscope.inspector.qa_worker import JobFailure, PageDetails, QaCore, page_details
-from glyphscope.inspector.regression import report_regression_case, save_regression_case
+from glyphscope.inspector.qa import actions as qa_actions
+from glyphscope.inspector.qa.compare import CompareController
+from glyphscope.inspector.qa.cos import CosController
+from glyphscope.inspector.qa.regression import report_regression_case, save_regression_case
+from glyphscope.inspector.qa.search import SearchController
 from glyphscope.inspector.worker_process import WorkerProcess
+from glyphscope.inspector.workers.qa import JobFailure, PageDetails, QaCore, page_details
 from glyphscope.widgets.compare_panel import ComparePanel
 from glyphscope.widgets.content_stream_pane import ContentStreamPane
 from glyphscope.widgets.cos_panel import CosPanel
@@ -107,8 +107,8 @@ class QaFeatures(QObject):
         self.searching = SearchController(self)
         self.comparing = CompareController(self)
         self.interactive = True  # False: report in the status bar only (tests, scripts)
-        self.text_export = None  # the running glyphscope.inspector.exporters.TextExport
-        # The running page exports (glyphscope.inspector.export_jobs.BackgroundExport) by kind.
+        self.text_export = None  # the running glyphscope.inspector.export.exporters.TextExport
+        # The running page exports (glyphscope.inspector.export.jobs.BackgroundExport) by kind.
         self.page_exports: dict = {}
         self.text_progress = None
 
@@ -438,7 +438,7 @@ class QaFeatures(QObject):
             groups = [(g.glyphs, g.color) for g in layer.groups] if layer.isVisible() else ()
             self.window.text_panes.set_marks(layer.layer_id, groups)
 
-    # -- search and compare (inspector/qa_search.py, inspector/qa_compare.py) ---------------
+    # -- search and compare (inspector/qa/search.py, inspector/qa/compare.py) ---------------
     def search(self, query, case_sensitive: bool = False) -> None:
         """Search every page's reading-order text (off the GUI thread); `query` is a string
         or a glyphscope.core.qa.search.SearchQuery."""

@@ -9,7 +9,7 @@ A page the window turns to is analysed in two jobs queued back to back: `analyse
 stages up to the reading order (core.analysis.read_page), which is all the page view's
 overlays draw, and `analyse`, which completes it with layout, columns and structure (the
 panes' text) from the stages the first job kept, and sends only what the view model lacked
-(`TextModes`); a page analysed ahead (inspector.page_ahead) comes in the same two jobs.
+(`TextModes`); a page analysed ahead (inspector.workers.page_ahead) comes in the same two jobs.
 `analyse` called alone (a rule change) sends the whole model. The hidden-text pixel test's
 request is a job of its own (`ink_request`), after them.
 """
@@ -117,7 +117,7 @@ class CoreOwner(WorkerOwned):
         self, index: int, rules: Rules
     ) -> tuple[int, Rules, InkRequest | InkTest | None]:
         """The pikepdf half of the page's hidden-text pixel test (core.text.ink): the page
-        copies pdfium renders on the render thread (inspector.hidden_ink)."""
+        copies pdfium renders on the render thread (inspector.workers.hidden_ink)."""
         from glyphscope.core.text.ink import ink_candidates, ink_request
 
         analysis = self._analysis(index, rules)

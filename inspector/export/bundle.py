@@ -14,7 +14,7 @@ from dataclasses import fields
 from html import escape
 
 from glyphscope.core.rules import Rules
-from glyphscope.inspector.export_common import TEXT_PIECE, base64_text
+from glyphscope.inspector.export.common import TEXT_PIECE, base64_text
 
 JSON_ELEMENT_ID = "glyphscope-analysis"
 # Rows a table shows; the rest are in the embedded JSON (a page can log 100,000 decisions).
@@ -226,7 +226,7 @@ def explanation_parts(
     analysis, panes, page_png: bytes, source_name: str, layer_titles=(), selection=()
 ) -> list[str]:
     """explanation_html's text in parts, the page picture's base64 and the embedded JSON's
-    pieces apart: a worker encodes them one by one (export_common.utf8_pieces) rather than
+    pieces apart: a worker encodes them one by one (export.common.utf8_pieces) rather than
     joining and encoding 10 MB in two calls that hold the GIL 13 to 18 ms each."""
     chosen = frozenset(selection)
     number = analysis.page_number

@@ -1,0 +1,1 @@
+"""Exports: page pictures (PNG, SVG), the HTML explanation bundle, the selection."""

@@ -1,0 +1,1 @@
+"""The QA and customer tools: panels' controllers, search, compare, regression cases."""

@@ -1,0 +1,1 @@
+"""The open file, its page and that page's analysis over time, for the main window."""
