@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from glyphscope.core.analysis import analyse_page
 from glyphscope.core.columns import dictionary_encoded
@@ -41,6 +42,7 @@ def test_the_page_model_is_built_without_importing_qt():
 
 
 def test_widgets_reach_the_page_model_without_importing_the_application():
+    pytest.importorskip("PySide6")  # the widgets are Qt's: the `gui` extra
     modules = _imported_after(
         "import glyphscope.widgets.glyph_table, glyphscope.widgets.overlay_layers, "
         "glyphscope.widgets.text_panes, glyphscope.widgets.explain"
