@@ -69,15 +69,8 @@ def _extensions() -> list[Extension]:
     pairs = Extension(
         "glyphscope.core.text._pairs", ["core/text/_pairs.pyx"], extra_compile_args=exact
     )
-    # Float texts by Ryu's shortest digits (core/_float_repr.h, third_party/ryu).
-    rows = Extension(
-        "glyphscope.core._jsonrows",
-        ["core/_jsonrows.pyx"],
-        include_dirs=["core", "third_party"],
-        depends=["core/_float_repr.h", "core/_jsonput.h", "third_party/ryu/d2s.c"],
-    )
     walk = Extension("glyphscope.core.structure._walk", ["core/structure/_walk.pyx"])
-    extensions = [scanner, loop, columns, duplicates, grid, builder, pairs, rows, walk]
+    extensions = [scanner, loop, columns, duplicates, grid, builder, pairs, walk]
     return cythonize(extensions, language_level=3, quiet=True)
 
 

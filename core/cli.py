@@ -38,7 +38,6 @@ if TYPE_CHECKING:
 MODES = ("glyphs", "text", "layout", "columns", "structure", "visible", "explain", "hidden")
 EXIT_ERROR = 2
 EXIT_NO_STRUCTURE = 3
-_WRITE_CHUNK = 1 << 16
 _SUFFIXES = {"glyphs": ".jsonl", "visible": ".jsonl", "explain": ".json", "hidden": ".jsonl"}
 
 
@@ -121,12 +120,10 @@ def _write_json_lines(
     document: Document, pages: list[int], rules: Rules, out: BinaryIO, visible_only: bool
 ) -> None:
     from glyphscope.core.interpret.interpreter import page_rows
-    from glyphscope.core.jsontext import JsonWriter
     from glyphscope.core.serialize import GlyphJson
     from glyphscope.core.text.visible import visible_rows
 
     # One glyph record a line; its non-finite numbers are null (glyph_to_json marks them).
-    glyph_lines = JsonWriter(ensure_ascii=False, finite=True)
     for index in pages:
         page = document.page(index)
         extraction = page.extract(rules)
@@ -136,12 +133,11 @@ def _write_json_lines(
             rows: Sequence[int] = visible_rows(painted, page.visible_box, rules)
         else:
             rows = page_rows(painted)  # the page's own glyphs (spec §3 "all glyphs")
-        # Written from the columns a chunk at a time (core.jsontext, the characters of
-        # json.dumps(record, ensure_ascii=False)): a page's records never exist at once.
-        for chunk in GlyphJson(painted, page.number, rows).json_items(glyph_lines, 0, "\n"):
-            lines = glyph_lines.piece_text(chunk)
+        # Written from the columns a chunk at a time (core.jsontext): a page's records never
+        # exist at once.
+        for lines in GlyphJson(painted, page.number, rows).json_chunks(b"\n"):
             if lines:
-                out.write((lines + "\n").encode("utf-8"))
+                out.write(lines + b"\n")
 
 
 def _write_hidden(document: Document, pages: list[int], rules: Rules, out: BinaryIO) -> None:
@@ -159,21 +155,18 @@ def _write_hidden(document: Document, pages: list[int], rules: Rules, out: Binar
 
 
 def _write_explain(document: Document, pages: list[int], rules: Rules, out: BinaryIO) -> None:
-    """The decision log of every page as one JSON document, streamed: one page is analysed at
-    a time and written from its columns a chunk of glyphs at a time (core.jsontext), the
-    characters `json.dump(..., ensure_ascii=False, indent=1)` writes with every non-finite
-    number as null."""
-    from glyphscope.core.analysis import analyse_page
-    from glyphscope.core.jsontext import Converted, JsonWriter
-    from glyphscope.core.serialize import analysis_json, explain_report, json_rows
+    """The decision log of every page as one strict JSON document indented by two spaces,
+    streamed: one page is analysed at a time and written from its columns a chunk of glyphs
+    at a time (core.jsontext; every non-finite number is null)."""
+    from glyphscope.core.analysis import analyse_page, analysis_json
+    from glyphscope.core.jsontext import Converted, encoded
+    from glyphscope.core.serialize import explain_report, json_rows
 
     def page_record(index: int) -> object:
         return analysis_json(analyse_page(document.page(index), rules), json_rows)
 
     report = explain_report(document.source, rules, Converted(pages, page_record))
-    writer = JsonWriter(indent=1, ensure_ascii=False, finite=True)
-    for block in writer.encoded(report, size=_WRITE_CHUNK):
-        out.write(block)
+    out.writelines(encoded(report, indent=True))
     out.write(b"\n")
 
 

@@ -1,520 +1,249 @@
-"""JSON text written straight from columns: the same characters as the `json` module's, without
-a dictionary per glyph or decision.
+"""JSON text through orjson: strict JSON (RFC 8259), UTF-8, written a chunk of rows at a time.
 
-`JsonWriter(indent, ensure_ascii, finite).chunks(value)` yields the text of `value` exactly as
-`json.dumps(value, indent=indent, ensure_ascii=ensure_ascii)` writes it (the separators json
-picks: ", " between items without indent, "," with it; ": " after keys), with `finite` every
-nan and ±inf written as null (what `json.dumps(finite_json(value))` writes). Values are dicts,
-lists, tuples, str, int, float, bool, None and their subclasses (a StrEnum member is written as
-its string), as json takes them; Converted items; and row sources: objects with a
-`json_items(writer, level, separator)` method yielding the text of their items a chunk at a
-time, the items of a chunk joined by `separator` (serialize.GlyphJson, DecisionJson), as a
-str or as Rows (`writer.row_chunk`), written when its text is wanted. `text` writes every
-piece into one compiled TextBuffer (no str per chunk of rows, decoded once), `encoded`
-hands its UTF-8 over a block at a time (the CLI's `--mode explain`).
+`encoded(value, indent)` yields the UTF-8 JSON text of `value` in pieces, `dumps` joins them.
+Values are what orjson takes (dicts with str keys, lists, tuples, str, int, float, bool, None,
+str enums, numpy arrays and scalars) and row sources: a Converted list, or an object with a
+`json_chunks(separator)` method yielding the text of its items a chunk at a time
+(serialize.GlyphJson and DecisionJson write theirs from the glyph and decision columns, so a
+page's million records never exist as dictionaries, nor its text at once: `join_rows` writes
+a chunk's rows into the text of a record's template from a text per row of each column).
 
-A row source writes a chunk of rows (`rows`) from an example record of their shape, written by
-this writer itself (so its punctuation is the writer's own), and one field per slot of it:
-a float column as Floats (`float_column`: the texts of the writer's FloatTexts, each
-distinct bit pattern converted once while the writer lives, since a page repeats its
-baselines, sizes and fonts on every glyph and a file's pages their margins), an integer
-column as the array itself, a string column as Quoted (`quoted_column`: each distinct text
-quoted once). `join_rows` writes the rows from them into one text, compiled
-(core/_jsonrows.pyx) where the extension was built, in Python otherwise. `shared_writer`
-keeps one writer per set of options, so that pages written one by one share those texts.
+The spelling is orjson's, decided once (README, "The decision log"):
+- a float is its shortest text that reads back as the same double, as `repr` finds it, but
+  spelled as orjson spells it (`1e-05` is `0.00001`; orjson 3.9 writes `1e16` where 3.13 and
+  `repr` write `1e+16`): the value every JSON reader parses is the same;
+- nan and ±inf are null (strict JSON has no NaN or Infinity), wherever they are;
+- non-ASCII characters are UTF-8, not escaped; with `indent`, two spaces a level, and a row
+  source's records one a line (a glyph is one line, not forty);
+- a str that is not Unicode text (a lone surrogate, which a ToUnicode CMap can map a code to)
+  is written with the JSON escape of the surrogate (`"\\ud800"`, what `json.dumps` writes)
+  instead of being refused as orjson refuses it: the value reads back as the same str;
+- an int beyond 64 bits, which orjson refuses, is written in full too.
 """
 
 from __future__ import annotations
 
-import json.encoder
-import math
+import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from functools import cache
+from functools import partial
 from itertools import repeat
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 import numpy as np
+import orjson
 
-# A template's field, as an example record holds it; the writer writes it as "\u0000".
-SLOT = "\x00"
-_SLOT_TEXT = '"\\u0000"'
+# A row source's place in the text of what holds it, and a field's in a row's template: a raw
+# NUL byte, which orjson never writes (it escapes every control character in a string).
+_MARK = b"\x00"
+SLOT = orjson.Fragment(_MARK)
+POINT_SLOT = orjson.Fragment(b"[" + _MARK + b"]")
+QUAD_SLOT = orjson.Fragment(b"[[" + _MARK + b"]]")
 
-
-class JsonWriter:
-    def __init__(
-        self, indent: int | None = None, ensure_ascii: bool = True, finite: bool = False
-    ) -> None:
-        self.indent = indent
-        self.finite = finite
-        self._quote: Callable[[str], str] = (
-            json.encoder.encode_basestring_ascii if ensure_ascii else json.encoder.encode_basestring
-        )
-        self._separator = ", " if indent is None else ","
-        self._templates: dict[tuple[str, int], tuple[str, ...]] = {}
-        self._float_texts = _float_texts(self.float_text)
-        self._quoted: dict[str, str] = {}
-
-    def text(self, value: object, level: int = 0) -> str:
-        """The JSON text of `value` written at indent `level` (its nesting depth)."""
-        if _CompiledTextBuffer is not None:
-            buffer = _CompiledTextBuffer()
-            try:
-                for _ in self._written(value, level, buffer):
-                    pass
-                return buffer.take_text()
-            except UnicodeEncodeError:  # a lone surrogate (ensure_ascii=False) is not UTF-8
-                pass
-        return "".join(self.chunks(value, level))
-
-    def encoded(self, value: object, level: int = 0, size: int = 1 << 20) -> Iterator[bytes]:
-        """The UTF-8 of the text of `value` in blocks of at least `size` bytes but the last
-        (what a writer into a file writes), each block written in one buffer."""
-        if _CompiledTextBuffer is None:
-            pieces: list[str] = []
-            held = 0
-            for chunk in self.chunks(value, level):
-                pieces.append(chunk)
-                held += len(chunk)
-                if held >= size:
-                    yield "".join(pieces).encode("utf-8")
-                    pieces, held = [], 0
-            yield "".join(pieces).encode("utf-8")
-            return
-        buffer = _CompiledTextBuffer()
-        for _ in self._written(value, level, buffer):
-            if len(buffer) >= size:
-                yield buffer.take()
-        yield buffer.take()
-
-    def chunks(self, value: object, level: int = 0) -> Iterator[str]:
-        """The JSON text of `value` in pieces, a row source's chunk at a time."""
-        for piece in self._pieces(value, level):
-            yield piece if isinstance(piece, str) else piece.text()
-
-    def piece_text(self, piece: str | Rows) -> str:
-        """The text of a piece a row source yields."""
-        return piece if isinstance(piece, str) else piece.text()
-
-    def _written(self, value: object, level: int, buffer: TextBuffer) -> Iterator[None]:
-        """Writes the text of `value` into `buffer`, a piece at a time (a step each)."""
-        write, rows = buffer.write, buffer.rows
-        for piece in self._pieces(value, level):
-            if isinstance(piece, str):
-                write(piece)
-            else:
-                rows(*piece)
-            yield
-
-    def _pieces(self, value: object, level: int) -> Iterator[str | Rows]:
-        """The JSON text of `value` in pieces: texts, and chunks of rows as Rows."""
-        if isinstance(value, str):
-            yield self._quote(value)
-        elif value is None:
-            yield "null"
-        elif value is True:
-            yield "true"
-        elif value is False:
-            yield "false"
-        elif isinstance(value, int):
-            yield int.__repr__(value)
-        elif isinstance(value, float):
-            yield self.float_text(value)
-        elif hasattr(value, "json_items"):
-            separator = self._brackets(level)[1]
-            yield from self._rows(value.json_items(self, level + 1, separator), level)
-        elif isinstance(value, (list, tuple)):
-            ints = self._int_list(value, self._brackets(level)[1]) if value else None
-            if ints is not None:  # glyph indexes: written at once
-                yield from self._rows([ints], level)
-            elif (lists := self._int_lists(value, level)) is not None:
-                yield lists
-            else:
-                yield from self._items(value, level)
-        elif isinstance(value, Converted):
-            yield from self._items(map(value.convert, value.items), level)
-        elif isinstance(value, dict):
-            yield from self._object(value, level)
-        else:
-            raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-    def float_text(self, value: float) -> str:
-        if math.isfinite(value):
-            return float.__repr__(value)
-        if self.finite:
-            return "null"
-        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
-
-    def floats(self, values: np.ndarray) -> list[str]:
-        """The texts of a float64 array's values (flattened)."""
-        return self._float_texts.texts(np.ascontiguousarray(values, dtype=np.float64).ravel())
-
-    def float_column(self, values: np.ndarray) -> Floats:
-        """A float64 column as a field of rows, written as this writer's texts of its values."""
-        return Floats(values, self._float_texts)
-
-    def ints(self, values: np.ndarray) -> list[str]:
-        """The texts of an integer array's values."""
-        return _int_texts(values)
-
-    def _int_list(self, values: list | tuple, separator: str) -> str | None:
-        """The texts of a list of ints (glyph indexes, a line's glyphs) joined by `separator`,
-        or None if an item is not exactly an int (a bool is written as true or false)."""
-        if _compiled_join_ints is not None:
-            try:
-                return _compiled_join_ints(values, separator)
-            except TypeError:
-                return None
-            except OverflowError:  # beyond int64: written in Python
-                pass
-        if set(map(type, values)) != {int}:
-            return None
-        return separator.join(map(int.__repr__, values))
-
-    def _int_lists(self, values: list | tuple, level: int) -> str | None:
-        """The text of a list of lists of ints (layout's lines, a band's columns of glyph
-        indexes) at `level`, as _items and _rows write it item by item; None if an item is
-        not a list or tuple of exact ints."""
-        if not values or not isinstance(values[0], (list, tuple)):
-            return None
-        opening, separator, closing = self._brackets(level)
-        inner_opening, inner_separator, inner_closing = self._brackets(level + 1)
-        texts = []
-        for item in values:
-            if not isinstance(item, (list, tuple)):
-                return None
-            if not item:
-                texts.append("[]")
-                continue
-            ints = self._int_list(item, inner_separator)
-            if ints is None:
-                return None
-            texts.append(inner_opening + ints + inner_closing)
-        return opening + separator.join(texts) + closing
-
-    def quoted_column(self, column: list[str], rows: np.ndarray) -> Quoted:
-        """The texts column[rows[r]] as a field of rows, each distinct text quoted once."""
-        return Quoted(column, rows, self._quoted, self._quote)
-
-    def quoted_texts(self, texts: list[str]) -> list[str]:
-        """The quoted `texts`: with codes into them, a Table field of a column already
-        dictionary-encoded (a page's glyph texts), written by table lookup rather than a
-        dictionary lookup per row as a Quoted one is."""
-        return list(map(self._quote, texts))
-
-    def rows(
-        self,
-        example: object,
-        level: int,
-        count: int,
-        fields: Sequence[Field],
-        separator: str,
-        replaced: dict[int, str] | None = None,
-    ) -> str:
-        """The text of `count` records shaped as `example` (whose every SLOT string stands
-        for a field) written at `level`, the ith field's texts taken from fields[i] (see
-        join_rows), joined by `separator`; record r written as replaced[r] where given."""
-        return self.row_chunk(example, level, count, fields, separator, replaced).text()
-
-    def row_chunk(
-        self,
-        example: object,
-        level: int,
-        count: int,
-        fields: Sequence[Field],
-        separator: str,
-        replaced: dict[int, str] | None = None,
-    ) -> Rows:
-        """rows(…) as a piece of a row source, written when its text is wanted (into the
-        buffer of the whole text, where there is one)."""
-        if len(self._float_texts) > _FLOAT_TEXTS_KEPT:
-            self._float_texts.clear()
-        if len(self._quoted) > _QUOTED_KEPT:
-            self._quoted.clear()
-        key = (repr(example), level)
-        if key not in self._templates:
-            self._templates[key] = tuple(self.text(example, level).split(_SLOT_TEXT))
-        between = list(self._templates[key])
-        return Rows(between, list(fields), count, separator, replaced or {})
-
-    def _rows(self, chunks: Iterable[str | Rows], level: int) -> Iterator[str | Rows]:
-        """An array whose items come as `chunks`, each the text of some items joined by the
-        array's separator (a Rows of no rows is no items; of some, never an empty text: a
-        row is a record's template)."""
-        opening, separator, closing = self._brackets(level)
-        started = False
-        for chunk in chunks:
-            if not (chunk.row_count if isinstance(chunk, Rows) else chunk):
-                continue
-            yield separator if started else opening
-            yield chunk  # apart: a chunk of rows is long, and "+" would copy it
-            started = True
-        yield closing if started else "[]"
-
-    def _items(self, items: Iterable[object], level: int) -> Iterator[str | Rows]:
-        """An array of `items`, each written in pieces as it comes."""
-        opening, separator, closing = self._brackets(level)
-        started = False
-        for item in items:
-            yield separator if started else opening
-            yield from self._pieces(item, level + 1)
-            started = True
-        yield closing if started else "[]"
-
-    def _brackets(self, level: int) -> tuple[str, str, str]:
-        """An array's opening, separator between items and closing, at nesting `level`."""
-        if self.indent is None:
-            return "[", ", ", "]"
-        inner = "\n" + " " * (self.indent * (level + 1))
-        return "[" + inner, "," + inner, "\n" + " " * (self.indent * level) + "]"
-
-    def _object(self, value: dict[Any, Any], level: int) -> Iterator[str | Rows]:
-        if not value:
-            yield "{}"
-            return
-        if self.indent is None:
-            inner, closing = "", "}"
-        else:
-            inner = "\n" + " " * (self.indent * (level + 1))
-            closing = "\n" + " " * (self.indent * level) + "}"
-        separator = self._separator + inner
-        first = True
-        for key, item in value.items():
-            yield ("{" + inner if first else separator) + self._key(key) + ": "
-            first = False
-            yield from self._pieces(item, level + 1)
-        yield closing
-
-    def _key(self, key: object) -> str:
-        # json's own conversions of keys that are not strings.
-        if isinstance(key, str):
-            return self._quote(key)
-        if isinstance(key, float):
-            return self._quote(self.float_text(key))
-        if key is True or key is False or key is None:
-            return self._quote(json.dumps(key))
-        if isinstance(key, int):
-            return self._quote(int.__repr__(key))
-        raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
+_OPTIONS = orjson.OPT_SERIALIZE_NUMPY
 
 
-@dataclass(frozen=True, slots=True)
-class Converted:
-    """An array of `convert(item)` for each of `items`, each converted as it is written: a
-    long list's records never exist at once."""
-
-    items: Iterable
-    convert: Callable[[Any], object]
+def dumps(value: object, indent: bool = False) -> bytes:
+    """The UTF-8 JSON text of `value`, its row sources written in place."""
+    return b"".join(encoded(value, indent))
 
 
-class Rows(NamedTuple):
-    """A chunk of rows of a row source, join_rows' arguments: written when its text is
-    wanted, into the buffer of the whole text where there is one."""
-
-    between: list[str]
-    fields: list[Field]
-    row_count: int
-    separator: str
-    replaced: dict[int, str]
-
-    def text(self) -> str:
-        return join_rows(*self)
-
-
-class TextBuffer(Protocol):
-    """Where JsonWriter writes a whole text (_jsonrows.TextBuffer)."""
-
-    def write(self, text: str) -> None: ...
-    def rows(
-        self,
-        between: list[str],
-        fields: list[Field],
-        count: int,
-        separator: str,
-        replaced: dict[int, str],
-    ) -> None: ...
-    def text(self) -> str: ...
-    def take_text(self) -> str: ...
-    def take(self) -> bytes: ...
-    def __len__(self) -> int: ...
+def encoded(value: object, indent: bool = False, level: int = 0) -> Iterator[bytes]:
+    """The UTF-8 JSON text of `value` in pieces: the text around its row sources, and their
+    chunks as they are written. `level`: the spaces every line but the first is indented by
+    (the text of an item nested in an indented array)."""
+    sources: list[RowSource | Converted] = []
+    pieces = _dumps(value, indent, sources).split(_MARK)
+    for position, source in enumerate(sources):
+        piece = pieces[position]
+        yield _indented(piece, level)
+        # An array's items are indented a level past the line it opens on.
+        line = piece[piece.rfind(b"\n") + 1 :]
+        inner = level + len(line) - len(line.lstrip(b" ")) + 2
+        yield from _array(source, indent, inner)
+    yield _indented(pieces[-1], level)
 
 
-class Table(NamedTuple):
-    """A column of texts as codes into the table of its distinct texts: row i is
-    texts[codes[i]] (codes an intp array)."""
-
-    codes: np.ndarray
-    texts: list[str]
+def quoted(text: str) -> bytes:
+    """The JSON string of `text`."""
+    return _dumps(text, False)
 
 
-class FloatTexts(Protocol):
-    """The texts of float64 values by bit pattern, kept once converted (_jsonrows.FloatTexts,
-    or _PythonFloatTexts without the extension)."""
-
-    def texts(self, values: np.ndarray) -> list[str]: ...
-    def clear(self) -> None: ...
-    def __len__(self) -> int: ...
-
-
-class Floats(NamedTuple):
-    """A float64 column written as the texts `texts` holds of its values."""
-
-    values: np.ndarray
-    texts: FloatTexts
-
-
-class Quoted(NamedTuple):
-    """A string column written as quoted[column[rows[r]]], quote(text) added to `quoted`
-    where it is missing."""
-
-    column: list[str]
-    rows: np.ndarray
-    quoted: dict[str, str]
-    quote: Callable[[str], str]
+def column_field(values: np.ndarray) -> Field:
+    """A column as a field of rows: the JSON text of each row of `values` (one value, or a
+    point's or a quad's numbers: a row of a two- or three-dimensional array written without
+    its outer brackets), written by one orjson call; a float's non-finite values are null.
+    One text when every row is the same (most chunks have one writing mode, form depth, MCID
+    or font): join_rows writes it into the template, with no text per row."""
+    values = np.ascontiguousarray(values)
+    if not len(values):
+        return []
+    # Compared by their bits: -0.0 is not written as 0.0 is.
+    bits = values.view(np.int64) if values.dtype == np.float64 else values
+    if (bits == bits[0]).all():
+        return _row_texts(values[:1])[0]
+    return _row_texts(values)
 
 
-class Nullable(NamedTuple):
-    """An int64 column written as its decimal texts, `text` (null) where the value is
-    `null` (the MCID column's sentinel)."""
+def string_field(texts: Sequence[str]) -> Field:
+    """A column of strings as a field of rows, each distinct text quoted once."""
+    distinct = {text: quoted(text) for text in set(texts)}
+    if len(distinct) == 1:
+        return next(iter(distinct.values()))
+    return list(map(distinct.__getitem__, texts))
 
-    values: np.ndarray
-    null: int
-    text: str
+
+def table_field(codes: np.ndarray, texts: Sequence[bytes]) -> Field:
+    """texts[codes[r]] for each row r (a column held as codes into its distinct texts)."""
+    table = np.empty(len(texts), dtype=object)
+    table[:] = texts
+    return table[codes].tolist()
 
 
-# A field of join_rows: the same text on every row, a text per row, a Table, an int64 array
-# (decimal texts), a Nullable, Floats or Quoted.
-Field = str | list[str] | Table | np.ndarray | Nullable | Floats | Quoted
+def row_template(example: object) -> list[bytes]:
+    """The texts between the fields of a record shaped as `example`, each field an SLOT in it
+    (a point's an SLOT in brackets, POINT_SLOT; a quad's QUAD_SLOT): row r of a chunk is
+    template[0], field 0's text of r, template[1], …, template[-1]."""
+    return _dumps(example, False).split(_MARK)
 
-# How many float texts and quoted strings a writer keeps before it starts again: a writer
-# lives as long as a process may, over any number of files. Few float texts are shared
-# between pages, and a table that stays in the processor's cache is worth more (measured on
-# issue 9's eight files: 2.3 µs per glyph keeping 2**14, 2.8 keeping 2**18).
-_FLOAT_TEXTS_KEPT = 1 << 14
-_QUOTED_KEPT = 1 << 16
+
+# A field of rows: the same text on every row, or a text per row.
+Field = bytes | Sequence[bytes]
 
 
 def join_rows(
-    between: list[str],
-    fields: list[Field],
+    template: list[bytes],
+    fields: Sequence[Field],
     count: int,
-    separator: str,
-    replaced: dict[int, str] | None = None,
-) -> str:
-    """The text of `count` rows joined by `separator`: row r is between[0], the text of
-    fields[0] at r, between[1], …, between[-1]; or replaced[r] where given."""
-    replaced = replaced or {}
-    if _compiled_join_rows is not None:
-        try:
-            return _compiled_join_rows(between, fields, count, separator, replaced)
-        except UnicodeEncodeError:  # a lone surrogate (ensure_ascii=False) is not UTF-8
-            pass
-    return join_rows_in_python(between, fields, count, separator, replaced)
-
-
-def join_rows_in_python(
-    between: list[str],
-    fields: list[Field],
-    count: int,
-    separator: str,
-    replaced: dict[int, str],
-) -> str:
-    """join_rows written with str.join (the compiled one's oracle and fallback)."""
-    pieces: list[Iterable[str]] = [repeat(between[0], count)]
-    for field, text in zip(fields, between[1:], strict=True):
-        pieces.extend((_field_texts(field, count), repeat(text, count)))
-    rows = list(map("".join, zip(*pieces, strict=True)))
-    for row, text in replaced.items():
+    separator: bytes,
+    replaced: dict[int, bytes] | None = None,
+) -> bytes:
+    """The text of `count` rows of `template` joined by `separator`: row r written with
+    fields[i]'s text of r in the ith slot, or as replaced[r] where given."""
+    # A field the same on every row is written into the texts around it, once.
+    between = [template[0]]
+    varying = []
+    for field, text in zip(fields, template[1:], strict=True):
+        if isinstance(field, bytes):
+            between[-1] += field + text
+        else:
+            varying.append(field)
+            between.append(text)
+    pieces: list[Iterable[bytes]] = [repeat(between[0], count)]
+    for field, text in zip(varying, between[1:], strict=True):
+        pieces.extend((field, repeat(text, count)))
+    rows = list(map(b"".join, zip(*pieces, strict=True)))
+    for row, text in (replaced or {}).items():
         rows[row] = text
     return separator.join(rows)
 
 
-def float_table_in_python(values: np.ndarray, float_text: Callable[[float], str]) -> Table:
-    """A float64 array's values as a Table by sorting their bits (the compiled FloatTexts'
-    oracle, and _PythonFloatTexts' conversion); float_text writes the non-finite ones."""
-    distinct, positions = np.unique(values.view(np.int64), return_inverse=True)
-    numbers = distinct.view(np.float64)
-    texts = list(map(float.__repr__, numbers.tolist()))
-    for position in np.flatnonzero(~np.isfinite(numbers)).tolist():
-        texts[position] = float_text(float(numbers[position]))
-    return Table(positions.reshape(-1), texts)
+class RowSource(Protocol):
+    """A JSON array written a chunk of items at a time (serialize.GlyphJson, DecisionJson)."""
+
+    def json_chunks(self, separator: bytes) -> Iterator[bytes]:
+        """The text of the items, a chunk at a time: each chunk some items, each written
+        without indent, joined by `separator`."""
+        ...
 
 
-class _PythonFloatTexts:
-    """FloatTexts without the extension: converted per call, nothing kept."""
+class Converted:
+    """An array of `convert(item)` for each of `items`, each converted as it is written: a
+    long list's records (the explain report's pages) never exist at once."""
 
-    def __init__(self, float_text: Callable[[float], str]) -> None:
-        self._float_text = float_text
+    __slots__ = ("convert", "items")
 
-    def texts(self, values: np.ndarray) -> list[str]:
-        table = float_table_in_python(np.asarray(values, dtype=np.float64), self._float_text)
-        return list(map(table.texts.__getitem__, table.codes.tolist()))
-
-    def clear(self) -> None:
-        pass
-
-    def __len__(self) -> int:
-        return 0
+    def __init__(self, items: Iterable, convert: Callable[[Any], object]) -> None:
+        self.items, self.convert = items, convert
 
 
-def _field_texts(field: Field, count: int) -> Sequence[str] | Iterable[str]:
-    if isinstance(field, str):
-        return repeat(field, count)
-    if isinstance(field, list):
-        return field
-    if isinstance(field, Floats):
-        return field.texts.texts(np.ascontiguousarray(field.values, dtype=np.float64))
-    if isinstance(field, Quoted):
-        texts = map(field.column.__getitem__, field.rows.tolist())
-        return [field.quoted.get(text) or field.quote(text) for text in texts]
-    if isinstance(field, Table):
-        return list(map(field.texts.__getitem__, field.codes.tolist()))
-    if isinstance(field, Nullable):
-        values = field.values.tolist()
-        return [field.text if value == field.null else int.__repr__(value) for value in values]
-    return _int_texts(field)
+def _array(source: RowSource | Converted, indent: bool, inner: int) -> Iterator[bytes]:
+    """The JSON array of a row source, its items at indent `inner`: a Converted list's as
+    orjson indents them, a RowSource's records one a line."""
+    newline = b"\n" + b" " * inner if indent else b""
+    separator = b"," + newline
+    started = False
+    if isinstance(source, Converted):
+        for item in source.items:
+            yield separator if started else b"[" + newline
+            yield from encoded(source.convert(item), indent, inner)
+            started = True
+    else:
+        for chunk in source.json_chunks(separator):
+            if chunk:
+                yield separator if started else b"[" + newline
+                yield chunk
+                started = True
+    yield (newline[:-2] + b"]" if indent else b"]") if started else b"[]"
 
 
-def _int_texts(values: np.ndarray) -> list[str]:
-    """The texts of an integer array's values; through a table of every text between the
-    least and the greatest when that span is no longer than the array (codes, modes, depths,
-    and the indexes of a page's rows)."""
-    if not len(values):
-        return []
-    low, high = int(values.min()), int(values.max())
-    if high - low > max(len(values), 256):
-        return list(map(int.__repr__, values.tolist()))
-    table = np.array(list(map(int.__repr__, range(low, high + 1))), dtype=object)
-    return table[values - low].tolist()
+def _row_texts(values: np.ndarray) -> list[bytes]:
+    depth = values.ndim
+    text = orjson.dumps(values, option=_OPTIONS)
+    return text[depth:-depth].split(b"]" * (depth - 1) + b"," + b"[" * (depth - 1))
 
 
-def _float_texts(float_text: Callable[[float], str]) -> FloatTexts:
-    """A writer's FloatTexts: compiled where the extension was built."""
-    if _CompiledFloatTexts is None:
-        return _PythonFloatTexts(float_text)
-    return _CompiledFloatTexts(*map(float_text, (math.nan, math.inf, -math.inf)))
+def _indented(text: bytes, level: int) -> bytes:
+    return text.replace(b"\n", b"\n" + b" " * level) if level else text
 
 
-@cache
-def shared_writer(
-    indent: int | None = None, ensure_ascii: bool = True, finite: bool = False
-) -> JsonWriter:
-    """One JsonWriter per set of options for the process: pages written one at a time share
-    its templates and its float and string texts (bounded: see _FLOAT_TEXTS_KEPT)."""
-    return JsonWriter(indent, ensure_ascii, finite)
+def _dumps(
+    value: object, indent: bool, sources: list[RowSource | Converted] | None = None
+) -> bytes:
+    """orjson's text of `value`; with `sources`, each row source in it is written as a mark
+    and appended to `sources`, in the order of the text."""
+    option = _OPTIONS | orjson.OPT_INDENT_2 if indent else _OPTIONS
+    default = None if sources is None else partial(_mark, sources)
+    try:
+        return orjson.dumps(value, default=default, option=option)
+    except orjson.JSONEncodeError:
+        if not _refused(value):
+            raise
+    # A lone surrogate or an int beyond 64 bits: those written as fragments of their text.
+    if sources is not None:
+        sources.clear()
+    return orjson.dumps(_as_fragments(value), default=default, option=option)
 
 
-_compiled_join_rows: Callable[..., str] | None
-_compiled_join_ints: Callable[[list | tuple, str], str] | None
-_CompiledFloatTexts: Callable[[str, str, str], FloatTexts] | None
-_CompiledTextBuffer: Callable[[], TextBuffer] | None
-try:
-    # join_rows, join_ints, FloatTexts and TextBuffer compiled (_jsonrows.pyx), when the
-    # extension was built.
-    from glyphscope.core._jsonrows import FloatTexts as _CompiledFloatTexts
-    from glyphscope.core._jsonrows import TextBuffer as _CompiledTextBuffer
-    from glyphscope.core._jsonrows import join_ints as _compiled_join_ints
-    from glyphscope.core._jsonrows import join_rows as _compiled_join_rows
-except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _compiled_join_rows = _compiled_join_ints = _CompiledFloatTexts = None
-    _CompiledTextBuffer = None
+def _mark(sources: list[RowSource | Converted], item: object) -> orjson.Fragment:
+    if isinstance(item, Converted) or hasattr(item, "json_chunks"):
+        sources.append(item)
+        return SLOT
+    raise TypeError(f"Type is not JSON serializable: {type(item).__name__}")
+
+
+def _refused(value: object) -> bool:
+    """Whether `value` holds a str orjson refuses or an int it cannot write."""
+    if isinstance(value, str):
+        return _has_surrogate(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return not -(2**63) <= value < 2**64
+    if isinstance(value, dict):
+        return any(map(_refused, value.values()))
+    if isinstance(value, (list, tuple)):
+        return any(map(_refused, value))
+    return False
+
+
+def _as_fragments(value: object) -> object:
+    """`value` with each str or int orjson refuses as a Fragment of its JSON text."""
+    if isinstance(value, str):
+        if not _has_surrogate(value):
+            return value
+        # json writes the surrogate as it is; its UTF-8 "backslashreplace" is its \\u escape.
+        text = json.dumps(value, ensure_ascii=False).encode("utf-8", "backslashreplace")
+        return orjson.Fragment(text)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if -(2**63) <= value < 2**64 else orjson.Fragment(int.__repr__(value))
+    if isinstance(value, dict):
+        return {key: _as_fragments(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_fragments(item) for item in value]
+    return value
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

@@ -1,18 +1,18 @@
-"""Every JSON shape the engine writes, in one place (the README documents them).
+"""The JSON shapes the engine writes (the README documents them).
 
 - a glyph: `glyph_to_json`, one line of `glyphscope-extract --mode glyphs` / `--mode visible`;
-- a page's decision log: `analysis_json`, `PageAnalysis.to_json()`, one page of
-  `--mode explain` and of the inspector's HTML bundle, built from the record shapes below
-  (dropped glyphs, gap and line-break decisions, vertical columns, the three texts with their
-  grids, columns and bands, structure order);
+- the parts of a page's decision log (core.analysis.analysis_json, `PageAnalysis.to_json()`,
+  one page of `--mode explain` and of the inspector's HTML bundle): dropped glyphs, gap and
+  line-break decisions, vertical columns, the three texts with their grids, columns and
+  bands, structure order, the rules;
 - the `--mode explain` report around the pages: `explain_report`.
 
-The same shapes are written as JSON text by core.jsontext.JsonWriter (`--mode explain`,
+The same shapes are written as JSON text through orjson (core.jsontext: `--mode explain`,
 `PageAnalysis.to_json_text`) without their dictionaries: GlyphJson and DecisionJson write
 their rows from the columns.
 
 Shapes are plain dicts and lists of JSON scalars, keys in the order written. Enum members
-(DecodeSource, GapReason, DropReason) are str subclasses, so json writes their values.
+(DecodeSource, GapReason, DropReason) are str enums, written as their values.
 """
 
 from __future__ import annotations
@@ -22,13 +22,27 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
 from dataclasses import fields as dataclass_fields
+from functools import cache
 from itertools import repeat
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from glyphscope.core.columns import NO_MCID, GlyphColumns
-from glyphscope.core.jsontext import SLOT, Converted, Field, JsonWriter, Nullable, Rows, Table
+from glyphscope.core.jsontext import (
+    POINT_SLOT,
+    QUAD_SLOT,
+    SLOT,
+    Converted,
+    Field,
+    column_field,
+    dumps,
+    join_rows,
+    quoted,
+    row_template,
+    string_field,
+    table_field,
+)
 from glyphscope.core.records import DecodeSource, Glyph, finite_json, has_finite_geometry
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.decisions import DecisionColumns
@@ -36,9 +50,7 @@ from glyphscope.core.text.pairs import REASONS
 
 if TYPE_CHECKING:
     # Types only: the CLI's glyph and explain output import this module, and text mode must
-    # not load layout, columns, structure or pdfium for it. The analysis serialises itself
-    # through this module (PageAnalysis.to_json).
-    from glyphscope.core.analysis import PageAnalysis
+    # not load layout, columns, structure or pdfium for it.
     from glyphscope.core.structure.order import StructureResult
     from glyphscope.core.text.bidi import BidiRun
     from glyphscope.core.text.columns import ColumnBand, ColumnsResult
@@ -101,22 +113,13 @@ def _blank_glyph() -> Glyph:
 GLYPH_JSON_KEYS = tuple(glyph_to_json(_blank_glyph(), 1))
 
 
-def slots(value: object) -> object:
-    """`value` with every scalar replaced by jsontext.SLOT: the example a template is made of."""
-    if isinstance(value, dict):
-        return {key: slots(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [slots(item) for item in value]
-    return SLOT
-
-
-def _glyph_example(indexed: bool) -> object:
-    record = _glyph_json(_blank_glyph(), 1)
-    return slots({"index": 0, **record} if indexed else record)
-
-
-# The glyph record's shape with SLOT for its fields, with and without "index".
-_GLYPH_EXAMPLES = {indexed: _glyph_example(indexed) for indexed in (False, True)}
+@cache
+def _glyph_template(indexed: bool) -> list[bytes]:
+    """The texts between the fields of a glyph record, with or without "index"."""
+    example = dict.fromkeys(_INDEXED_KEYS if indexed else GLYPH_JSON_KEYS, SLOT)
+    example.update(origin=POINT_SLOT, glyph_end=POINT_SLOT, baseline_end=POINT_SLOT)
+    example["quad"] = QUAD_SLOT
+    return row_template(example)
 
 
 # Rows of GlyphColumns converted to JSON at a time: a million-glyph page is written without
@@ -157,29 +160,28 @@ class GlyphJson(Sequence[dict]):
         for rows in self._chunks():
             yield from self._dicts(glyphs, rows)
 
-    def json_items(self, writer: JsonWriter, level: int, separator: str) -> Iterator[str | Rows]:
-        """The JSON text of the records (jsontext's row source), a chunk at a time joined by
-        `separator`: over GlyphColumns from the arrays by one template (a Rows, written
-        when its text is wanted), a glyph with non-finite geometry written from its
-        dictionary."""
+    def json_chunks(self, separator: bytes) -> Iterator[bytes]:
+        """The JSON text of the records (a jsontext.RowSource), a chunk at a time joined by
+        `separator`: over GlyphColumns written from the arrays into one template, a glyph
+        with non-finite geometry written from its dictionary."""
         glyphs = self._glyphs
         if not isinstance(glyphs, GlyphColumns):
-            yield separator.join(writer.text(record, level) for record in self)
+            yield separator.join(map(dumps, self))
             return
-        example = _GLYPH_EXAMPLES[self._indexed]
+        template = _glyph_template(self._indexed)
         # The glyph texts change from row to row: written through the page's text ids, each
         # distinct text quoted once for all the chunks.
         text_ids, texts = glyphs.text_ids()
-        quoted_texts = writer.quoted_texts(texts)
+        quoted_texts = list(map(quoted, texts))
         for rows in self._chunks():
             # Consecutive rows (the log's whole page) are read as views of the columns.
             at = slice(int(rows[0]), int(rows[-1]) + 1) if _consecutive(rows) else rows
             replaced = {}
             for position in _non_finite_rows(glyphs, at):
                 (record,) = self._dicts(glyphs, rows[position : position + 1])
-                replaced[position] = writer.text(record, level)
-            fields = self._fields(glyphs, rows, at, writer, Table(text_ids[at], quoted_texts))
-            yield writer.row_chunk(example, level, len(rows), fields, separator, replaced)
+                replaced[position] = dumps(record)
+            fields = self._fields(glyphs, rows, at, table_field(text_ids[at], quoted_texts))
+            yield join_rows(template, fields, len(rows), separator, replaced)
 
     def _chunks(self) -> Iterator[np.ndarray]:
         given = self._rows
@@ -191,47 +193,38 @@ class GlyphJson(Sequence[dict]):
             yield rows[start : start + _JSON_CHUNK]
 
     def _fields(
-        self,
-        glyphs: GlyphColumns,
-        rows: np.ndarray,
-        at: slice | np.ndarray,
-        writer: JsonWriter,
-        texts: Table,
+        self, glyphs: GlyphColumns, rows: np.ndarray, at: slice | np.ndarray, texts: Field
     ) -> list[Field]:
         """The fields of the template, a column each, in the record's order (`at`: the rows,
         or the slice they make; `texts`: their glyph texts)."""
-        floats = writer.float_column
-        points = [
-            floats(column[at][:, axis])
-            for column in (glyphs.origin, glyphs.glyph_end, glyphs.baseline_end)
-            for axis in (0, 1)
-        ]
-        quad = glyphs.quad[at]
-        corners = [floats(quad[:, corner, axis]) for corner in range(4) for axis in (0, 1)]
+        listed = rows.tolist()
 
         def strings(column: list[str]) -> Field:
-            return writer.quoted_column(column, rows)
+            return string_field(list(map(column.__getitem__, listed)))
 
+        indexes = column_field(rows)
         return [
-            *([rows] if self._indexed else []),
-            int.__repr__(self._page_number),
+            *([indexes] if self._indexed else []),
+            int.__repr__(self._page_number).encode(),
             texts,
-            glyphs.code[at],
-            glyphs.code_length[at],
+            column_field(glyphs.code[at]),
+            column_field(glyphs.code_length[at]),
             strings(glyphs.font_key),
             strings(glyphs.font_name),
-            floats(glyphs.font_size[at]),
-            *points,
-            *corners,
-            glyphs.writing_mode[at],
-            glyphs.render_mode[at],
-            Nullable(glyphs.mcid[at], NO_MCID, "null"),
-            glyphs.token_index[at],
-            glyphs.form_depth[at],
+            column_field(glyphs.font_size[at]),
+            column_field(glyphs.origin[at]),
+            column_field(glyphs.glyph_end[at]),
+            column_field(glyphs.baseline_end[at]),
+            column_field(glyphs.quad[at]),
+            column_field(glyphs.writing_mode[at]),
+            column_field(glyphs.render_mode[at]),
+            _nullable_field(glyphs.mcid[at], NO_MCID),
+            column_field(glyphs.token_index[at]),
+            column_field(glyphs.form_depth[at]),
             strings(glyphs.decode_source),
-            rows,
-            glyphs.operator_index[at],
-            glyphs.element_index[at],
+            indexes,
+            column_field(glyphs.operator_index[at]),
+            column_field(glyphs.element_index[at]),
             strings(glyphs.form_path),
         ]
 
@@ -281,6 +274,20 @@ class GlyphJson(Sequence[dict]):
 
 
 _INDEXED_KEYS = ("index", *GLYPH_JSON_KEYS)
+
+
+def _nullable_field(values: np.ndarray, null: int) -> Field:
+    """An integer column as a field, null where the value is `null` (the MCID's sentinel)."""
+    missing = values == null
+    if missing.all():
+        return b"null"
+    texts = column_field(values)
+    if isinstance(texts, bytes) or not missing.any():
+        return texts
+    table = np.empty(len(texts), dtype=object)
+    table[:] = texts
+    table[missing] = b"null"
+    return table.tolist()
 
 
 def _consecutive(rows: np.ndarray) -> bool:
@@ -333,31 +340,33 @@ class DecisionJson(Sequence[dict]):
         for start in range(0, len(decisions), _JSON_CHUNK):
             yield from decisions.dicts(start, min(start + _JSON_CHUNK, len(decisions)))
 
-    def json_items(self, writer: JsonWriter, level: int, separator: str) -> Iterator[str | Rows]:
+    def json_chunks(self, separator: bytes) -> Iterator[bytes]:
+        """The JSON text of the records (a jsontext.RowSource), written from the arrays over
+        DecisionColumns."""
         decisions = self._decisions
         if not isinstance(decisions, DecisionColumns):
-            yield separator.join(writer.text(record, level) for record in self)
+            yield separator.join(map(dumps, self))
             return
-        example = dict.fromkeys(decisions.record._fields, SLOT)
+        template = _decision_template(decisions.record._fields)
         for start in range(0, len(decisions), _JSON_CHUNK):
             stop = min(start + _JSON_CHUNK, len(decisions))
-            fields = [_field(column[start:stop], writer) for column in decisions.arrays()]
-            yield writer.row_chunk(example, level, stop - start, fields, separator)
+            fields = [_decision_field(column[start:stop]) for column in decisions.arrays()]
+            yield join_rows(template, fields, stop - start, separator)
 
 
-_BOOLEANS = ["false", "true"]
-_REASON_TEXTS = [json.dumps(reason.value) for reason in REASONS]
+@cache
+def _decision_template(names: tuple[str, ...]) -> list[bytes]:
+    return row_template(dict.fromkeys(names, SLOT))
 
 
-def _field(column: np.ndarray, writer: JsonWriter) -> Field:
-    """A decision column as a field of its rows (GapDecision.reason: REASONS positions)."""
-    if column.dtype == np.float64:
-        return writer.float_column(column)
-    if column.dtype == np.bool_:
-        return Table(column.astype(np.intp), _BOOLEANS)
+_REASON_TEXTS = [quoted(reason.value) for reason in REASONS]
+
+
+def _decision_field(column: np.ndarray) -> Field:
+    """A decision column as a field (GapDecision.reason: positions in REASONS)."""
     if column.dtype == np.uint8:
-        return Table(column.astype(np.intp), _REASON_TEXTS)
-    return column
+        return table_field(column.astype(np.intp), _REASON_TEXTS)
+    return column_field(column)
 
 
 # listed or json_rows: (items, convert=None) → a JSON array of them.
@@ -369,7 +378,7 @@ def listed(items: Sequence, convert: Callable | None = None) -> list:
 
 
 def json_rows(items: Sequence, convert: Callable | None = None) -> object:
-    """The Listing of a JsonWriter: the items themselves (a row source writes its own text),
+    """The Listing of core.jsontext: the items themselves (a row source writes its own text),
     or converted as they are written."""
     return items if convert is None else Converted(items, convert)
 
@@ -444,51 +453,6 @@ def structure_json(result: StructureResult, sequence: Listing = listed) -> dict:
         "total": result.total,
         "trusted": result.trusted,
         "warnings": list(result.warnings),
-    }
-
-
-def analysis_json(analysis: PageAnalysis, sequence: Listing = listed) -> dict:
-    """One page's decision log: every stage, every decision with its numbers. `sequence`
-    makes the lists that grow with the glyph count (json_rows for a JsonWriter, which writes
-    the glyphs and decisions from their columns)."""
-    number = analysis.page_number
-    glyphs = analysis.glyphs
-    structure = analysis.structure
-    return {
-        "page": number,
-        "readable": analysis.readable,
-        "truncated": analysis.truncated,
-        "warnings": list(analysis.warnings),
-        "media_box": list(analysis.media_box),
-        "crop_box": list(analysis.crop_box),
-        "visible_box": list(analysis.visible_box),
-        "rules": rules_json(analysis.rules),
-        "glyphs": sequence(GlyphJson(glyphs, number, indexed=True)),
-        "visible": sequence(analysis.visible),
-        "dropped": sequence(analysis.dropped, dropped_json),
-        "gaps": sequence(DecisionJson(analysis.gaps)),
-        "line_breaks": sequence(DecisionJson(analysis.line_breaks)),
-        "vertical_columns": [vertical_column_json(c) for c in analysis.vertical_columns],
-        "reading": text_json(analysis.reading, sequence),
-        "layout": layout_json(analysis.layout, analysis.layout_grid, sequence),
-        "columns": columns_json(analysis.columns, sequence),
-        "structure": None if structure is None else structure_json(structure, sequence),
-        "structure_reason": analysis.structure_reason,
-        # Beyond the spec (issue 12): see the README's "Beyond the spec".
-        "replacements": [
-            {**r._asdict(), "glyphs": list(r.glyphs), "span": list(r.span)}
-            for r in analysis.replacements
-        ],
-        "accents": [merge._asdict() for merge in analysis.accents],
-        "annotations": [span._asdict() for span in analysis.annotations],
-        "hidden": [
-            {"index": item.glyph, "reasons": list(item.reasons)} for item in analysis.hidden
-        ],
-        "ink_test": None if analysis.ink is None else ink_json(analysis.ink),
-        "bidi": {
-            "reading": [bidi_json(run) for run in analysis.reading_bidi],
-            "layout": [bidi_json(run) for run in analysis.layout_bidi],
-        },
     }
 
 

@@ -208,11 +208,12 @@ def _analysis_of(content: bytes):
 
 def test_the_embedded_log_is_the_decision_logs_json_with_script_delimiters_escaped():
     analysis = _analysis_of(b"BT /F1 12 Tf 72 700 Td [(a<)-400(/script>&)] TJ ET")
-    text = json.dumps(analysis.to_json(), ensure_ascii=False)
+    text = analysis.to_json_text()
     assert "<" not in embedded_json(analysis) and "&" not in embedded_json(analysis)
     assert embedded_json(analysis) == (
         text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     )
+    assert json.loads(embedded_json(analysis)) == json.loads(json.dumps(analysis.to_json()))
 
 
 def test_the_embedded_log_writes_non_finite_numbers_as_null_for_a_browser():

@@ -1,5 +1,7 @@
-"""The decision log written as JSON text from the columns (core.jsontext) is, character for
-character, what `json` writes of the dictionaries; the decisions held as columns
+"""The decision log and the CLI's JSON (core.jsontext, through orjson) are strict JSON whose
+values are those of the dictionaries (`to_json()`, glyph_to_json): floats by value (orjson's
+spelling), nan and ±inf as null, non-ASCII as UTF-8, a lone surrogate as its escape, written
+from the glyph and decision columns a chunk at a time; the decisions held as columns
 (core.text.decisions) are the records the pair-by-pair reading order makes."""
 
 from __future__ import annotations
@@ -8,22 +10,19 @@ import io
 import json
 import math
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from glyphscope.core import cli, jsontext
-from glyphscope.core.analysis import analyse_page
+from glyphscope.core import cli
+from glyphscope.core.analysis import analyse_page, analysis_json
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.document import Document
-from glyphscope.core.jsontext import JsonWriter
-from glyphscope.core.records import finite_json
+from glyphscope.core.jsontext import Converted, dumps, encoded
 from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import (
     DecisionJson,
     GlyphJson,
-    analysis_json,
     explain_report,
     glyph_to_json,
     json_rows,
@@ -34,9 +33,17 @@ from glyphscope.core.text.reading import reading_order
 from glyphscope.core.text.visible import visible_glyphs
 from tests import hostile, text_reference
 from tests.test_analysis import analyse
+from tests.test_json_rows import _canonical, _strict
 from tests.test_text_arrays import _pages, _rules
 
-_scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats()
+    | st.text()
+    | st.sampled_from(list(GapReason))
+)
 _values = st.recursive(
     _scalars,
     lambda inner: (
@@ -46,51 +53,30 @@ _values = st.recursive(
     ),
     max_leaves=30,
 )
-_LAYOUTS = [(None, True), (None, False), (1, False), (0, True), (2, True)]
-
-
-def _dumps(value: object, indent: int | None, ensure_ascii: bool, finite: bool) -> str:
-    if finite:
-        value = finite_json(value)
-    return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii, allow_nan=not finite)
 
 
 @settings(max_examples=500, deadline=None)
-@given(_values, st.sampled_from(_LAYOUTS), st.booleans())
-def test_the_writer_writes_what_json_writes(value, layout, finite):
-    indent, ensure_ascii = layout
-    writer = JsonWriter(indent, ensure_ascii, finite)
-    assert writer.text(value) == _dumps(value, indent, ensure_ascii, finite)
+@given(_values, st.booleans())
+def test_any_value_is_written_as_strict_json_of_its_values(value, indent):
+    """Lone surrogates and ints beyond 64 bits (which orjson refuses) included."""
+    assert _canonical(_strict(dumps(value, indent))) == _canonical(value)
 
 
-_int_items = st.integers(-(2**70), 2**70) | st.sampled_from([0, -1, 7, True, False, 1.5])
-_int_lists = st.lists(
-    st.lists(_int_items, max_size=4) | st.tuples(_int_items, _int_items) | st.just([]),
-    max_size=5,
-)
+def test_floats_nan_and_text_spelling():
+    text = dumps({"x": [1e-05, 1e16, -0.0, math.nan, -math.inf], "t": "é\ud800\n"})
+    assert text.startswith(b'{"x":[0.00001,')  # orjson's spelling, the value json reads
+    assert b",-0.0,null,null]" in text
+    assert text.endswith(b'"t":"\xc3\xa9\\ud800\\n"}')
+    assert _strict(text)["t"] == "é\ud800\n"
 
 
-@settings(max_examples=500, deadline=None)
-@given(_int_lists | st.lists(_int_lists, max_size=3), st.sampled_from(_LAYOUTS))
-def test_lists_of_int_lists_are_written_as_json_writes_them(value, layout):
-    """Layout's lines and a band's glyph columns, written a list of lists at once: the same
-    text as json's, an item that is not an exact int (a bool, a float, beyond int64) or not a
-    list included."""
-    indent, ensure_ascii = layout
-    writer = JsonWriter(indent, ensure_ascii)
-    assert writer.text(value) == _dumps(value, indent, ensure_ascii, False)
-
-
-def test_floats_are_written_by_their_bits():
-    values = np.array([0.0, -0.0, 1e-320, 0.1 + 0.2, math.inf, -math.inf, math.nan, 0.0])
-    assert JsonWriter().floats(values) == list(map(json.dumps, values.tolist()))
-    assert JsonWriter(finite=True).floats(values)[4:7] == ["null"] * 3
-
-
-def test_integer_columns_wide_and_narrow():
-    narrow, wide = np.array([3, -2, 3, 0]), np.array([0, 10**15, -(10**12)])
-    assert JsonWriter().ints(narrow) == ["3", "-2", "3", "0"]
-    assert JsonWriter().ints(wide) == ["0", "1000000000000000", "-1000000000000"]
+def test_indent_is_two_spaces_a_level_and_rows_are_one_a_line():
+    analysis = analyse(b"BT /F1 12 Tf 72 700 Td (ab) Tj 0 -14 Td (cd) Tj ET", "helvetica")
+    text = analysis.to_json_text(indent=True)
+    assert text.startswith('{\n  "page": 1,\n  "readable": true,')
+    glyph_lines = [line for line in text.splitlines() if line.startswith('    {"index":')]
+    assert len(glyph_lines) == len(analysis.glyphs)
+    assert _canonical(_strict(text.encode())) == _canonical(analysis.to_json())
 
 
 def test_gap_columns_are_the_records_they_hold():
@@ -110,7 +96,7 @@ def test_gap_columns_are_the_records_they_hold():
 
 @settings(max_examples=200, deadline=None)
 @given(_pages(), _rules)
-def test_decision_columns_write_the_records_json(page, rules):
+def test_decision_columns_write_the_records_values(page, rules):
     glyphs, order = page
     reference = text_reference.reading_order(glyphs, order, rules)
     result = reading_order(GlyphColumns.from_glyphs(glyphs), order, rules)
@@ -120,23 +106,21 @@ def test_decision_columns_write_the_records_json(page, rules):
     ):
         expected = [record._asdict() for record in records]
         assert repr(list(DecisionJson(decisions))) == repr(expected)
-        for indent, ensure_ascii in _LAYOUTS[:3]:
-            for finite in (False, True):
-                written = JsonWriter(indent, ensure_ascii, finite).text(DecisionJson(decisions))
-                assert written == _dumps(expected, indent, ensure_ascii, finite)
+        for indent in (False, True):
+            written = dumps(DecisionJson(decisions), indent)
+            assert _canonical(_strict(written)) == _canonical(expected)
 
 
 @settings(max_examples=150, deadline=None)
-@given(_pages(max_size=30), st.booleans(), st.sampled_from(_LAYOUTS))
-def test_glyph_rows_write_the_glyph_dictionaries(page, indexed, layout):
+@given(_pages(max_size=30), st.booleans(), st.booleans())
+def test_glyph_rows_write_the_glyph_dictionaries_values(page, indexed, indent):
     glyphs, order = page
-    indent, ensure_ascii = layout
     columns = GlyphColumns.from_glyphs(glyphs)
     rows = sorted(set(order))
     expected = list(GlyphJson(glyphs, 7, rows, indexed))  # glyph_to_json of each record
     assert json.dumps(list(GlyphJson(columns, 7, rows, indexed))) == json.dumps(expected)
-    written = JsonWriter(indent, ensure_ascii, True).text(GlyphJson(columns, 7, rows, indexed))
-    assert written == _dumps(expected, indent, ensure_ascii, True)
+    written = dumps(GlyphJson(columns, 7, rows, indexed), indent)
+    assert _canonical(_strict(written)) == _canonical(expected)
 
 
 @pytest.mark.parametrize(
@@ -149,13 +133,14 @@ def test_glyph_rows_write_the_glyph_dictionaries(page, indexed, layout):
     ],
     ids=["lines", "duplicates", "vertical", "cjk"],
 )
-def test_the_log_text_is_json_of_to_json(content, fonts):
+def test_the_log_text_is_strict_json_of_to_json(content, fonts):
     analysis = analyse(content, "cjk-vertical" if fonts == "v" else fonts)
-    assert analysis.to_json_text() == json.dumps(analysis.to_json())
-    assert analysis.to_json_text(1, False, True) == _dumps(analysis.to_json(), 1, False, True)
+    for indent in (False, True):
+        text = analysis.to_json_text(indent)
+        assert _canonical(_strict(text.encode())) == _canonical(analysis.to_json())
 
 
-def test_explain_writes_json_of_the_report_with_non_finite_numbers_as_null():
+def test_explain_writes_strict_json_of_the_report_with_non_finite_numbers_as_null():
     with Document.open(hostile.huge_text_matrix()) as document:
         document.source = "huge.pdf"
         analysis = analyse_page(document.page(0), Rules())
@@ -163,9 +148,9 @@ def test_explain_writes_json_of_the_report_with_non_finite_numbers_as_null():
         cli._write_explain(document, [0, 0], Rules(), out)
     assert any(glyph.get("non_finite") for glyph in analysis.to_json()["glyphs"])
     report = explain_report("huge.pdf", Rules(), [analysis.to_json()] * 2)
-    expected = json.dumps(finite_json(report), indent=1, ensure_ascii=False, allow_nan=False)
-    assert out.getvalue().decode("utf-8") == expected + "\n"
-    assert analysis.to_json_text() == json.dumps(analysis.to_json())
+    assert out.getvalue().endswith(b"\n}\n")
+    assert _canonical(_strict(out.getvalue())) == _canonical(report)
+    assert _canonical(_strict(analysis.to_json_text().encode())) == _canonical(analysis.to_json())
 
 
 @pytest.mark.parametrize("mode", ["glyphs", "visible"])
@@ -180,63 +165,32 @@ def test_glyph_lines_are_json_of_each_glyph_record(tmp_path, mode):
         rows = range(len(glyphs))
         if mode == "visible":
             rows = visible_glyphs(glyphs, page.visible_box, Rules()).visible
-    expected = [json.dumps(glyph_to_json(glyphs[row], 1), ensure_ascii=False) for row in rows]
-    assert out.getvalue().decode("utf-8").splitlines() == expected
+    lines = out.getvalue().splitlines()
+    assert [_canonical(_strict(line)) for line in lines] == [
+        _canonical(glyph_to_json(glyphs[row], 1)) for row in rows
+    ]
 
 
-def test_the_log_text_without_the_compiled_writer_is_the_same(monkeypatch):
-    analysis = analyse(b"BT /F1 12 Tf 72 700 Td [(ab)-400(cd)] TJ 0 -14 Td (ef) Tj ET", "helvetica")
-    compiled = analysis.to_json_text(), analysis.to_json_text(1, False, True)
-    monkeypatch.setattr(jsontext, "_compiled_join_rows", None)
-    monkeypatch.setattr(jsontext, "_CompiledFloatTexts", None)
-    monkeypatch.setattr(jsontext, "_compiled_join_ints", None)
-    monkeypatch.setattr(jsontext, "_CompiledTextBuffer", None)
-    jsontext.shared_writer.cache_clear()  # its writers hold the compiled FloatTexts
-    try:
-        assert (analysis.to_json_text(), analysis.to_json_text(1, False, True)) == compiled
-    finally:
-        jsontext.shared_writer.cache_clear()
-    assert compiled[0] == json.dumps(analysis.to_json())
+def test_the_report_is_streamed_a_page_and_a_chunk_of_rows_at_a_time():
+    analysis = analyse(b"BT /F1 12 Tf 72 700 Td [(ab)-400(cd)] TJ 0 -14 Td (\xe9t) Tj ET")
+    made = []
+
+    def page(number: int) -> object:
+        made.append(number)
+        return analysis_json(analysis, json_rows)
+
+    pieces = encoded(explain_report("f.pdf", Rules(), Converted([1, 2], page)), indent=True)
+    first = [next(pieces) for _ in range(3)]
+    assert made == [1] and all(isinstance(piece, bytes) for piece in first)
+    text = b"".join(first + list(pieces))
+    assert made == [1, 2]
+    report = explain_report("f.pdf", Rules(), [analysis.to_json()] * 2)
+    assert _canonical(_strict(text)) == _canonical(report)
 
 
-@pytest.mark.parametrize("compiled", [True, False])
-def test_encoded_blocks_are_the_utf8_of_the_text(monkeypatch, compiled):
-    analysis = analyse(
-        b"BT /F1 12 Tf 72 700 Td [(ab)-400(cd)] TJ 0 -14 Td (\xe9t) Tj ET", "helvetica"
-    )
-    if not compiled:
-        monkeypatch.setattr(jsontext, "_CompiledTextBuffer", None)
-    writer = JsonWriter(1, False, True)
-    report = analysis_json(analysis, json_rows)
-    blocks = list(writer.encoded(report, size=300))
-    assert all(len(block) >= 300 for block in blocks[:-1]) and len(blocks) > 2
-    assert b"".join(blocks) == writer.text(report).encode("utf-8")
-    assert writer.text(report) == _dumps(analysis.to_json(), 1, False, True)
-
-
-def test_a_lone_surrogate_beside_rows_is_written_as_json_writes_it():
-    # Not UTF-8: the compiled buffer refuses it, and the text is written in Python.
-    analysis = analyse(b"BT /F1 12 Tf 72 700 Td (ab) Tj ET", "helvetica")
-    value = {"odd": "\ud800", "log": analysis_json(analysis, json_rows)}
-    expected = {"odd": "\ud800", "log": analysis.to_json()}
-    assert JsonWriter(None, False).text(value) == json.dumps(expected, ensure_ascii=False)
-    assert JsonWriter().text(value) == json.dumps(expected)
-
-
-def test_pages_written_by_one_shared_writer_are_written_as_by_a_fresh_writer():
-    # The float and string texts a shared writer keeps from a page are the texts of the next.
-    first = analyse(b"BT /F1 12 Tf 72 700 Td (ab) Tj 0 -14 Td (ab) Tj ET", "helvetica")
-    second = analyse(b"BT /F1 12 Tf 72 686 Td (ba) Tj 0.5 -14 Td (c) Tj ET", "helvetica")
-    for analysis in (first, second, first):
-        assert analysis.to_json_text() == json.dumps(analysis.to_json())
-        assert analysis.to_json_text() == jsontext.JsonWriter().text(
-            analysis_json(analysis, json_rows)
-        )
-
-
-def test_glyph_texts_written_through_their_ids_are_the_texts_json_writes():
-    # The glyph text field is a table of the page's distinct texts, each quoted once; texts
-    # that need escapes, a non-ASCII one and a lone surrogate (written in Python) among them.
+def test_a_lone_surrogate_in_a_glyph_text_is_written_as_its_escape():
+    # A ToUnicode CMap can map a code to one half of a surrogate pair: orjson refuses such a
+    # str, and the writer writes json's \ud800 escape, which reads back as the same str.
     analysis = analyse(b"BT /F1 12 Tf 72 700 Td (abcdef) Tj ET", "helvetica")
     glyphs = analysis.glyphs
     assert isinstance(glyphs, GlyphColumns)
@@ -245,6 +199,7 @@ def test_glyph_texts_written_through_their_ids_are_the_texts_json_writes():
         {row: glyphs[row]._replace(text=text) for row, text in enumerate(texts)}
     )
     records = GlyphJson(replaced, 1, indexed=True)
-    for indent, ensure_ascii in ((None, True), (2, False)):
-        expected = json.dumps(list(records), indent=indent, ensure_ascii=ensure_ascii)
-        assert JsonWriter(indent, ensure_ascii).text(records) == expected
+    written = dumps({"odd": "\udfff", "glyphs": records})
+    assert b'"unicode":"\\ud800"' in written and b'"odd":"\\udfff"' in written
+    expected = {"odd": "\udfff", "glyphs": list(records)}
+    assert _canonical(_strict(written)) == _canonical(expected)

@@ -4,7 +4,7 @@ The analysis keeps a decision per consecutive pair of the page, so its log holds
 records per glyph. reading_order computes the numbers of the horizontal pairs as arrays
 (core.text.pairs); GapColumns and LineBreakColumns keep them as those arrays, a `Sequence` of
 the records that makes each one only when it is asked for, and write the log's dictionaries
-from the arrays a chunk at a time (serialize.analysis_json), equal to `record._asdict()`.
+from the arrays a chunk at a time (analysis.analysis_json), equal to `record._asdict()`.
 """
 
 from __future__ import annotations

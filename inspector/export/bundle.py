@@ -72,7 +72,7 @@ def embedded_json(analysis) -> str:
 def embedded_json_pieces(analysis) -> list[str]:
     """embedded_json's text in pieces of TEXT_PIECE characters, escaped a piece at a time (a
     dense page's log is 10 MB: one str.replace over it held the GIL 15 ms)."""
-    text = analysis.to_json_text(ensure_ascii=False, finite=True)
+    text = analysis.to_json_text()
     return [
         text[start : start + TEXT_PIECE]
         .replace("<", "\\u003c")
