@@ -10,8 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import glyphscope.core.text.reading as reading
-from tests.test_layout_arrays import _rules
-from tests.test_text_arrays import _pages
 
 compiled = pytest.importorskip("glyphscope.core.text._builder")
 
@@ -39,16 +37,3 @@ def test_the_compiled_run_writes_what_the_python_run_writes(run):
         after = write(chars, owners, tail, indices, texts, blanks, separators)
         results.append((chars, owners, after))
     assert results[0] == results[1]
-
-
-@settings(max_examples=300, deadline=None)
-@given(_pages(), _rules)
-def test_reading_order_with_the_python_run_is_the_compiled_one(page, rules):
-    glyphs, order = page
-    expected = repr(reading.reading_order(glyphs, order, rules))
-    saved = reading._run
-    reading._run = reading.run_in_python
-    try:
-        assert repr(reading.reading_order(glyphs, order, rules)) == expected
-    finally:
-        reading._run = saved

@@ -6,10 +6,6 @@ out by either path."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
-from types import ModuleType
-from unittest import mock
 
 import numpy as np
 import pytest
@@ -20,36 +16,11 @@ import glyphscope.core.text.columns as columns
 import glyphscope.core.text.layout as layout
 import glyphscope.core.text.lines as lines
 from glyphscope.core.rules import Rules
+from tests.reference_paths import reference_paths
 from tests.test_layout_arrays import _rules
 from tests.test_text_arrays import _pages
 
 compiled = pytest.importorskip("glyphscope.core.text._grid")
-
-# Each module's compiled loops and what stands in for them without the extension: a Python
-# function, or None where the module then takes its numpy path.
-_PYTHON_LOOPS = {
-    layout: {"_grid_text": layout.grid_text_in_python},
-    lines: {
-        "_line_starts": lines.line_starts_in_python,
-        "_rows_by_line": lines.rows_by_line_in_python,
-        "_rows_top_down": lines.rows_top_down_in_python,
-    },
-    columns: {
-        "_line_inks": columns.line_inks_in_python,
-        "_band_extents": None,
-        "_merge_ink": None,
-    },
-}
-
-
-@contextmanager
-def _python_loops(*modules: ModuleType) -> Iterator[None]:
-    """The modules' Python paths in place of their compiled loops, for the block."""
-    with ExitStack() as stack:
-        for module in modules:
-            stack.enter_context(mock.patch.multiple(module, **_PYTHON_LOOPS[module]))
-        yield
-
 
 _float = st.one_of(
     st.sampled_from([0.0, -0.0, 1.0, 2.0, 10.0, 12.0, math.nan, math.inf, -math.inf]),
@@ -159,7 +130,7 @@ def test_compiled_grid_text_is_the_python_one(rows, columns, blank_lines, paddin
 def test_layout_with_the_python_loops_is_the_compiled_layout(page, rules):
     glyphs, order = page
     expected = repr(layout.layout(glyphs, order, rules))
-    with _python_loops(layout, lines):
+    with reference_paths():
         assert repr(layout.layout(glyphs, order, rules)) == expected
 
 
@@ -203,7 +174,7 @@ def test_compiled_line_inks_are_the_python_ones(lines_rows, distance):
 def test_columns_with_the_python_loops_are_the_compiled_columns(page, rules):
     glyphs, order = page
     expected = repr(columns.columns_text(glyphs, order, rules))
-    with _python_loops(layout, lines, columns):
+    with reference_paths():
         assert repr(columns.columns_text(glyphs, order, rules)) == expected
 
 

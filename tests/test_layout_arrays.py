@@ -1,10 +1,11 @@
 """Layout (spec §7), its baseline lines, columns (§8) and structure order's MCID buckets (§9)
-over arrays (issue 9) lay out, split and replay exactly as they did record by record
-(tests/text_reference.py): the same LayoutResult, ColumnsResult and StructureOrder, compared
-by repr (so -0.0, nan and a numpy scalar in place of a float all show), on random pages of
-horizontal, rotated and vertical glyphs, blanks, CJK, right-to-left letters and damaged
-geometry, with the layout caps small enough to be reached, held as records or as
-GlyphColumns."""
+lay out, split and replay exactly as their references: the compiled loops as the Python
+references (tests/reference_paths.py), the page's rotation and the MCID buckets as they were
+glyph by glyph (tests/text_reference.py). The same LayoutResult, ColumnsResult and
+StructureOrder, compared by repr (so -0.0, nan and a numpy scalar in place of a float all
+show), on random pages of horizontal, rotated and vertical glyphs, blanks, CJK, right-to-left
+letters and damaged geometry, with the layout caps small enough to be reached, held as
+records or as GlyphColumns."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from glyphscope.core.text.reading import reading_order
 from glyphscope.core.text.visible import visible_glyphs
 from tests import text_reference
 from tests.pdfbuilder import PdfBuilder, tounicode_cmap
+from tests.reference_paths import reference_paths
 from tests.test_text_arrays import _pages
 
 _rules = st.builds(
@@ -40,28 +42,31 @@ _rules = st.builds(
 
 @settings(max_examples=400, deadline=None)
 @given(_pages(), _rules)
-def test_layout_over_arrays_is_the_layout_of_records(page, rules):
+def test_layout_compiled_is_the_reference_layout(page, rules):
     glyphs, order = page
-    expected = repr(text_reference.layout(glyphs, order, rules))
+    with reference_paths():
+        expected = repr(layout(glyphs, order, rules))
     assert repr(layout(glyphs, order, rules)) == expected
     assert repr(layout(GlyphColumns.from_glyphs(glyphs), order, rules)) == expected
 
 
 @settings(max_examples=200, deadline=None)
 @given(_pages(), st.sampled_from([0, 90, 180, 270]), _rules)
-def test_line_order_and_rotation_over_arrays_are_those_of_records(page, rotation, rules):
+def test_line_order_and_rotation_are_those_of_the_references(page, rotation, rules):
     glyphs, order = page
-    expected = text_reference.line_order(glyphs, order, rotation, rules)
+    with reference_paths():
+        expected = lines.line_order(glyphs, order, rotation, rules)
     assert lines.line_order(glyphs, order, rotation, rules) == expected
     assert lines.dominant_rotation(glyphs, order) == text_reference.dominant_rotation(glyphs, order)
 
 
 @settings(max_examples=400, deadline=None)
 @given(_pages(), _rules, st.booleans())
-def test_columns_over_arrays_split_as_the_records_did(page, rules, given_grid):
+def test_columns_compiled_split_as_the_reference(page, rules, given_grid):
     glyphs, order = page
-    grid = text_reference.layout(glyphs, order, rules) if given_grid else None
-    expected = repr(text_reference.columns_text(glyphs, order, rules, grid=grid))
+    with reference_paths():
+        grid = layout(glyphs, order, rules) if given_grid else None
+        expected = repr(columns_text(glyphs, order, rules, grid=grid))
     assert repr(columns_text(glyphs, order, rules, grid=grid)) == expected
     columns = GlyphColumns.from_glyphs(glyphs)
     assert repr(columns_text(columns, order, rules, grid=grid)) == expected
@@ -154,7 +159,7 @@ def _built_page(runs, rotate: int):
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(_run, max_size=8), st.sampled_from([0, 0, 90]))
-def test_layout_and_columns_of_built_pages_are_those_of_records(runs, rotate):
+def test_layout_and_columns_of_built_pages_are_those_of_the_references(runs, rotate):
     page = _built_page(runs, rotate)
     rules = Rules()
     extraction = page.extract()
@@ -163,10 +168,11 @@ def test_layout_and_columns_of_built_pages_are_those_of_records(runs, rotate):
     glyphs, order = prepared.glyphs, prepared.order
     assert isinstance(glyphs, GlyphColumns)
     records = list(glyphs)
-    grid = repr(text_reference.layout(records, order, rules))
+    with reference_paths():
+        grid = repr(layout(records, order, rules))
+        columns = repr(columns_text(records, order, rules))
     assert repr(layout(glyphs, order, rules)) == grid
     assert repr(layout(records, order, rules)) == grid
-    columns = repr(text_reference.columns_text(records, order, rules))
     assert repr(columns_text(glyphs, order, rules)) == columns
     assert repr(columns_text(records, order, rules)) == columns
 

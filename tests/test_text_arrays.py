@@ -1,8 +1,8 @@
-"""The text stages over arrays (issue 9) decide exactly as they did glyph by glyph and pair by
-pair (tests/text_reference.py): same text, same char_glyphs, same decision records with the
-same floats (compared by repr, so -0.0, nan and a numpy scalar in place of a float all show),
-on random pages of horizontal, rotated and vertical glyphs, blanks, CJK, ligatures,
-zero-height and zero-width boxes and non-finite geometry, held as records or as GlyphColumns."""
+"""The text stages' compiled loops decide exactly as their Python references
+(tests/reference_paths.py): same text, same char_glyphs, same decision records with the same
+floats (compared by repr, so -0.0, nan and a numpy scalar in place of a float all show), on
+random pages of horizontal, rotated and vertical glyphs, blanks, CJK, ligatures, zero-height
+and zero-width boxes and non-finite geometry, held as records or as GlyphColumns."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from glyphscope.core.text.arrays import GlyphRows, hypots, quad_heights
 from glyphscope.core.text.chars import text_classes
 from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
-from tests import text_reference
 from tests.glyphbuilder import make_glyph
+from tests.reference_paths import reference_paths
 from tests.test_accents_actual_text import _page as _accent_page
 
 _TEXTS = ["a", "b", "W", "1", " ", "\u00a0", "\u3000", "", "\t", "\x01", "中", "文", "あ"]
@@ -99,9 +99,10 @@ def _pages(draw, max_size=60):
 
 @settings(max_examples=400, deadline=None)
 @given(_pages(), _rules)
-def test_reading_order_over_arrays_decides_as_pair_by_pair(page, rules):
+def test_reading_order_compiled_decides_as_the_reference(page, rules):
     glyphs, order = page
-    expected = repr(text_reference.reading_order(glyphs, order, rules))
+    with reference_paths():
+        expected = repr(reading_order(glyphs, order, rules))
     assert repr(reading_order(glyphs, order, rules)) == expected
     assert repr(reading_order(GlyphColumns.from_glyphs(glyphs), order, rules)) == expected
 
@@ -136,9 +137,10 @@ _boxes = st.sampled_from(
 
 @settings(max_examples=200, deadline=None)
 @given(_pages(), _boxes)
-def test_box_filter_over_arrays_drops_as_glyph_by_glyph(page, box):
+def test_box_filter_compiled_drops_as_the_reference(page, box):
     glyphs, _ = page
-    expected = repr(text_reference.box_filter(glyphs, box))
+    with reference_paths():
+        expected = repr(visible._box_filter(glyphs, box))
     assert repr(visible._box_filter(glyphs, box)) == expected
     assert repr(visible._box_filter(GlyphColumns.from_glyphs(glyphs), box)) == expected
 

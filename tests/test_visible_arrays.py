@@ -1,5 +1,6 @@
-"""Duplicate removal over arrays (issue 9, 10) decides exactly as the pair-by-pair scan:
-same records, same order, on random clusters of overprinted, shifted and rescaled glyphs."""
+"""Duplicate removal's compiled scan (issue 9, 10) decides exactly as its reference, the
+pair-by-pair scan: same records, same order, on random clusters of overprinted, shifted and
+rescaled glyphs."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from hypothesis import strategies as st
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import visible
+from glyphscope.core.text.arrays import GlyphRows
+from tests.reference_paths import reference_paths
 from tests.test_visible import make_glyph
 
 # Few texts, few anchor points and tiny offsets, so that copies, near misses, triple strikes
@@ -49,38 +52,43 @@ def _bits(records):
     ]
 
 
-def _arrays(glyphs, candidates, rules):
-    """_array_duplicates' records, bit for bit the same as the compiled scan's (on records and
-    on columns, through its own candidates, and with every glyph looking its candidates up in
-    its bands of y) where the extension is built, as bits; None when every path leaves them
-    to the scan (either may on its own: the arrays when they cannot number the keys)."""
-    outcomes = [visible._array_duplicates(glyphs, candidates, rules)]
-    if visible._find_copies is not None:
-        outcomes.append(visible._compiled_duplicates(glyphs, candidates, rules))
-        columns = GlyphColumns.from_glyphs(glyphs)
-        outcomes.append(visible._compiled_duplicates(columns, candidates, rules))
-        saved = visible._DIRECT_SCAN
-        try:
-            visible._DIRECT_SCAN = 0
-            outcomes.append(visible._compiled_duplicates(glyphs, candidates, rules))
-        finally:
-            visible._DIRECT_SCAN = saved
+def _compiled(glyphs, candidates, rules):
+    """The compiled scan's records (on records and on columns, and with every glyph looking
+    its candidates up in its bands of y), all the same, as bits; None where the extension is
+    not built or the geometry is not finite (the scan decides there)."""
+    if visible._find_copies is None:
+        return None
+    text_ids = visible._string_ordered(*GlyphRows(glyphs, candidates).text_ids())[0]
+    columns = GlyphColumns.from_glyphs(glyphs)
+    outcomes = [
+        visible._compiled_duplicates(held, candidates, rules, text_ids)
+        for held in (glyphs, columns)
+    ]
+    saved = visible._DIRECT_SCAN
+    try:
+        visible._DIRECT_SCAN = 0
+        outcomes.append(visible._compiled_duplicates(glyphs, candidates, rules, text_ids))
+    finally:
+        visible._DIRECT_SCAN = saved
     found = [_bits(copies.records()) for copies in outcomes if copies is not None]
     assert all(outcome == found[0] for outcome in found)
     return found[0] if found else None
 
 
 def _both(glyphs, rules):
+    """The compiled scan's records and the reference scan's (_scan_duplicates), as bits."""
     candidates = [i for i, g in enumerate(glyphs) if g.text]
     scan = sorted(candidates, key=lambda i: (glyphs[i].text, glyphs[i].origin[0]))
-    return _arrays(glyphs, candidates, rules), _bits(visible._scan_duplicates(glyphs, scan, rules))
+    return _compiled(glyphs, candidates, rules), _bits(
+        visible._scan_duplicates(glyphs, scan, rules)
+    )
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_glyph, max_size=120))
-def test_arrays_decide_as_the_scan(specs):
-    arrays, scan = _both(_glyphs(specs), Rules())
-    assert arrays == scan
+def test_compiled_scan_decides_as_the_scan(specs):
+    compiled, scan = _both(_glyphs(specs), Rules())
+    assert compiled is None or compiled == scan
 
 
 @settings(max_examples=100, deadline=None)
@@ -89,16 +97,16 @@ def test_arrays_decide_as_the_scan(specs):
     st.sampled_from([0.0, 0.1, 0.25, 1.0, 3.0]),
     st.sampled_from([0.0, 0.2, 0.5]),
 )
-def test_arrays_decide_as_the_scan_under_other_rules(specs, window, across):
+def test_compiled_scan_decides_as_the_scan_under_other_rules(specs, window, across):
     rules = Rules(duplicate_scan_window=window, duplicate_across=across)
-    arrays, scan = _both(_glyphs(specs), rules)
-    assert arrays == scan
+    compiled, scan = _both(_glyphs(specs), rules)
+    assert compiled is None or compiled == scan
 
 
 def test_non_finite_geometry_goes_to_the_scan():
     glyphs = [make_glyph("a", 10.0 * i, 10.0) for i in range(70)]
     glyphs.append(make_glyph("a", math.inf, 10.0))
-    assert visible._array_duplicates(glyphs, list(range(len(glyphs))), Rules()) is None
+    assert _compiled(glyphs, list(range(len(glyphs))), Rules()) is None
     assert visible.visible_glyphs(glyphs, (-1e9, -1e9, 1e9, 1e9), Rules()).dropped[-1].index == 70
 
 
@@ -164,8 +172,8 @@ def _edge_glyphs(specs, non_finite=None):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_edge, max_size=60))
 def test_compiled_scan_decides_as_the_scan_bit_for_bit_at_the_edges(specs):
-    arrays, scan = _both(_edge_glyphs(specs), Rules())
-    assert arrays is None or arrays == scan
+    compiled, scan = _both(_edge_glyphs(specs), Rules())
+    assert compiled is None or compiled == scan
 
 
 @compiled
@@ -179,12 +187,8 @@ def test_duplicates_are_the_same_with_and_without_the_extension(specs, non_finit
     glyphs = _edge_glyphs(specs, non_finite)
     candidates = list(range(len(glyphs)))
     with_extension = visible._duplicates(glyphs, candidates, rules).records()
-    saved = visible._find_copies
-    try:
-        visible._find_copies = None
+    with reference_paths():
         without = visible._duplicates(glyphs, candidates, rules).records()
-    finally:
-        visible._find_copies = saved
     assert _bits(with_extension) == _bits(without)
 
 
@@ -198,8 +202,8 @@ def test_compiled_scan_looks_up_bands_for_a_column_sharing_text_and_x():
         if line % 3 == 0:
             glyphs.append(make_glyph("7", 100.2, 12.0 * line + 0.1))
     glyphs = [g._replace(draw_order=i) for i, g in enumerate(glyphs)]
-    copies = visible._compiled_duplicates(glyphs, list(range(len(glyphs))), Rules())
+    copies = visible._duplicates(glyphs, list(range(len(glyphs))), Rules())
     assert copies.dropped == [i for i, g in enumerate(glyphs) if g.origin[0] == 100.2]
     assert copies.kept == [i - 1 for i in copies.dropped]
-    arrays, scan = _both(glyphs, Rules())
-    assert arrays == scan
+    compiled, scan = _both(glyphs, Rules())
+    assert compiled == scan

@@ -1,10 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The visible stage's loops compiled: visible._scan_duplicates (spec §5), the scan over the
 sorted candidates, its near test, _match and the first-drawn-wins decisions in one loop, with
-the numbers visible._pair_offsets computes (built with contraction off, so no fused
-multiply-add changes a last bit), and the visible-box test (§4). tests/test_visible_arrays.py
-holds the scan against the Python one, tests/test_text_arrays.py the box test against the
-glyph-by-glyph reference."""
+_match's numbers bit for bit (built with contraction off, so no fused multiply-add changes a
+last bit), and the visible-box test (§4), visible._box_in_python. The Python functions named
+are the references: tests/test_visible_arrays.py and tests/test_text_arrays.py hold each loop
+against its reference."""
 
 from libc.math cimport fabs, isfinite
 from libc.stdlib cimport qsort

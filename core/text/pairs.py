@@ -1,10 +1,11 @@
 """Spec §6 over consecutive pairs: the numbers behind every line break and word gap of reading
-order, computed at once for a whole order as arrays (core.text.arrays), equal bit for bit to
-what reading.line_break and reading.word_gap compute for one pair.
+order, computed at once for a whole order as arrays (core.text.arrays).
 
 Pair k is the move from position k of the order to position k + 1. Every pair gets its numbers;
-reading_order uses those of pairs of two horizontal glyphs (a vertical run is read in columns,
-glyph by glyph), and makes decision records of them only when the caller keeps the log.
+reading_order uses those of pairs of two horizontal glyphs, and of consecutive glyphs of a
+vertical column (word gaps only), and makes decision records of them only when the caller
+keeps the log. pair_numbers_in_python is the rule's reference (the fallback and the oracle of
+the compiled loop, _pairs.pyx).
 """
 
 from __future__ import annotations
@@ -94,12 +95,22 @@ def pair_numbers_in_python(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """ReadingPairs' projection, break_threshold, broke, gap, gap_threshold and reason of the
     pairs of consecutive rows, over arrays; `classes` holds each row's whitespace, first and
-    last character CJK (chars.text_classes) as its three columns."""
+    last character CJK (chars.text_classes) as its three columns.
+
+    Line break: a new line when the origin move across the previous writing direction exceeds
+    line_break_ratio × the larger box height. Projecting on the direction's normal makes
+    rotated runs behave like horizontal ones; the larger height keeps a superscript (Ts,
+    §9.3.7) and a small caption beside a big word on the line.
+
+    Word space: the gap starts at the previous glyph END (its own advance, §9.4.4 w0 × Tfs ×
+    Th) rather than the pen position, so a negative Tc given back through TJ is no gap
+    ("95后"); the threshold scales with the box height rather than Tf, so `1 Tf` under a scaled
+    Tm works. A zero-height box never makes a space (the seed tests Height > 0)."""
     whitespace, cjk_first, cjk_last = classes[:, 0], classes[:, 1], classes[:, 2]
     origin, glyph_end = rows.points("origin"), rows.points("glyph_end")
     ux, uy = writing_directions(rows)
     height = quad_heights(rows.quads())
-    # The direction and glyph end are the previous glyph's (reading.word_gap, line_break).
+    # The direction and glyph end are the previous glyph's.
     x0, y0, x1, y1 = origin[:-1, 0], origin[:-1, 1], origin[1:, 0], origin[1:, 1]
     end_x, end_y, ux, uy = glyph_end[:-1, 0], glyph_end[:-1, 1], ux[:-1], uy[:-1]
     before, after = height[:-1], height[1:]
@@ -112,8 +123,8 @@ def pair_numbers_in_python(
         gap_threshold = rules.space_gap_ratio * after
         above = (after > 0.0) & (gap > gap_threshold)
         negative = gap < 0.0
-    # The first condition that holds gives the reason, as reading.word_gap tests them (one
-    # np.where per condition: np.select costs several times more on a page's pairs).
+    # The first condition that holds gives the reason, in this order (one np.where per
+    # condition: np.select costs several times more on a page's pairs).
     reason = np.where(
         whitespace[:-1] | whitespace[1:],
         _BLANK,

@@ -23,16 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from glyphscope.core.geometry import across, along, quad_centre, quad_height
+from glyphscope.core.geometry import quad_centre, quad_height
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.bidi import BidiRun, logical_order
-from glyphscope.core.text.chars import (
-    glyph_output_text,
-    is_cjk_char,
-    is_resolved_whitespace_text,
-    is_whitespace_text,
-)
 from glyphscope.core.text.decisions import (
     GapColumns,
     GapDecision,
@@ -50,10 +44,8 @@ __all__ = [
     "TextBuilder",
     "TextResult",
     "VerticalColumn",
-    "line_break",
     "reading_order",
     "vertical_columns",
-    "word_gap",
 ]
 
 
@@ -235,9 +227,9 @@ def reading_order(
     if pairs is None:
         pairs = reading_pairs(glyphs, order, rules)
     builder = TextBuilder()
-    # The decisions of each run in turn: rows of the pairs' columns, or the records of a
-    # vertical run's columns.
-    gaps: list[GapColumns | list[GapDecision]] = []
+    # The decisions of each run in turn: rows of the pairs' columns, or a vertical run's
+    # columns' own.
+    gaps: list[GapColumns] = []
     breaks: list[LineBreakColumns] = []
     columns: list[VerticalColumn] = []
     count = len(pairs.glyphs)
@@ -246,10 +238,9 @@ def reading_order(
     for start, stop, vertical in _runs(pairs.vertical):
         if vertical:
             builder.newline()
-            run = pairs.glyphs[start:stop]
-            kept: list[GapDecision] = []
-            columns.extend(_read_vertical(glyphs, run, rules, builder, kept))
-            gaps.append(kept)
+            run_columns, run_gaps = _read_vertical(glyphs, pairs.glyphs[start:stop], rules, builder)
+            columns.extend(run_columns)
+            gaps.extend(run_gaps)
             if stop < count:
                 builder.newline()
             continue
@@ -267,7 +258,7 @@ def reading_order(
     text, owners, bidi_runs = logical_order(visual.text, visual.char_glyphs, glyphs, rules)
     return ReadingResult(
         text=visual if text is visual.text else TextResult(text, owners),
-        gaps=_joined_gaps(gaps) if log is not None else (),
+        gaps=GapColumns.joined(gaps) if log is not None else (),
         line_breaks=LineBreakColumns.joined(breaks) if log is not None else (),
         vertical_columns=tuple(columns),
         bidi_runs=bidi_runs,
@@ -302,99 +293,33 @@ def _decisions(pairs: ReadingPairs) -> tuple[LineBreakColumns, GapColumns, list[
     return breaks, gaps, before
 
 
-def _joined_gaps(parts: list[GapColumns | list[GapDecision]]) -> Sequence[GapDecision]:
-    """The gap decisions of every run in turn as columns; as a tuple of records when a
-    vertical run's would not come back exactly from columns."""
-    columns = [
-        part if isinstance(part, GapColumns) else GapColumns.from_records(part) for part in parts
-    ]
-    if any(part is None for part in columns):
-        return tuple(gap for part in parts for gap in part)
-    return GapColumns.joined(columns)  # type: ignore[arg-type]  # no None left
-
-
-def line_break(
-    glyphs: Sequence[Glyph],
-    previous: int,
-    current: int,
-    direction: tuple[float, float],
-    previous_height: float,
-    current_height: float,
-    rules: Rules,
-) -> LineBreakDecision:
-    """Spec §6: a new line when the origin move across the previous writing direction exceeds
-    line_break_ratio × the larger box height. Projecting on the direction's normal makes rotated
-    runs behave like horizontal ones; the larger height keeps a superscript (Ts, §9.3.7) and a
-    small caption beside a big word on the line."""
-    projection = across(glyphs[previous].origin, glyphs[current].origin, direction)
-    threshold = rules.line_break_ratio * max(previous_height, current_height)
-    return LineBreakDecision(previous, current, projection, threshold, abs(projection) > threshold)
-
-
-def word_gap(
-    glyphs: Sequence[Glyph],
-    previous: int,
-    current: int,
-    direction: tuple[float, float],
-    current_height: float,
-    rules: Rules,
-) -> GapDecision:
-    """Spec §6 word space. The gap starts at the previous glyph END (its own advance, §9.4.4
-    w0 × Tfs × Th) rather than the pen position, so a negative Tc given back through TJ is no
-    gap ("95后"); the threshold scales with the box height rather than Tf, so `1 Tf` under a
-    scaled Tm works. A zero-height box never makes a space (the seed tests Height > 0)."""
-    before, glyph = glyphs[previous], glyphs[current]
-    gap = along(before.glyph_end, glyph.origin, direction)
-    threshold = rules.space_gap_ratio * current_height
-    if is_whitespace_text(before.text) or is_whitespace_text(glyph.text):
-        space, reason = False, GapReason.BLANK_SIDE
-    elif is_cjk_char(before.text[-1]) and is_cjk_char(glyph.text[0]):
-        space, reason = False, GapReason.CJK_PAIR
-    elif gap < 0.0:
-        space, reason = False, GapReason.NEGATIVE_GAP
-    elif current_height > 0.0 and gap > threshold:
-        space, reason = True, GapReason.ABOVE_THRESHOLD
-    else:
-        space, reason = False, GapReason.BELOW_THRESHOLD
-    return GapDecision(previous, current, gap, threshold, space, reason)
-
-
-def _write(builder: TextBuilder, index: int, glyph: Glyph, rules: Rules) -> None:
-    text = glyph.text
-    builder.glyph(index, glyph_output_text(glyph, rules), is_resolved_whitespace_text(text))
-
-
 def _read_vertical(
-    glyphs: Sequence[Glyph],
-    run: list[int],
-    rules: Rules,
-    builder: TextBuilder,
-    gaps: list[GapDecision],
-) -> list[VerticalColumn]:
+    glyphs: Sequence[Glyph], run: list[int], rules: Rules, builder: TextBuilder
+) -> tuple[list[VerticalColumn], list[GapColumns]]:
     """Spec §6 / §9.7.4.3: writing-mode-1 glyphs grouped into columns, read right to left,
-    each top to bottom, a line break at each column change."""
+    each top to bottom, a line break at each column change. Every pair inside a column gets
+    a gap decision, from the same pair numbers as horizontal text (the CJK pair rule keeps
+    vertical CJK unspaced); the columns and those decisions, a GapColumns per column."""
     columns = vertical_columns(glyphs, run, rules)
+    gaps: list[GapColumns] = []
     for number, column in enumerate(columns):
         if number:
             builder.newline()
-        previous = -1
-        for current in column.glyphs:
-            glyph = glyphs[current]
-            if previous >= 0:
-                gap = word_gap(
-                    glyphs,
-                    previous,
-                    current,
-                    writing_direction(glyphs[previous]),
-                    quad_height(glyph.quad),
-                    rules,
-                )
-                gaps.append(gap)
-                if gap.space:
-                    builder.space()
-            _write(builder, current, glyph, rules)
-            previous = current
-    return columns
+        pairs = reading_pairs(glyphs, column.glyphs, rules)
+        separators = np.where(pairs.space, SPACE, NOTHING).tolist()
+        builder.run(pairs.glyphs, pairs.outputs, pairs.blanks, [NOTHING, *separators])
+        indices = np.asarray(pairs.glyphs, dtype=np.int64)
+        gaps.append(
+            GapColumns(
+                indices[:-1],
+                indices[1:],
+                pairs.gap,
+                pairs.gap_threshold,
+                pairs.space,
+                pairs.reason.astype(np.uint8),
+            )
+        )
+    return columns, gaps
 
 
 def vertical_columns(

@@ -233,11 +233,6 @@ except ImportError:  # pragma: no cover - built by pip install wherever a C comp
     _box_rows = None  # type: ignore[assignment]
 
 
-# Without the compiled scan: below this many candidates the scalar scan is quicker than
-# setting up arrays.
-_ARRAY_SCAN_FROM = 64
-
-
 def _duplicates(
     glyphs: Sequence[Glyph], candidates: list[int] | np.ndarray, rules: Rules
 ) -> _Copies:
@@ -245,20 +240,17 @@ def _duplicates(
     draw order) and compare each only with the glyphs after it that share its Unicode and lie
     within duplicate_scan_window × size in x. A scan from A that meets a match drawn before A
     drops A and stops, so the earlier glyph carries on the comparisons and the first-drawn of a
-    triple strike survives."""
+    triple strike survives. The compiled scan (_duplicates.pyx) where it was built and the
+    geometry is finite; else the reference, _scan_duplicates."""
     candidate_rows = GlyphRows(glyphs, candidates)
     text_ids, distinct = _string_ordered(*candidate_rows.text_ids())
     read = ~np.array([text == "" or text_classes(text)[3] for text in distinct], dtype=bool)
     scanned = read[text_ids]
     scanned_rows = candidate_rows.index[scanned]
-    numbered = (text_ids[scanned], len(distinct))
-    copies = None
     if _find_copies is not None:
-        copies = _compiled_duplicates(glyphs, scanned_rows, rules, numbered)
-    elif len(scanned_rows) >= _ARRAY_SCAN_FROM:
-        copies = _array_duplicates(glyphs, scanned_rows.tolist(), rules, numbered)
-    if copies is not None:
-        return copies
+        copies = _compiled_duplicates(glyphs, scanned_rows, rules, text_ids[scanned])
+        if copies is not None:
+            return copies
     scan = scanned_rows.tolist()
     rows = GlyphRows(glyphs, scan)
     keys = zip(rows.texts(), rows.points("origin")[:, 0].tolist(), strict=True)
@@ -268,8 +260,8 @@ def _duplicates(
 
 def _string_ordered(ids: np.ndarray, distinct: list[str]) -> tuple[np.ndarray, list[str]]:
     """Text ids (numbers among `distinct`, a superset of the texts they use) renumbered in
-    Python's string order over the texts they use, as int64 (as _array_duplicates numbers
-    them): the ids of sorted(set(texts)), and those texts."""
+    Python's string order over the texts they use, as int64: the ids of sorted(set(texts)),
+    and those texts."""
     used = np.zeros(len(distinct), dtype=bool)
     used[ids] = True
     order = sorted(np.flatnonzero(used).tolist(), key=distinct.__getitem__)
@@ -279,8 +271,9 @@ def _string_ordered(ids: np.ndarray, distinct: list[str]) -> tuple[np.ndarray, l
 
 
 def _scan_duplicates(glyphs: Sequence[Glyph], scan: list[int], rules: Rules) -> list[DroppedGlyph]:
-    """The scan of _duplicates over the sorted glyphs, pair by pair in Python: for few glyphs,
-    and for pages with non-finite geometry (whose sort and arithmetic arrays cannot mirror)."""
+    """The scan of _duplicates over the sorted glyphs, pair by pair: the reference the compiled
+    scan is tested against, and what runs where it was not built or the geometry is not finite
+    (whose sort and arithmetic arrays cannot mirror)."""
     rows = GlyphRows(glyphs, scan)
     texts = rows.texts()
     xs, ys = rows.points("origin").T.tolist()
@@ -315,136 +308,6 @@ def _scan_duplicates(glyphs: Sequence[Glyph], scan: list[int], rules: Rules) -> 
     return dropped
 
 
-# Pairs generated at a time: glyphs already dropped generate none, so a stack of copies
-# costs one glyph's pairs, not the square of its height.
-_PAIRS_AT_ONCE = 1 << 20
-
-
-def _array_duplicates(
-    glyphs: Sequence[Glyph],
-    candidates: list[int],
-    rules: Rules,
-    numbered: tuple[np.ndarray, int] | None = None,
-) -> _Copies | None:
-    """_scan_duplicates' decisions over candidates (sorted here, as _duplicates sorts them),
-    with its candidate pairs found over arrays; None when the geometry is not finite (arrays
-    can neither sort nor compare it as Python does).
-
-    The pairs it tests with _match are (a, b), a before b in the sorted order, same text, b
-    within a's x reach and its y offset under radius × the larger size. They are found by
-    bucketing the glyphs by text and by bands of y as tall as radius × the largest size: each
-    glyph looks up its x reach in its own band and the two on each side (rounding of the band
-    division can shift a neighbour by one more), so glyphs sharing text and x on many lines
-    are never compared (issue 10's aligned grid). The pairs are then decided in the scan's
-    order: a dropped glyph neither scans nor is compared, a scan stops when it drops its own
-    glyph. `numbered`, when the caller has them: the candidates' text ids (numbered in
-    Python's string order) and how many ids there are."""
-    count = len(candidates)
-    copies = _Copies([], [], [], [], [])
-    if not count:
-        return copies
-    rows = GlyphRows(glyphs, candidates)
-    origins = rows.points("origin")
-    sizes = drawn_sizes(rows)
-    if not (np.isfinite(origins).all() and np.isfinite(sizes).all()):
-        return None
-    text_ids, id_count = _text_ids(rows) if numbered is None else numbered
-    order = np.lexsort((origins[:, 0], text_ids))  # stable: ties keep the drawing order
-    xs, ys, sizes, texts = origins[order, 0], origins[order, 1], sizes[order], text_ids[order]
-    drawn = rows.index[order]
-    modes = rows.numbers("writing_mode")[order]
-    radius = math.hypot(rules.duplicate_along, rules.duplicate_across)
-    band = radius * float(sizes.max())
-    if not band > 0.0:
-        return copies  # no y offset is under a zero radius
-    bands = np.floor(ys / band)
-    x_values, x_ranks = np.unique(xs, return_inverse=True)
-    span = float(bands.max() - bands.min()) + 5.0
-    if not span * id_count * len(x_values) < 2.0**62:
-        return None
-    # One integer key orders a glyph by (text, band, x): neighbouring bands' keys differ by
-    # one, and x ranks make the reach a key range.
-    band_keys = texts * int(span) + (bands - bands.min() + 2.0).astype(np.int64)
-    keys = band_keys * len(x_values) + x_ranks
-    order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
-    reach = xs + rules.duplicate_scan_window * sizes
-    # A glyph whose successor in the scan order has another text or lies beyond its reach has
-    # no pair at all (the scan's while loop ends at once): only the others look up bands, and
-    # they do so in key order, so that the lookups come sorted (several times quicker).
-    reaching = np.zeros(count, dtype=bool)
-    reaching[:-1] = (texts[1:] == texts[:-1]) & (xs[1:] <= reach[:-1])
-    by_key = order[reaching[order]]
-    reach_ranks = np.searchsorted(x_values, reach[by_key], side="right") - 1
-    steps = range(-2, 3)
-    lo = np.zeros((count, len(steps)), dtype=np.intp)
-    hi = np.zeros((count, len(steps)), dtype=np.intp)
-    for column, step in enumerate(steps):
-        base = (band_keys[by_key] + step) * len(x_values)
-        lo[by_key, column] = np.searchsorted(sorted_keys, base + x_ranks[by_key], "left")
-        hi[by_key, column] = np.searchsorted(sorted_keys, base + reach_ranks, "right")
-    lengths = np.maximum(hi - lo, 0)
-    flags = bytearray(count)
-    dropped_now = np.frombuffer(flags, dtype=bool)
-    owner_ends = np.cumsum(lengths.sum(axis=1))
-    start = 0
-    while start < count:
-        limit = owner_ends[start] + _PAIRS_AT_ONCE
-        stop = max(int(np.searchsorted(owner_ends, limit)), start + 1)
-        owners = np.arange(start, stop)[~dropped_now[start:stop]]
-        counts = lengths[owners].ravel()
-        a = np.repeat(np.repeat(owners, len(steps)), counts)
-        offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-        b = order[np.repeat(lo[owners].ravel(), counts) + offsets]
-        keep = (b > a) & ~dropped_now[b]
-        a, b = a[keep], b[keep]
-        size_a, size_b = sizes[a], sizes[b]
-        near = np.abs(ys[b] - ys[a]) < radius * np.where(size_a > size_b, size_a, size_b)
-        a, b = a[near], b[near]
-        in_order = np.lexsort((b, a))
-        a, b = a[in_order], b[in_order]
-        # _match over the pairs at once; a pair that does not match changes nothing in the
-        # scan, so only the matching ones are walked in order.
-        kept, copy = (np.where(drawn[a] < drawn[b], a, b), np.where(drawn[a] < drawn[b], b, a))
-        # The baseline direction of each glyph kept in a pair (its quad edge, math.hypot).
-        kept_rows, kept_at = np.unique(kept, return_inverse=True)
-        ux, uy = writing_directions(GlyphRows(glyphs, drawn[kept_rows].tolist()))
-        offsets = _pair_offsets(kept, copy, xs, ys, sizes, modes, ux[kept_at], uy[kept_at], rules)
-        matching = np.flatnonzero(offsets[0])
-        accepted = matching[_decide(a[matching], b[matching], copy[matching], flags)]
-        copies.dropped.extend(drawn[copy[accepted]].tolist())
-        copies.kept.extend(drawn[kept[accepted]].tolist())
-        copies.along.extend(offsets[1][accepted].tolist())
-        copies.across.extend(offsets[2][accepted].tolist())
-        copies.size_ratio.extend(offsets[3][accepted].tolist())
-        start = stop
-    return copies
-
-
-def _decide(
-    first: np.ndarray, second: np.ndarray, copy: np.ndarray, flags: bytearray
-) -> np.ndarray:
-    """The scan's order over matching pairs (positions in the sorted order, pair by pair):
-    a pair one of whose glyphs is already dropped is passed over, any other drops its copy.
-    The indices of the pairs that dropped one; `flags` marks the dropped positions."""
-    accepted = []
-    pairs = zip(first.tolist(), second.tolist(), copy.tolist(), strict=True)
-    for k, (first_pos, second_pos, copy_pos) in enumerate(pairs):
-        if flags[first_pos] or flags[second_pos]:
-            continue
-        accepted.append(k)
-        flags[copy_pos] = 1
-    return np.array(accepted, dtype=np.int64)
-
-
-def _text_ids(rows: GlyphRows) -> tuple[np.ndarray, int]:
-    """Each row's text id, numbered in Python's string order so that (text id, x, drawing
-    order) sorts as _duplicates' stable sort by (text, x) does; and how many ids there are."""
-    texts = rows.texts()
-    ids = {text: n for n, text in enumerate(sorted(set(texts)))}
-    return np.fromiter(map(ids.__getitem__, texts), np.int64, len(texts)), len(ids)
-
-
 # A glyph with more candidates than this in the scan's own order (text and x) looks them up
 # in its band of y instead (the compiled scan's issue-10 path): passing a hundred glyphs in
 # order costs about what five binary searches over a large page's band order do.
@@ -458,7 +321,7 @@ def _compiled_duplicates(
     glyphs: Sequence[Glyph],
     candidates: Sequence[int] | np.ndarray,
     rules: Rules,
-    numbered: tuple[np.ndarray, int] | None = None,
+    text_ids: np.ndarray,
 ) -> _Copies | None:
     """_scan_duplicates' records over candidates (sorted here, as _duplicates sorts them),
     compiled (_duplicates.pyx); None when the geometry is not finite (only Python's sort and
@@ -466,7 +329,8 @@ def _compiled_duplicates(
     sharing its text and x (issue 10's aligned grid) compares only those in its band of y
     (as tall as radius × the largest size) and the two on each side: a match lies within
     radius × the larger size in y, and rounding of the band division can shift a neighbour
-    by one more. `numbered` as for _array_duplicates."""
+    by one more. `text_ids`: the candidates' texts numbered in Python's string order
+    (_string_ordered), so that (text id, x, drawing order) sorts as _duplicates does."""
     count = len(candidates)
     if not count:
         return _Copies([], [], [], [], [])
@@ -475,7 +339,6 @@ def _compiled_duplicates(
     sizes = drawn_sizes(rows)
     if not (np.isfinite(origins).all() and np.isfinite(sizes).all()):
         return None
-    text_ids = (_text_ids(rows) if numbered is None else numbered)[0]
     # Stable: ties keep the drawing order (a contiguous x sorts several times quicker).
     order = np.lexsort((np.ascontiguousarray(origins[:, 0]), text_ids))
     radius = math.hypot(rules.duplicate_along, rules.duplicate_across)
@@ -521,38 +384,6 @@ try:
     from glyphscope.core.text._duplicates import find_copies as _find_copies
 except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
     _find_copies = None  # type: ignore[assignment]
-
-
-def _pair_offsets(
-    kept: np.ndarray,
-    copy: np.ndarray,
-    xs: np.ndarray,
-    ys: np.ndarray,
-    sizes: np.ndarray,
-    modes: np.ndarray,
-    ux: np.ndarray,
-    uy: np.ndarray,
-    rules: Rules,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """_match of each pair (positions of the first-drawn and the later glyph, and the first
-    one's writing direction) over finite arrays, with its operations in its order: whether
-    the later one is a copy, its offsets along and across the kept glyph's baseline and its
-    size ratio."""
-    size = sizes[kept]
-    with np.errstate(all="ignore"):  # a zero size divides, and is no match anyway
-        ratio = sizes[copy] / size
-        dx, dy = xs[copy] - xs[kept], ys[copy] - ys[kept]
-        direction_x, direction_y = ux, uy
-        offset_along = dx * direction_x + dy * direction_y
-        offset_across = dy * direction_x - dx * direction_y
-        match = (
-            (modes[kept] == modes[copy])
-            & (size > 0.0)
-            & ~(np.abs(ratio - 1.0) > rules.duplicate_size_tolerance)
-            & ~(np.abs(offset_along) >= rules.duplicate_along * size)
-            & ~(np.abs(offset_across) >= rules.duplicate_across * size)
-        )
-    return match, offset_along, offset_across, ratio
 
 
 def _match(glyphs: Sequence[Glyph], first: int, later: int, rules: Rules) -> DroppedGlyph | None:
