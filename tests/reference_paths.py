@@ -1,5 +1,6 @@
-"""Every compiled text loop replaced by its Python reference for a block: the one way the
-property tests run the references they compare the compiled paths with."""
+"""Every compiled loop replaced by its Python reference for a block: the one way the tests
+run the references they compare the compiled paths with (core/compiled.py chooses at import;
+GLYPHSCOPE_PURE_PYTHON=1 runs the references for a whole session)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from unittest import mock
 
+import glyphscope.core.interpret.interpreter as interpreter
+import glyphscope.core.interpret.runs as runs
+import glyphscope.core.text.arrays as arrays
 import glyphscope.core.text.columns as columns
 import glyphscope.core.text.layout as layout
 import glyphscope.core.text.lines as lines
@@ -17,6 +21,9 @@ import glyphscope.core.text.visible as visible
 # Each module's compiled loops and what stands in for them without the extension: a Python
 # function, or None where the module then takes its reference path.
 _REFERENCES = {
+    interpreter: {"_loop": None},
+    runs: {"_columns": None},
+    arrays: {"_columns": None},
     layout: {"_grid_text": layout.grid_text_in_python},
     lines: {
         "_line_starts": lines.line_starts_in_python,

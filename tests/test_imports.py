@@ -22,7 +22,17 @@ from tests.pdfbuilder import PdfBuilder, tounicode_cmap
 
 CORE = "glyphscope.core"
 CORE_LAYERS = (
-    ("errors", "records", "columns", "rules", "geometry", "version", "lazy", "jsontext"),
+    (
+        "errors",
+        "records",
+        "columns",
+        "rules",
+        "geometry",
+        "version",
+        "lazy",
+        "jsontext",
+        "compiled",
+    ),
     ("pdf",),
     ("fonts",),
     ("interpret",),

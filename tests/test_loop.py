@@ -9,6 +9,7 @@ glyph and operator limits). The compiled glyph columns (`_columns.pyx`) likewise
 from __future__ import annotations
 
 import gc
+from contextlib import nullcontext
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import GlyphRows
 from tests.corpus import CORPUS
 from tests.pdfbuilder import PdfBuilder
+from tests.reference_paths import reference_paths
 from tests.test_interpreter_columns import BUILT, ISSUE_9_FILES, _reference, page_digests
 
 compiled = pytest.importorskip("glyphscope.core.interpret._loop")
@@ -31,9 +33,9 @@ compiled_columns = pytest.importorskip("glyphscope.core.interpret._columns")
 
 
 @pytest.fixture
-def python_loop(monkeypatch):
-    monkeypatch.setattr(interpreter, "_loop", None)
-    monkeypatch.setattr(runs, "_columns", None)
+def python_loop():
+    with reference_paths():
+        yield
 
 
 @pytest.mark.parametrize("name", sorted(BUILT))
@@ -125,28 +127,24 @@ def test_the_compiled_string_columns_are_left_out_of_the_garbage_collector():
     assert texts == ["o", "H"] and not gc.is_tracked(texts)
 
 
-def _pages(data: bytes, rules: Rules, loop: object) -> list[tuple]:
-    """Every page's extraction: glyph records, warnings, limits, clips, spans."""
-    saved = interpreter._loop
-    interpreter._loop = loop
-    try:
-        with Document.open(data) as document:
-            pages = []
-            for page in document.pages:
-                extraction = interpret_page(page, rules)
-                pages.append(
-                    (
-                        [repr(glyph) for glyph in extraction.glyphs],
-                        extraction.warnings,
-                        extraction.truncated,
-                        repr(extraction.clips),
-                        repr(extraction.replacements),
-                        repr(extraction.annotations),
-                    )
+def _pages(data: bytes, rules: Rules, reference: bool = False) -> list[tuple]:
+    """Every page's extraction: glyph records, warnings, limits, clips, spans; through the
+    Python references when `reference`."""
+    with reference_paths() if reference else nullcontext(), Document.open(data) as document:
+        pages = []
+        for page in document.pages:
+            extraction = interpret_page(page, rules)
+            pages.append(
+                (
+                    [repr(glyph) for glyph in extraction.glyphs],
+                    extraction.warnings,
+                    extraction.truncated,
+                    repr(extraction.clips),
+                    repr(extraction.replacements),
+                    repr(extraction.annotations),
                 )
-            return pages
-    finally:
-        interpreter._loop = saved
+            )
+        return pages
 
 
 @pytest.mark.parametrize("name", ISSUE_9_FILES[3:])
@@ -155,7 +153,7 @@ def test_the_compiled_loop_agrees_with_the_python_loop_on_corpus_files(name):
     if not paths:
         pytest.skip("corpus not present")
     data = paths[0].read_bytes()
-    assert _pages(data, Rules(), compiled) == _pages(data, Rules(), None)
+    assert _pages(data, Rules()) == _pages(data, Rules(), reference=True)
 
 
 _numbers = st.one_of(
@@ -213,7 +211,7 @@ def test_the_compiled_loop_agrees_with_the_python_loop(content, limit, operators
         max_page_glyphs=Rules().max_page_glyphs if limit is None else limit,
         max_page_operators=Rules().max_page_operators if operators is None else operators,
     )
-    assert _pages(data, rules, compiled) == _pages(data, rules, None)
+    assert _pages(data, rules) == _pages(data, rules, reference=True)
     _columns_agree(data, rules)
 
 
@@ -228,7 +226,7 @@ def test_the_operator_budget_counts_forms_operators_as_the_python_loop(budget):
     builder.add_page(content, fonts={"F1": helv}, xobjects={"Fm": form})
     data = builder.to_bytes()
     rules = Rules(max_page_operators=budget)
-    assert _pages(data, rules, compiled) == _pages(data, rules, None)
+    assert _pages(data, rules) == _pages(data, rules, reference=True)
 
 
 @pytest.mark.parametrize("loop", [compiled, None], ids=["compiled", "python"])
@@ -298,4 +296,4 @@ def test_another_font_of_the_same_name_decodes_its_own_pieces(monkeypatch):
     advances = [page.glyphs[1].origin[0] - page.glyphs[0].origin[0] for page in pages]
     assert advances == pytest.approx([1.0, 9.0])
     monkeypatch.undo()
-    assert _pages(data, Rules(), compiled) == _pages(data, Rules(), None)
+    assert _pages(data, Rules()) == _pages(data, Rules(), reference=True)

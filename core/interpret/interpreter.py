@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pikepdf
 
+from glyphscope.core import compiled
 from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.fonts.dicts import FontLimits
 from glyphscope.core.fonts.loader import Font, FontInfo, load_font
@@ -53,12 +53,8 @@ from glyphscope.core.rules import Rules
 if TYPE_CHECKING:
     from glyphscope.core.interpret.annotations import AnnotationSpan
 
-_loop: ModuleType | None
-try:
-    # run, show and show_elements compiled (_loop.pyx), when the extension was built.
-    import glyphscope.core.interpret._loop as _loop
-except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _loop = None
+# run, show and show_elements compiled (_loop.pyx), when the extension was built.
+_loop = compiled.load("glyphscope.core.interpret._loop")
 
 EXTRACTIONS_KEPT = 8
 

@@ -15,19 +15,15 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
-from types import ModuleType
 
 import numpy as np
 
+from glyphscope.core import compiled
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.fonts.loader import Font, FontGlyph
 
-_columns: ModuleType | None
-try:
-    # GlyphRuns.columns compiled (_columns.pyx), when the extension was built.
-    import glyphscope.core.interpret._columns as _columns
-except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _columns = None
+# GlyphRuns.columns compiled (_columns.pyx), when the extension was built.
+_columns = compiled.load("glyphscope.core.interpret._columns")
 
 # Distinct (font, string) pieces remembered per page (the compiled loop: per font for the
 # whole document), as Font's own string cache.

@@ -14,19 +14,15 @@ import math
 from collections.abc import Callable, Sequence
 from itertools import chain
 from operator import attrgetter
-from types import ModuleType
 
 import numpy as np
 
+from glyphscope.core import compiled
 from glyphscope.core.columns import NO_MCID, GlyphColumns, dictionary_encoded
 from glyphscope.core.records import Glyph
 
-_columns: ModuleType | None
-try:
-    # A string column's rows gathered, and a list of rows made an index, in C (_columns.pyx).
-    import glyphscope.core.interpret._columns as _columns
-except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _columns = None
+# A string column's rows gathered, and a list of rows made an index, in C (_columns.pyx).
+_columns = compiled.load("glyphscope.core.interpret._columns")
 
 
 class GlyphRows:

@@ -50,6 +50,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from glyphscope.core import compiled
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import GlyphRows, hypots, median
@@ -340,16 +341,13 @@ def line_inks_in_python(
 
 _band_extents: Callable[..., tuple[tuple[Interval, ...], float, float]] | None
 _merge_ink: Callable[[Sequence[Interval], float], list[Interval]] | None
-try:
-    # line_inks_in_python and merge_ink_in_python compiled (_grid.pyx), when the extension
-    # was built; and _extents' extents, top and bottom in one pass over a band's rows instead
-    # of two lexsorts.
-    from glyphscope.core.text._grid import band_extents as _band_extents
-    from glyphscope.core.text._grid import line_inks as _line_inks
-    from glyphscope.core.text._grid import merge_ink as _merge_ink
-except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _line_inks = line_inks_in_python
-    _band_extents = _merge_ink = None
+# line_inks_in_python and merge_ink_in_python compiled (_grid.pyx), when the extension was
+# built; and _extents' extents, top and bottom in one pass over a band's rows instead of two
+# lexsorts.
+_grid = compiled.load("glyphscope.core.text._grid")
+_line_inks = line_inks_in_python if _grid is None else _grid.line_inks
+_band_extents = None if _grid is None else _grid.band_extents
+_merge_ink = None if _grid is None else _grid.merge_ink
 
 
 def merge_ink(extents: Sequence[Interval], distance: float) -> list[Interval]:

@@ -44,6 +44,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from glyphscope.core import compiled
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import GlyphRows, few_records, hypots, median, quad_heights
@@ -414,8 +415,6 @@ def grid_text_in_python(
     return "".join(pieces), owners
 
 
-try:
-    # grid_text_in_python compiled (_grid.pyx), when the extension was built.
-    from glyphscope.core.text._grid import grid_text as _grid_text
-except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _grid_text = grid_text_in_python
+# grid_text_in_python compiled (_grid.pyx), when the extension was built.
+_grid = compiled.load("glyphscope.core.text._grid")
+_grid_text = grid_text_in_python if _grid is None else _grid.grid_text

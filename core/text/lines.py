@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from glyphscope.core import compiled
 from glyphscope.core.geometry import Matrix
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
@@ -155,17 +156,13 @@ def rows_by_line_in_python(
     return _sorted_rows((by_line, x, glyph))
 
 
-try:
-    # line_starts_in_python, rows_top_down_in_python and rows_by_line_in_python compiled
-    # (_grid.pyx: one merge sort by all the keys at once instead of a stable sort per key,
-    # and each line sorted alone), when the extension was built.
-    from glyphscope.core.text._grid import line_starts as _line_starts
-    from glyphscope.core.text._grid import rows_by_line as _rows_by_line
-    from glyphscope.core.text._grid import rows_top_down as _rows_top_down
-except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _line_starts = line_starts_in_python
-    _rows_by_line = rows_by_line_in_python
-    _rows_top_down = rows_top_down_in_python
+# line_starts_in_python, rows_top_down_in_python and rows_by_line_in_python compiled
+# (_grid.pyx: one merge sort by all the keys at once instead of a stable sort per key, and
+# each line sorted alone), when the extension was built.
+_grid = compiled.load("glyphscope.core.text._grid")
+_line_starts = line_starts_in_python if _grid is None else _grid.line_starts
+_rows_by_line = rows_by_line_in_python if _grid is None else _grid.rows_by_line
+_rows_top_down = rows_top_down_in_python if _grid is None else _grid.rows_top_down
 
 
 def _sorted_rows(keys: tuple[np.ndarray, ...]) -> np.ndarray:

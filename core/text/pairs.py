@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from glyphscope.core import compiled
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
@@ -150,7 +151,7 @@ def _compiled_pair_numbers(
         points = (rows.points("origin"), rows.points("glyph_end"), rows.quads())
         at = np.arange(len(rows), dtype=np.intp)
     origin, glyph_end, quads = (np.ascontiguousarray(v, dtype=np.float64) for v in points)
-    return _compiled(
+    return _pairs.pair_numbers(  # type: ignore[union-attr]  # called only when built
         origin,
         glyph_end,
         quads,
@@ -162,9 +163,6 @@ def _compiled_pair_numbers(
     )
 
 
-try:
-    from glyphscope.core.text._pairs import pair_numbers as _compiled
-except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _pair_numbers = pair_numbers_in_python
-else:
-    _pair_numbers = _compiled_pair_numbers
+# pair_numbers_in_python compiled (_pairs.pyx), when the extension was built.
+_pairs = compiled.load("glyphscope.core.text._pairs")
+_pair_numbers = pair_numbers_in_python if _pairs is None else _compiled_pair_numbers

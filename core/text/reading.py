@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from glyphscope.core import compiled
 from glyphscope.core.geometry import quad_centre, quad_height
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
@@ -204,11 +205,9 @@ def run_in_python(
     return tail
 
 
-try:
-    # run_in_python compiled (_builder.pyx), when the extension was built.
-    from glyphscope.core.text._builder import run as _run
-except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _run = run_in_python
+# run_in_python compiled (_builder.pyx), when the extension was built.
+_builder = compiled.load("glyphscope.core.text._builder")
+_run = run_in_python if _builder is None else _builder.run
 
 
 def reading_order(

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from glyphscope.core import compiled
 from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import Rect, across, along, normalize_rect, quad_height
 from glyphscope.core.records import Glyph, StrEnum
@@ -223,14 +224,15 @@ def _compiled_box(rows: GlyphRows, box: Rect) -> tuple[np.ndarray, np.ndarray, n
         np.ascontiguousarray(f, dtype=np.float64) for f in fields
     )
     llx, lly, urx, ury = box
-    return _box_rows(size, origin, glyph_end, baseline_end, quads, llx, lly, urx, ury)
+    return _box_rows(  # type: ignore[misc]  # called only when built
+        size, origin, glyph_end, baseline_end, quads, llx, lly, urx, ury
+    )
 
 
-try:
-    # _compiled_box's loop (_duplicates.pyx), when the extension was built.
-    from glyphscope.core.text._duplicates import box_rows as _box_rows
-except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _box_rows = None  # type: ignore[assignment]
+# _compiled_box's and _compiled_duplicates' loops (_duplicates.pyx), when it was built.
+_duplicates_loops = compiled.load("glyphscope.core.text._duplicates")
+_box_rows = None if _duplicates_loops is None else _duplicates_loops.box_rows
+_find_copies = None if _duplicates_loops is None else _duplicates_loops.find_copies
 
 
 def _duplicates(
@@ -357,7 +359,7 @@ def _compiled_duplicates(
 
     # The quads of columns are read in place: only the few glyphs kept in a pair need one.
     columns = glyphs if isinstance(glyphs, GlyphColumns) else None
-    dropped, kept, numbers = _find_copies(
+    dropped, kept, numbers = _find_copies(  # type: ignore[misc]  # called only when built
         order,
         rows.index,
         origins,
@@ -377,13 +379,6 @@ def _compiled_duplicates(
     )
     offsets_along, offsets_across, size_ratios = numbers.T.tolist()
     return _Copies(dropped.tolist(), kept.tolist(), offsets_along, offsets_across, size_ratios)
-
-
-try:
-    # _compiled_duplicates' loop (_duplicates.pyx), when the extension was built.
-    from glyphscope.core.text._duplicates import find_copies as _find_copies
-except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _find_copies = None  # type: ignore[assignment]
 
 
 def _match(glyphs: Sequence[Glyph], first: int, later: int, rules: Rules) -> DroppedGlyph | None:
