@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QTextEdit,
 )
 
+from glyphscope.core.view.explain import selection_text
 from glyphscope.widgets.clipboard import copy_selected_rows
-from glyphscope.widgets.explain import selection_text
 
 TEXT_WIDGETS = (QLineEdit, QPlainTextEdit, QTextEdit)
 # Widgets that move inside themselves with the navigation keys.

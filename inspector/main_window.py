@@ -38,7 +38,9 @@ from PySide6.QtWidgets import (
 
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.visible import GlyphStatus
+from glyphscope.core.view.explain import glyph_tooltip
 from glyphscope.core.view.page_model import PageModel
+from glyphscope.core.view.text_provenance import linked_glyphs
 from glyphscope.inspector.actions import build_actions
 from glyphscope.inspector.session.analysis import KEPT_SELECTION
 from glyphscope.inspector.session.page import PageSession
@@ -50,7 +52,6 @@ from glyphscope.inspector.workers.page_ahead import PageAhead
 from glyphscope.inspector.workers.page_timing import PageTiming
 from glyphscope.inspector.workers.render import PdfiumOwner, RenderedPage
 from glyphscope.widgets.details_panel import DetailsPanel
-from glyphscope.widgets.explain import glyph_tooltip
 from glyphscope.widgets.glyph_table import GlyphTable
 from glyphscope.widgets.layers_panel import LayersPanel
 from glyphscope.widgets.overlay_base import OverlayLayer
@@ -63,7 +64,6 @@ from glyphscope.widgets.page_view import PageView
 from glyphscope.widgets.selection import GlyphSelection
 from glyphscope.widgets.text_layers import ALL_LAYER_TYPES
 from glyphscope.widgets.text_panes import TextPanes
-from glyphscope.widgets.text_provenance import linked_glyphs
 
 # Selections made on the page itself, or emptied, leave the view where it is.
 STAY_PUT_SOURCES = frozenset(

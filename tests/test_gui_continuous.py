@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 
+from glyphscope.core.view.page_stack import PAGE_GAP, PageStack
 from glyphscope.inspector.main_window import MainWindow
 from glyphscope.widgets.continuous_pages import MAX_KEPT_PAGES
-from glyphscope.widgets.page_stack import PAGE_GAP, PageStack
 from glyphscope.widgets.page_view import PIXELS_PER_POINT
 from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import TIMEOUT_MS, glyph_indices, qa_window, send_wheel

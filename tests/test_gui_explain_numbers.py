@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from glyphscope.widgets.explain import selection_summary
+from glyphscope.core.view.explain import selection_summary
 from tests.qa_support import open_and_wait, qa_window
 
 __all__ = ["qa_window"]

@@ -1,11 +1,11 @@
-"""The page view's one transform (widgets/page_geometry.py), without Qt."""
+"""The page view's one transform (core/view/page_geometry.py), without Qt."""
 
 from __future__ import annotations
 
 import pytest
 
 from glyphscope.core.geometry import apply
-from glyphscope.widgets.page_geometry import (
+from glyphscope.core.view.page_geometry import (
     PageGeometry,
     display_matrix,
     display_size,

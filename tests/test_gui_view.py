@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 
+from glyphscope.core.view.page_geometry import display_matrix
 from glyphscope.inspector.main_window import MainWindow
 from glyphscope.inspector.workers.render import PdfiumOwner
-from glyphscope.widgets.page_geometry import display_matrix
 from glyphscope.widgets.page_view import to_qtransform
 from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import send_wheel
@@ -196,7 +196,7 @@ def test_fit_page_shows_the_whole_page(qtbot, square_window):
 
 def tall_page_view(qtbot):
     """A bare PageView on a tall page, fitted to its width in a small viewport."""
-    from glyphscope.widgets.page_geometry import PageGeometry
+    from glyphscope.core.view.page_geometry import PageGeometry
     from glyphscope.widgets.page_view import PageView
 
     view = PageView()

@@ -45,7 +45,7 @@ def test_widgets_reach_the_page_model_without_importing_the_application():
     pytest.importorskip("PySide6")  # the widgets are Qt's: the `gui` extra
     modules = _imported_after(
         "import glyphscope.widgets.glyph_table, glyphscope.widgets.overlay_layers, "
-        "glyphscope.widgets.text_panes, glyphscope.widgets.explain"
+        "glyphscope.widgets.text_panes, glyphscope.core.view.explain"
     )
     assert "glyphscope.core.view.page_model" in modules
     assert not any(name.startswith("glyphscope.inspector") for name in modules)

@@ -2,7 +2,7 @@
 
 The current page stays at the scene origin, exactly as in single-page mode, so the overlays,
 hit tests, reveals and exports that work in its coordinates need not know about the others;
-the other pages are laid out around it (widgets/page_stack.py). They are blank paper, drawn
+the other pages are laid out around it (core/view/page_stack.py). They are blank paper, drawn
 in the background, and only the pages near the viewport get an image: the view asks for them
 (`pagesWanted`) and drops those scrolled far away, so a 2,000-page file costs a dozen images.
 Turning to another page moves the layout, not the picture: the page that becomes current is
@@ -22,8 +22,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QPixmap, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPixmapItem
 
-from glyphscope.widgets.page_geometry import PageGeometry
-from glyphscope.widgets.page_stack import PageStack, Size
+from glyphscope.core.view.page_geometry import PageGeometry
+from glyphscope.core.view.page_stack import PageStack, Size
 
 # An image is kept while its pixels per point are within these factors of what the zoom wants.
 RENDER_KEPT = (0.95, 1.5)

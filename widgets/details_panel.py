@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QTextBrowser
 
+from glyphscope.core.view.explain import selection_summary
 from glyphscope.core.view.page_model import PageModel
-from glyphscope.widgets.explain import selection_summary
 
 
 class DetailsPanel(QTextBrowser):

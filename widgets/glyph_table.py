@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.text.visible import GlyphStatus
+from glyphscope.core.view.explain import char_label
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.clipboard import RowCopier
-from glyphscope.widgets.explain import char_label
 from glyphscope.widgets.table_model import TitledTableModel
 
 COLUMNS = (

@@ -1,6 +1,6 @@
 """The page: a QGraphicsView whose overlay items live in PDF user space.
 
-Scene units are display points (see widgets/page_geometry.py). The rendered image sits at the
+Scene units are display points (see core/view/page_geometry.py). The rendered image sits at the
 scene origin scaled to the page's display size; `overlay_root` carries the user space →
 display transform, so every overlay layer draws glyph quads and boxes in the engine's own
 coordinates and none of them repeats the y flip, /Rotate, crop offset or /UserUnit. With
@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QToolTip,
 )
 
+from glyphscope.core.view.page_geometry import PageGeometry
 from glyphscope.widgets.continuous_pages import RENDER_KEPT, ContinuousPages, ItemRoot
 from glyphscope.widgets.overlay_base import BOX_LABELS_ROOM_PX
-from glyphscope.widgets.page_geometry import PageGeometry
 
 MIN_ZOOM = 0.25
 MAX_ZOOM = 8.0

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QTextBrowser
 from glyphscope.core.fonts.loader import FontInfo
 from glyphscope.core.interpret.content import OperatorRecord
 from glyphscope.core.records import DecodeSource, Glyph
+from glyphscope.core.view.explain import char_label
 from glyphscope.core.view.page_model import PageModel
-from glyphscope.widgets.explain import char_label
-from glyphscope.widgets.text_provenance import text_step_html
+from glyphscope.core.view.text_provenance import text_step_html
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,11 +42,11 @@ from glyphscope.core.qa.diffing import (
     rule_changes,
 )
 from glyphscope.core.rules import Rules
+from glyphscope.core.view.explain import char_label
 from glyphscope.core.view.page_model import PANE_TITLES
+from glyphscope.core.view.text_diff import diff_html
 from glyphscope.widgets.columns import fit_columns
-from glyphscope.widgets.explain import char_label
 from glyphscope.widgets.qa_layers import RULE_CHANGE_COLOURS
-from glyphscope.widgets.text_diff import diff_html
 
 DEBOUNCE_MS = 250
 INT_MAX = 2**31 - 1

@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage
 
+from glyphscope.core.view.explain import char_label, selection_text
 from glyphscope.inspector.export.bundle import (
     CSP,
     STYLE,
@@ -24,7 +25,6 @@ from glyphscope.inspector.export.bundle import (
 from glyphscope.inspector.export.common import base64_text
 from glyphscope.inspector.export.exporters import page_image
 from glyphscope.inspector.export.render import RenderRequest, render_now
-from glyphscope.widgets.explain import char_label, selection_text
 
 MARGIN = 12.0  # display points around the selected glyphs
 

@@ -18,6 +18,7 @@ import numpy as np
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage
 
+from glyphscope.core.view.explain import char_label
 from glyphscope.inspector.export.common import (
     LEGEND_MARGIN,
     LEGEND_ROW,
@@ -31,7 +32,6 @@ from glyphscope.inspector.export.common import (
 )
 from glyphscope.inspector.export.render import PageRender, RenderRequest, render_now
 from glyphscope.inspector.workers.render import capped_scale
-from glyphscope.widgets.explain import char_label
 from glyphscope.widgets.overlay_layers import GlyphQuadsLayer, SelectionLayer
 from glyphscope.widgets.page_view import to_qtransform
 

@@ -26,8 +26,8 @@ from glyphscope.core.errors import (
     WrongPasswordError,
 )
 from glyphscope.core.pdf.document import PdfDocument
+from glyphscope.core.view.page_geometry import PageGeometry, display_size
 from glyphscope.inspector.worker_child import WorkerOwned
-from glyphscope.widgets.page_geometry import PageGeometry, display_size
 
 # Above this many pixels a render is made at a lower scale and the view magnifies it: a
 # 800 % zoom of an A0 poster would otherwise ask pdfium for gigabytes.

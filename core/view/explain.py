@@ -6,10 +6,12 @@ Numbers are shown as the engine recorded them so a reader can check the rule by 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from html import escape
 
 import numpy as np
 
+from glyphscope.core.text.reading import GapDecision
 from glyphscope.core.text.visible import DropReason, GlyphStatus
 from glyphscope.core.view.page_model import PageModel, PaneText
 
@@ -17,11 +19,11 @@ from glyphscope.core.view.page_model import PageModel, PaneText
 DETAILS_GLYPH_CAP = 2000
 
 
-def _num(value: float) -> str:
-    return f"{value:.2f}"
+def _num(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
 
 
-def _point(point) -> str:
+def _point(point: Sequence[float]) -> str:
     return f"({point[0]:.2f}, {point[1]:.2f})"
 
 
@@ -34,7 +36,7 @@ def char_label(text: str) -> str:
     return f"“{shown}” {codes}"
 
 
-def _gap_line(side: str, gap) -> str:
+def _gap_line(side: str, gap: GapDecision) -> str:
     """One gap decision (spec §6) as the numbers the rule compared and its verdict."""
     verdict = "space" if gap.space else f"no space ({gap.reason})"
     return f"{side} {_num(gap.gap)} vs threshold {_num(gap.threshold)} → {verdict}"
@@ -127,7 +129,7 @@ def glyph_details(model: PageModel, index: int) -> str:
     )
 
 
-def selection_text(pane: PaneText, glyph_indices) -> str:
+def selection_text(pane: PaneText, glyph_indices: Iterable[int]) -> str:
     """The pane's text of the given glyphs, in the pane's order, with the spaces and line
     breaks the rules inserted between them (spec §6). Where unselected glyphs lie between two
     selected ones, one separator stands for them: a line break if one was skipped, else a
@@ -158,7 +160,7 @@ def selection_text(pane: PaneText, glyph_indices) -> str:
     return "".join(parts)
 
 
-def selection_summary(model: PageModel, indices) -> str:
+def selection_summary(model: PageModel, indices: Iterable[int]) -> str:
     indices = list(indices)
     if not indices:
         return "<p style='color:#666'>Click a glyph, drag a rectangle, or select text.</p>"

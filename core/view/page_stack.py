@@ -1,6 +1,6 @@
 """Continuous scrolling's layout: every page of a document one below the other, without Qt.
 
-Positions are display points (see widgets/page_geometry.py) in the stack's own frame: page 0's
+Positions are display points (see core/view/page_geometry.py) in the stack's own frame: page 0's
 top at y = 0, each page centred on the widest one, `gap` points between pages. Looking a page
 up by position is a binary search, so a 2,000-page file costs nothing per scroll step.
 """

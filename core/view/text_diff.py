@@ -46,16 +46,18 @@ def diff_html(rows: list[LineChange], before_label: str, after_label: str) -> st
         f"<span style='background:{ADDED}'>+ {escape(after_label)}</span></p><pre>"
     ]
     for row in rows:
+        # line_diff leaves a side None only where the tag says that side has no line.
+        before, after = row.before or "", row.after or ""
         if row.tag == "gap":
             lines.append("<span style='color:#888'>  ⋯</span>")
         elif row.tag == "equal":
-            lines.append("  " + escape(row.before))
+            lines.append("  " + escape(before))
         elif row.tag == "replace":
-            left, right = _line_pair(row.before, row.after)
+            left, right = _line_pair(before, after)
             lines.append(f"<span style='background:{CHANGED_LINE}'>− {left}</span>")
             lines.append(f"<span style='background:{CHANGED_LINE}'>+ {right}</span>")
         elif row.tag == "delete":
-            lines.append(f"<span style='background:{REMOVED}'>− {escape(row.before)}</span>")
+            lines.append(f"<span style='background:{REMOVED}'>− {escape(before)}</span>")
         else:
-            lines.append(f"<span style='background:{ADDED}'>+ {escape(row.after)}</span>")
+            lines.append(f"<span style='background:{ADDED}'>+ {escape(after)}</span>")
     return "\n".join(lines) + "</pre>"
