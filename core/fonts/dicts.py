@@ -288,6 +288,11 @@ def parse_font_cmap(data: bytes, label: str, problems: list, limits: FontLimits)
                 f"{limits.unicode_destination} code points"
             )
         )
+    if cmap.not_text_destinations:
+        problems.append(
+            f"{label}: {cmap.not_text_destinations} destinations are not text (U+0000, a "
+            "noncharacter or a lone surrogate); their codes are decoded by the next step"
+        )
     return cmap
 
 

@@ -112,6 +112,20 @@ def _base_level(chars: Sequence[str], rules: Rules) -> int:
     return 1 if rtl and rtl >= rules.bidi_rtl_base_ratio * (rtl + ltr) else 0
 
 
+# The classes python-bidi's reference algorithm (UAX #9 before Unicode 6.3) has no rule for:
+# the isolate controls LRI RLI FSI PDI, and "" (unicodedata's class of an unassigned code point
+# or a noncharacter). Each would reach I1/I2 unresolved and fail the line; they are read as
+# Other Neutrals, which N1/N2 resolve from their neighbours (an isolate then acts as a plain
+# neutral mark, and the character itself is kept in the text).
+_UNHANDLED_CLASSES = frozenset({"LRI", "RLI", "FSI", "PDI", ""})
+
+
+def bidi_class(char: str) -> str:
+    """The bidirectional class the reordering reads for `char`."""
+    kind = unicodedata.bidirectional(char)
+    return "ON" if kind in _UNHANDLED_CLASSES else kind
+
+
 def _levels(chars: Sequence[str], base_level: int) -> dict:
     """python-bidi's storage after UAX #9 resolution (X1–I2): one record per character, each
     tagged with its position in `chars` so the reordering can be followed."""
@@ -122,9 +136,11 @@ def _levels(chars: Sequence[str], base_level: int) -> dict:
     storage = uax9.get_empty_storage()
     storage["base_level"] = base_level
     storage["base_dir"] = ("L", "R")[base_level]
-    uax9.get_embedding_levels("".join(chars), storage)
-    for position, record in enumerate(storage["chars"]):
-        record["position"] = position
+    storage["chars"] = [
+        {"ch": char, "level": base_level, "type": kind, "orig": kind, "position": position}
+        for position, char in enumerate(chars)
+        for kind in (bidi_class(char),)
+    ]
     uax9.explicit_embed_and_overrides(storage)
     uax9.resolve_weak_types(storage, False)
     uax9.resolve_neutral_types(storage, False)

@@ -9,6 +9,7 @@ mappings live in dicts.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Generic, NamedTuple, TypeVar
@@ -17,10 +18,26 @@ _Value = TypeVar("_Value")
 
 
 def utf16_text(data: bytes) -> str:
-    """§9.10.3: bf destinations are UTF-16BE; surrogate pairs recombine on decoding."""
+    """§9.10.3: bf destinations are UTF-16BE; surrogate pairs recombine on decoding, and a lone
+    surrogate is kept as one (see `is_text`)."""
     if len(data) % 2:
         data = b"\x00" + data  # a one-byte destination written by a careless producer
-    return data.decode("utf-16-be", "replace")
+    return data.decode("utf-16-be", "surrogatepass")
+
+
+# What no text holds: U+0000, lone surrogates and the noncharacters (U+FDD0–FDEF and the last
+# two code points of every plane, Unicode §23.7).
+_NOT_TEXT = re.compile(
+    "[\x00\ud800-\udfff\ufdd0-\ufdef"
+    + "".join(chr((plane << 16) | 0xFFFE) + chr((plane << 16) | 0xFFFF) for plane in range(17))
+    + "]"
+)
+
+
+def is_text(text: str) -> bool:
+    """False for a destination holding a character no text holds: a ToUnicode step that maps
+    a code to one has not decoded it (§9.10.2), and the next step of the chain is asked."""
+    return _NOT_TEXT.search(text) is None
 
 
 class _RangeTable(Generic[_Value]):
@@ -91,6 +108,7 @@ class CMap:
         "has_cids",
         "problems",
         "cut_destinations",
+        "not_text_destinations",
         "parent",
         "usecmap",
         "_bf_chars",
@@ -111,6 +129,7 @@ class CMap:
         self.ordering: str = builder.ordering or (parent.ordering if parent else "")
         self.problems = tuple(builder.problems)
         self.cut_destinations = builder.cut_destinations
+        self.not_text_destinations = builder.not_text_destinations
         self.parent = parent
         self.usecmap = builder.usecmap
         self._bf_chars = builder.bf_chars
@@ -180,13 +199,14 @@ class CMap:
         """The bfchar/bfrange destination for `code` (§9.10.3), own mappings before usecmap's."""
         text = self._bf_chars.get(code)
         if text is not None:
-            return text
+            return text if is_text(text) else None
         hit = self._bf_ranges.find(code) if self._bf_ranges else None
         if hit is not None:
             offset, (base, size) = hit
             # The destination counts up as one big-endian number: <00FF> then <0100>.
             value = (base + offset) & ((1 << (8 * size)) - 1)
-            return utf16_text(value.to_bytes(size, "big"))
+            text = utf16_text(value.to_bytes(size, "big"))
+            return text if is_text(text) else None
         return self.parent.unicode(code) if self.parent else None
 
     def cid(self, code: int) -> int | None:
@@ -254,12 +274,15 @@ class CMapBuilder:
     """Collects CMap records; `build()` freezes them. Later records override earlier ones.
 
     A bf destination longer than `max_destination` code points is cut to that length (a range
-    destination to that many UTF-16 code units) and counted in `cut_destinations`."""
+    destination to that many UTF-16 code units) and counted in `cut_destinations`. Destinations
+    that are not text (`is_text`: single ones, and ranges that start on one) are counted in
+    `not_text_destinations`; lookups answer None for them."""
 
     def __init__(self, name: str = "", max_destination: int | None = None) -> None:
         self.name = name
         self.max_destination = max_destination
         self.cut_destinations = 0
+        self.not_text_destinations = 0
         self.writing_mode = 0
         self.ordering = ""
         self.parent: CMap | None = None
@@ -286,6 +309,8 @@ class CMapBuilder:
         if cap is not None and len(text) > cap:
             text = text[:cap]
             self.cut_destinations += 1
+        if not is_text(text):
+            self.not_text_destinations += 1
         self.bf_chars[code] = text
 
     def map_unicode_range(self, low: int, high: int, destination: bytes, length: int = 2) -> None:
@@ -294,6 +319,8 @@ class CMapBuilder:
         if cap is not None and len(destination) > 2 * cap:
             destination = destination[: 2 * cap]
             self.cut_destinations += 1
+        if not is_text(utf16_text(destination)):
+            self.not_text_destinations += 1
         self._drop_chars(self.bf_chars, low, high)
         self.bf_ranges.add(low, high, (int.from_bytes(destination, "big"), len(destination)))
 
