@@ -34,6 +34,7 @@ from glyphscope.core.serialize import (
     text_json,
     vertical_column_json,
 )
+from glyphscope.core.stages import guarded, without_bidi
 from glyphscope.core.structure.order import NoStructure, StructureResult, structure_outcome
 from glyphscope.core.text.accents import AccentMerge
 from glyphscope.core.text.bidi import BidiRun
@@ -120,13 +121,32 @@ class PageAnalysis:
 
     def to_json(self) -> dict:
         """The decision log of the page (shape: analysis_json)."""
-        return analysis_json(self)
+        return self.decision_log()
+
+    def decision_log(self, sequence: Listing = listed) -> dict:
+        """analysis_json(self, sequence) under the stage guard: a log that cannot be made is
+        the page's number, warnings (the failure named) and texts."""
+        warnings = list(self.warnings)
+        return guarded(
+            "decision log",
+            warnings,
+            lambda: analysis_json(self, sequence),
+            lambda: {
+                "page": self.page_number,
+                "readable": self.readable,
+                "truncated": self.truncated,
+                "warnings": warnings,
+                "reading": {"text": self.reading.text},
+                "layout": {"text": self.layout.text},
+                "columns": {"text": self.columns.text.text},
+            },
+        )
 
     def to_json_text(self, indent: bool = False) -> str:
         """The decision log as strict JSON text (core.jsontext: orjson's spelling, nan and
         ±inf as null), written from the glyph and decision columns without their
         dictionaries; `indent`: two spaces a level."""
-        return dumps(analysis_json(self, json_rows), indent).decode("utf-8")
+        return dumps(self.decision_log(json_rows), indent).decode("utf-8")
 
 
 def analysis_json(analysis: PageAnalysis, sequence: Listing = listed) -> dict:
@@ -220,11 +240,26 @@ def read_page(page: PdfPage, rules: Rules, *, ink: bool = False) -> ReadPage:
     glyphs = extraction.glyphs
     warnings = list(extraction.warnings)
     visible = visible_glyphs(glyphs, page.visible_box, rules)
-    hidden, ink_test = page_hidden(page, glyphs, extraction.clips, visible, rules, ink=ink)
+    hidden, ink_test = guarded(
+        "hidden text",
+        warnings,
+        lambda: page_hidden(page, glyphs, extraction.clips, visible, rules, ink=ink),
+        lambda: ((), None),
+    )
     if ink_test is not None and ink_test.warning:
         warnings.append(ink_test.warning)
-    prepared = prepare_glyphs(glyphs, visible.visible, extraction.replacements, rules)
-    reading = reading_order(prepared.glyphs, prepared.order, rules)
+    prepared = guarded(
+        "replacement text and accents",
+        warnings,
+        lambda: prepare_glyphs(glyphs, visible.visible, extraction.replacements, rules),
+        lambda: PreparedGlyphs(glyphs, visible.visible),
+    )
+    reading = guarded(
+        "bidi",
+        warnings,
+        lambda: reading_order(prepared.glyphs, prepared.order, rules),
+        lambda: reading_order(prepared.glyphs, prepared.order, without_bidi(rules)),
+    )
     return ReadPage(
         page, rules, extraction, visible, hidden, ink_test, prepared, reading, tuple(warnings)
     )
@@ -252,10 +287,30 @@ def finish_analysis(read: ReadPage, *, text_modes: bool = True) -> PageAnalysis:
     reading = read.reading
     warnings = list(read.warnings)
     if text_modes:
-        grid, grid_arrays = layout_with_arrays(text_glyphs, text_order, rules)
+        grid, grid_arrays = guarded(
+            "layout grid",
+            warnings,
+            lambda: guarded(
+                "bidi",
+                warnings,
+                lambda: layout_with_arrays(text_glyphs, text_order, rules),
+                lambda: layout_with_arrays(text_glyphs, text_order, without_bidi(rules)),
+            ),
+            lambda: (LayoutResult(reading.text, 0, 0.0, 0.0, 0.0, (), ()), None),
+        )
         warnings.extend(grid.capped)
-        columns = columns_text(
-            text_glyphs, text_order, rules, grid=grid, reading=reading.text, arrays=grid_arrays
+        columns = guarded(
+            "columns",
+            warnings,
+            lambda: columns_text(
+                text_glyphs,
+                text_order,
+                rules,
+                grid=grid if grid_arrays is not None else None,
+                reading=reading.text,
+                arrays=grid_arrays,
+            ),
+            lambda: ColumnsResult(reading.text, ()),
         )
         structure_result, structure_reason = None, "the page has no readable content stream"
         if extraction.readable:
@@ -307,11 +362,15 @@ def _structure(
     warnings: list[str],
 ) -> tuple[StructureResult | None, str]:
     """The structure order and "", or None and why there is none (spec §9)."""
-    try:
-        outcome = structure_outcome(page, glyphs, visible, rules)
-    except Exception as exc:  # a damaged structure tree must not cost the page its text
-        warnings.append(f"structure order failed: {type(exc).__name__}: {exc}")
-        return None, f"structure order failed: {exc}"
+    failed = len(warnings)
+    outcome = guarded(
+        "structure order",
+        warnings,
+        lambda: structure_outcome(page, glyphs, visible, rules),
+        lambda: None,
+    )
+    if outcome is None:
+        return None, warnings[failed]
     if isinstance(outcome, NoStructure):
         return None, outcome.reason
     return outcome, ""

@@ -158,12 +158,12 @@ def _write_explain(document: Document, pages: list[int], rules: Rules, out: Bina
     """The decision log of every page as one strict JSON document indented by two spaces,
     streamed: one page is analysed at a time and written from its columns a chunk of glyphs
     at a time (core.jsontext; every non-finite number is null)."""
-    from glyphscope.core.analysis import analyse_page, analysis_json
+    from glyphscope.core.analysis import analyse_page
     from glyphscope.core.jsontext import Converted, encoded
     from glyphscope.core.serialize import explain_report, json_rows
 
     def page_record(index: int) -> object:
-        return analysis_json(analyse_page(document.page(index), rules), json_rows)
+        return analyse_page(document.page(index), rules).decision_log(json_rows)
 
     report = explain_report(document.source, rules, Converted(pages, page_record))
     out.writelines(encoded(report, indent=True))
@@ -206,11 +206,10 @@ def run_on(
     report = write_document_text(
         document, out, pages, args.mode, args.separator, args.bom, rules, args.hidden
     )
-    if args.mode == "structure":
-        for line in report.notes:
-            sys.stderr.write(line + "\n")
-        if not report.structured_pages:
-            return EXIT_NO_STRUCTURE
+    for line in report.notes:
+        sys.stderr.write(line + "\n")
+    if args.mode == "structure" and not report.structured_pages:
+        return EXIT_NO_STRUCTURE
     return 0
 
 

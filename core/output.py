@@ -15,7 +15,8 @@ from glyphscope.core.errors import PageRangeError, TextModeError
 from glyphscope.core.interpret.interpreter import extract_page
 from glyphscope.core.records import INCLUDE
 from glyphscope.core.rules import Rules
-from glyphscope.core.text.prepared import prepare_glyphs
+from glyphscope.core.stages import guarded, without_bidi
+from glyphscope.core.text.prepared import PreparedGlyphs, prepare_glyphs
 from glyphscope.core.text.reading import reading_order
 from glyphscope.core.text.visible import visible_glyphs, visible_rows
 
@@ -65,6 +66,8 @@ class PageText(NamedTuple):
     text: str
     structured: bool = False
     note: str = ""
+    # Stages that failed and were left out (core.stages), one line each naming the page.
+    failures: tuple[str, ...] = ()
 
 
 def _check_mode(mode: str) -> None:
@@ -79,6 +82,15 @@ def page_text(page: PdfPage, mode: str, rules: Rules, hidden: str = INCLUDE) -> 
     `hidden` EXCLUDE or ONLY reads the visible glyphs without, or only, the hidden ones
     (core.text.hidden, with the pixel test); INCLUDE is the spec's box test alone."""
     _check_mode(mode)
+    warnings: list[str] = []
+    text = _page_text(page, mode, rules, hidden, warnings)
+    return text._replace(failures=tuple(f"page {page.number}: {line}" for line in warnings))
+
+
+def _page_text(
+    page: PdfPage, mode: str, rules: Rules, hidden: str, warnings: list[str]
+) -> PageText:
+    """page_text, the failures of the guarded stages appended to `warnings`."""
     extraction = extract_page(page, rules)
     if not extraction.readable:
         note = f"page {page.number}: no readable content stream" if mode == "structure" else ""
@@ -92,24 +104,66 @@ def page_text(page: PdfPage, mode: str, rules: Rules, hidden: str = INCLUDE) -> 
         from glyphscope.core.text.ink import page_hidden  # pypdfium2 and numpy
 
         visible_result = visible_glyphs(painted, page.visible_box, rules)
-        found, _ = page_hidden(page, painted, extraction.clips, visible_result, rules, ink=True)
+        found, ink_test = guarded(
+            "hidden text",
+            warnings,
+            lambda: page_hidden(page, painted, extraction.clips, visible_result, rules, ink=True),
+            lambda: ((), None),
+        )
+        if ink_test is not None and ink_test.warning:
+            warnings.append(ink_test.warning)
         visible_order = select_hidden(visible_result.visible, found, hidden)
-    prepared = prepare_glyphs(painted, visible_order, extraction.replacements, rules)
+    prepared = guarded(
+        "replacement text and accents",
+        warnings,
+        lambda: prepare_glyphs(painted, visible_order, extraction.replacements, rules),
+        lambda: PreparedGlyphs(painted, tuple(visible_order)),
+    )
     glyphs, visible = prepared.glyphs, prepared.order
+
+    def reading() -> str:
+        return guarded(
+            "bidi",
+            warnings,
+            lambda: reading_order(glyphs, visible, rules, decisions=False).text.text,
+            lambda: reading_order(glyphs, visible, without_bidi(rules), decisions=False).text.text,
+        )
+
     # Each mode imports its own stage, so that text mode loads no layout, columns or structure.
     if mode == "layout":
         from glyphscope.core.text.layout import layout_text
 
-        return PageText(layout_text(glyphs, visible, rules).text)
+        return PageText(
+            guarded(
+                "layout grid",
+                warnings,
+                lambda: guarded(
+                    "bidi",
+                    warnings,
+                    lambda: layout_text(glyphs, visible, rules).text,
+                    lambda: layout_text(glyphs, visible, without_bidi(rules)).text,
+                ),
+                reading,
+            )
+        )
     if mode == "columns":
         from glyphscope.core.text.columns import columns_text
 
-        return PageText(columns_text(glyphs, visible, rules).text.text)
+        return PageText(
+            guarded(
+                "columns", warnings, lambda: columns_text(glyphs, visible, rules).text.text, reading
+            )
+        )
     if mode == "text":
-        return PageText(reading_order(glyphs, visible, rules, decisions=False).text.text)
+        return PageText(reading())
     from glyphscope.core.structure.order import NoStructure, structure_outcome
 
-    outcome = structure_outcome(page, glyphs, visible, rules)
+    outcome = guarded(
+        "structure order",
+        warnings,
+        lambda: structure_outcome(page, glyphs, visible, rules),
+        lambda: NoStructure("structure order failed"),
+    )
     if isinstance(outcome, NoStructure):
         note = f"page {page.number}: {outcome.reason}; reading order used"
     elif not outcome.trusted:
@@ -122,7 +176,7 @@ def page_text(page: PdfPage, mode: str, rules: Rules, hidden: str = INCLUDE) -> 
             f"page {page.number}: untagged: {len(outcome.untagged)} of {outcome.total} glyphs"
         )
         return PageText(outcome.text.text, True, untagged)
-    return PageText(reading_order(glyphs, visible, rules, decisions=False).text.text, False, note)
+    return PageText(reading(), False, note)
 
 
 def write_document_text(
@@ -151,6 +205,7 @@ def write_document_text(
             stream.write(encoded_separator)
         result = page_text(document.page(index), mode, rules, hidden)
         stream.write(result.text.encode("utf-8"))
+        notes.extend(result.failures)
         if result.note:
             notes.append(result.note)
         if result.structured:
