@@ -7,6 +7,8 @@ the hostile tests, the resource test and the fuzz harness all use them.
 
 from __future__ import annotations
 
+import io
+import re
 import zlib
 from collections.abc import Callable
 
@@ -208,6 +210,165 @@ def damaged_page_tree() -> bytes:
     return data
 
 
+# Round 3 (issue 31): what a fuzzing campaign and hand-made inputs found.
+
+
+def _hebrew_then(char: str) -> bytes:
+    """A Hebrew word whose ToUnicode also maps code 0x5A to `char` (shown after it)."""
+    builder = PdfBuilder()
+    mapping = {0x41: "\u05e9", 0x42: "\u05dc", 0x43: "\u05d5", 0x5A: char}
+    font = builder.truetype_font(to_unicode=tounicode_cmap(mapping))
+    builder.add_page(b"BT /F1 12 Tf 72 700 Td (CBAZ) Tj ET", fonts={"F1": font})
+    return builder.to_bytes()
+
+
+def rtl_then_lri() -> bytes:
+    """Hebrew followed by U+2066 LEFT-TO-RIGHT ISOLATE."""
+    return _hebrew_then("\u2066")
+
+
+def rtl_then_unassigned() -> bytes:
+    """Hebrew followed by U+0378, an unassigned code point (no bidi class)."""
+    return _hebrew_then("\u0378")
+
+
+def rtl_then_noncharacter() -> bytes:
+    """Hebrew followed by a ToUnicode mapping to U+FFFF, a noncharacter (not text)."""
+    return _hebrew_then("\uffff")
+
+
+def empty_inline_image() -> bytes:
+    """`BI EI` with nothing between (a one-bit flip of a real file), then text."""
+    return _page(b"BI EI\n" + HELLO)
+
+
+def _nested(opening: bytes, depth: int) -> bytes:
+    content = opening * depth + HELLO + b"EMC\n" * depth
+    builder = PdfBuilder()
+    return _page(builder.stream(zlib.compress(content, 9), Filter="/FlateDecode"), builder)
+
+
+def nested_bmc(depth: int = 100_000) -> bytes:
+    """`depth` nested BMC/EMC around the text (3 KB; pdfium aborts rendering it)."""
+    return _nested(b"/P BMC\n", depth)
+
+
+def nested_actual_text(depth: int = 100_000) -> bytes:
+    """`depth` nested /Span spans with /ActualText around the text."""
+    return _nested(b"/Span <</ActualText (x)>> BDC\n", depth)
+
+
+def _page_entry(entry: bytes) -> bytes:
+    """A text page whose dictionary also holds `entry` (written as raw PDF syntax), with the
+    cross-reference table rewritten to match, so qpdf reads the file without reconstructing."""
+    data = _page(HELLO).replace(b"/Type /Page >>", b"/Type /Page " + entry + b" >>", 1)
+    return _with_xref(data)
+
+
+def _with_xref(data: bytes) -> bytes:
+    """`data` (one revision, no object streams) with its xref table and startxref recomputed."""
+    body = data[: data.rindex(b"\nxref\n") + 1]
+    offsets = {
+        int(match.group(1)): match.start(1) for match in re.finditer(rb"(?m)^(\d+) 0 obj", body)
+    }
+    rows = [b"0000000000 65535 f \n"] + [
+        b"%010d 00000 n \n" % offsets[number] for number in range(1, max(offsets) + 1)
+    ]
+    trailer = data[data.rindex(b"trailer") : data.rindex(b"startxref")]
+    table = b"xref\n0 %d\n" % (len(rows)) + b"".join(rows)
+    return body + table + trailer + b"startxref\n%d\n%%%%EOF\n" % len(body)
+
+
+def user_unit_31_digits() -> bytes:
+    """/UserUnit as an integer of 31 digits: qpdf nulls the whole page dictionary."""
+    return _page_entry(b"/UserUnit 1234567890123456789012345678901")
+
+
+def rotate_1e300() -> bytes:
+    return _page_entry(b"/Rotate 1" + b"0" * 300)
+
+
+def trim_box_huge() -> bytes:
+    return _page_entry(b"/TrimBox [ 0 0 " + b"9" * 40 + b" 792 ]")
+
+
+def length_1e20() -> bytes:
+    """The content stream's /Length is 10^20 (qpdf cannot read the stream's data)."""
+    return _page(HELLO).replace(b"/Length 37", b"/Length 100000000000000000000", 1)
+
+
+def annotation_listed_100000() -> bytes:
+    """One FreeText annotation with an appearance, listed 100,000 times in /Annots."""
+    builder = PdfBuilder()
+    helvetica = builder.standard_font("Helvetica")
+    appearance = builder.form_xobject(
+        b"BT /F1 9 Tf 2 2 Td (note) Tj ET", fonts={"F1": helvetica}, bbox=(0, 0, 50, 20)
+    )
+    annotation = builder.pdf.make_indirect(
+        pikepdf.Dictionary(
+            Type=pikepdf.Name.Annot,
+            Subtype=pikepdf.Name.FreeText,
+            Rect=pikepdf.Array([100, 100, 150, 120]),
+            AP=pikepdf.Dictionary(N=appearance),
+        )
+    )
+    builder.add_page(HELLO, fonts={"F1": helvetica})
+    builder.page_object(0).Annots = pikepdf.Array([annotation] * 100_000)
+    return builder.to_bytes()
+
+
+def widths_10_million(count: int = 10_000_000) -> bytes:
+    """A simple font whose /Widths has `count` entries (20 MB of `500 `, as raw syntax)."""
+    builder = PdfBuilder()
+    font = builder.standard_font("Helvetica", widths={32: 500})
+    builder.add_page(HELLO, fonts={"F1": font})
+    return re.sub(
+        rb"/Widths \[ [^\]]* \]", b"/Widths [ " + b"500 " * count + b"]", builder.to_bytes()
+    )
+
+
+def structure_tree_elements(count: int = 1_000_000) -> bytes:
+    """A structure tree root whose /K holds `count` /P elements (direct objects, written as
+    raw syntax), the first of them owning the page's MCID 0."""
+    data = _page(b"/P <</MCID 0>> BDC\n" + HELLO + b"EMC\n")
+    pdf = pikepdf.open(io.BytesIO(data))
+    pdf.pages[0].obj.StructParents = 0
+    pdf.Root.StructTreeRoot = pdf.make_indirect(
+        pikepdf.Dictionary(Type=pikepdf.Name.StructTreeRoot, K=pikepdf.Array())
+    )
+    pdf.Root.MarkInfo = pikepdf.Dictionary(Marked=True)
+    out = io.BytesIO()
+    pdf.save(out, object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    page_ref = b"%d 0 R" % pdf.pages[0].obj.objgen[0]
+    first = b"<< /S /P /Pg " + page_ref + b" /K 0 >> "
+    return out.getvalue().replace(b"/K [ ]", b"/K [ " + first + b"<< /S /P >> " * count + b"]", 1)
+
+
+def nested_dictionaries(depth: int = 200_000) -> bytes:
+    """200,000 nested `<<` in a content stream before the text."""
+    builder = PdfBuilder()
+    content = b"<<" * depth + b"\n" + HELLO
+    return _page(builder.stream(zlib.compress(content, 9), Filter="/FlateDecode"), builder)
+
+
+def operand_stream(size: int = 64 << 20) -> bytes:
+    """`size` bytes of numbers with no operator between them, then the text."""
+    builder = PdfBuilder()
+    compressor = zlib.compressobj(9)
+    chunk = b"1 2 3 4 5 6 7 8 " * 65536
+    parts = [compressor.compress(chunk) for _ in range(size // len(chunk))]
+    data = b"".join(parts) + compressor.compress(b"\n" + HELLO) + compressor.flush()
+    return _page(builder.stream(data, Filter="/FlateDecode"), builder)
+
+
+def tj_million() -> bytes:
+    """A TJ array of a million elements (letters and kerns)."""
+    builder = PdfBuilder()
+    body = b"(a) -10 " * 500_000
+    content = b"BT /F1 1 Tf 72 700 Td [" + body + b"] TJ ET\n" + HELLO
+    return _page(builder.stream(zlib.compress(content, 9), Filter="/FlateDecode"), builder)
+
+
 KINDS: dict[str, Callable[[], bytes]] = {
     "flate_predictor_bomb": flate_predictor_bomb,
     "lzw_bomb": lzw_bomb,
@@ -226,4 +387,20 @@ KINDS: dict[str, Callable[[], bytes]] = {
     "w_200000_entries": w_200000_entries,
     "200000_glyphs": lambda: many_glyphs(200_000),
     "damaged_page_tree": damaged_page_tree,
+    "rtl_then_lri": rtl_then_lri,
+    "rtl_then_unassigned": rtl_then_unassigned,
+    "rtl_then_noncharacter": rtl_then_noncharacter,
+    "empty_inline_image": empty_inline_image,
+    "nested_bmc": nested_bmc,
+    "nested_actual_text": nested_actual_text,
+    "user_unit_31_digits": user_unit_31_digits,
+    "rotate_1e300": rotate_1e300,
+    "trim_box_huge": trim_box_huge,
+    "length_1e20": length_1e20,
+    "annotation_listed_100000": annotation_listed_100000,
+    "widths_10_million": widths_10_million,
+    "structure_tree_1000000": structure_tree_elements,
+    "nested_dictionaries": nested_dictionaries,
+    "operand_stream": operand_stream,
+    "tj_million": tj_million,
 }

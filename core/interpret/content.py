@@ -195,7 +195,7 @@ def _qpdf_operands(pdf: pikepdf.Pdf, data: bytes, entries: list, spans: list) ->
         warnings.simplefilter("always")
         try:
             instructions = pikepdf.parse_content_stream(pikepdf.Stream(pdf, joined))
-        except (pikepdf.PdfError, RuntimeError, ValueError, TypeError):
+        except _QPDF_PARSE_ERRORS:
             return False
     if caught or len(instructions) != len(spans):
         return False
@@ -205,6 +205,11 @@ def _qpdf_operands(pdf: pikepdf.Pdf, data: bytes, entries: list, spans: list) ->
             return False
         entries[position] = (index, name, tuple(instruction.operands))
     return True
+
+
+# What qpdf's tokenizer raises on a damaged stream. IndexError: an inline image with nothing
+# between BI and EI makes qpdf index an empty vector (std::out_of_range, passed on as such).
+_QPDF_PARSE_ERRORS = (pikepdf.PdfError, RuntimeError, ValueError, TypeError, IndexError)
 
 
 def _tokenise(
@@ -232,8 +237,8 @@ def _tokenise(
                         # paths and colours, and converting their operands would be wasted.
                         items.append((count, name, tuple(instruction.operands)))
                     count += 1
-        except (pikepdf.PdfError, RuntimeError, ValueError, TypeError) as exc:
-            problems.append(f"{label}: content stream unreadable: {exc}")
+        except _QPDF_PARSE_ERRORS as exc:
+            problems.append(f"{label}: content stream unreadable: {type(exc).__name__}: {exc}")
             return None
     problems.extend(f"{label}: {warning.message}" for warning in caught[:3])
     return items, count

@@ -56,10 +56,13 @@ def _text_entry(dictionary: pikepdf.Dictionary, key: str) -> str | None:
 class MarkedContentTracker:
     """Open marked-content sequences and the replacement spans closed so far."""
 
-    __slots__ = ("_open", "spans")
+    __slots__ = ("_open", "_replacing", "spans")
 
     def __init__(self) -> None:
         self._open: list[tuple[int, str | None, str | None]] = []
+        # How many open sequences carry replacement text: a closing span's depth, kept
+        # counted rather than recounted on every EMC (nested spans 100,000 deep).
+        self._replacing = 0
         self.spans: list[ReplacementSpan] = []
 
     @property
@@ -69,14 +72,17 @@ class MarkedContentTracker:
     def begin(self, properties: object, glyph_count: int) -> None:
         actual_text, expansion = replacement_entries(properties)
         self._open.append((glyph_count, actual_text, expansion))
+        if actual_text is not None or expansion is not None:
+            self._replacing += 1
 
     def end(self, glyph_count: int) -> None:
         if not self._open:
             return
         start, actual_text, expansion = self._open.pop()
         if actual_text is not None or expansion is not None:
-            depth = sum(1 for entry in self._open if entry[1] is not None or entry[2] is not None)
-            self.spans.append(ReplacementSpan(start, glyph_count, actual_text, expansion, depth))
+            self._replacing -= 1
+            span = ReplacementSpan(start, glyph_count, actual_text, expansion, self._replacing)
+            self.spans.append(span)
 
     def close_to(self, depth: int, glyph_count: int) -> None:
         """Close sequences left open by a stream (a form's unbalanced BDC ends with the form)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 import warnings
 from collections import OrderedDict
 from functools import cached_property
@@ -79,6 +80,37 @@ def _unreadable(source: str, exc: OSError) -> UnreadableFileError:
     return UnreadableFileError(f"cannot read {source}: {exc.strerror or exc}")
 
 
+# qpdf's message for an object it replaced by null because a number in it overflowed (an
+# integer past 64 bits, §7.3.3 leaves integer range to the implementation, Annex C.2 says
+# 2^31 - 1): the object's own offset, from where its text is read.
+_NULLED_OBJECT = re.compile(
+    r"offset (\d+)\): treating object as null because of error during parsing: overflow"
+)
+_LONG_INTEGER = re.compile(rb"(?<![\w.+-])([+-]?)(\d{19,})(?![\w.])")
+_INTEGER_LIMIT = 2**63 - 1
+
+
+def _clamp_overflowing_integers(data: bytes, messages: list[str]) -> bytes | None:
+    """`data` with each integer past 64 bits inside the objects qpdf nulled for one (per
+    `messages`) replaced by ±(2^63 - 1), padded with spaces to the same length so every
+    offset of the file still holds; None when there is nothing to clamp."""
+    offsets = [int(match.group(1)) for match in map(_NULLED_OBJECT.search, messages) if match]
+    if not offsets:
+        return None
+    patched = bytearray(data)
+    changed = False
+    for offset in offsets:
+        end = data.find(b"endobj", offset)
+        end = len(data) if end < 0 else end
+        for match in _LONG_INTEGER.finditer(data, offset, end):
+            if int(match.group(2)) <= _INTEGER_LIMIT:
+                continue
+            text = (match.group(1) + str(_INTEGER_LIMIT).encode()).ljust(len(match.group(0)))
+            patched[match.start() : match.end()] = text
+            changed = True
+    return bytes(patched) if changed else None
+
+
 class PdfDocument:
     """An open PDF. Use `open`; close it (or use `with`) to release the file."""
 
@@ -113,6 +145,27 @@ class PdfDocument:
             except OSError as exc:
                 raise _unreadable(source, exc) from None
         refuse_start(source, data, whole=True)
+        pdf, messages = cls._read(source, data, password)
+        # qpdf keeps its parsing warnings on the document as well as logging some of them.
+        clamped = _clamp_overflowing_integers(data, [*messages, *map(str, pdf.get_warnings())])
+        if clamped is not None:
+            # A page dictionary qpdf nulled for one integer past 64 bits would vanish from
+            # the page tree; the same bytes with that integer clamped keep it (and its
+            # content, which is intact).
+            try:
+                pdf, messages = cls._read(source, clamped, password)
+                messages.append(
+                    "integers beyond 64 bits clamped to ±(2^63 - 1) in the objects qpdf could "
+                    "not read, so that they (and the pages among them) are kept"
+                )
+            except DamagedPdfError:
+                pass  # the first reading stands, its warnings saying what was lost
+        return cls(pdf, source, messages)
+
+    @staticmethod
+    def _read(source: str, data: bytes, password: str | None) -> tuple[pikepdf.Pdf, list[str]]:
+        """pikepdf's reading of `data` and its page tree, with qpdf's messages, or the typed
+        error."""
         try:
             with warnings.catch_warnings(), collect_qpdf_messages() as messages:
                 warnings.simplefilter("ignore")
@@ -130,7 +183,7 @@ class PdfDocument:
                 len(pdf.pages)
         except (pikepdf.PdfError, RuntimeError, ValueError) as exc:
             raise DamagedPdfError(f"{source} has no readable page tree: {exc}") from None
-        return cls(pdf, source, messages + tree_messages)
+        return pdf, messages + tree_messages
 
     @property
     def page_count(self) -> int:
