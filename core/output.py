@@ -52,10 +52,10 @@ def parse_page_range(text: str, page_count: int) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class WriteReport:
-    """What `write_document_text` wrote: `pages`, the number of pages (spec §10), and what
-    structure mode found: `notes` (one line per page noted: fell back to reading order and
-    why, or its untagged count) and `structured_pages` (0-based indices of the pages read in
-    structure order)."""
+    """What `write_document_text` wrote: `pages`, the number of pages (spec §10), `notes`
+    (one line each: a stage that failed on a page, a pixel test skipped, and in structure
+    mode a page that fell back to reading order and why, or its untagged count) and
+    `structured_pages` (0-based indices of the pages read in structure order)."""
 
     pages: int
     notes: tuple[str, ...] = ()
@@ -66,8 +66,6 @@ class PageText(NamedTuple):
     text: str
     structured: bool = False
     note: str = ""
-    # Stages that failed and were left out (core.stages), one line each naming the page.
-    failures: tuple[str, ...] = ()
 
 
 def _check_mode(mode: str) -> None:
@@ -75,16 +73,26 @@ def _check_mode(mode: str) -> None:
         raise TextModeError(f"text mode {mode!r} is not one of {', '.join(MODES)}")
 
 
-def page_text(page: PdfPage, mode: str, rules: Rules, hidden: str = INCLUDE) -> PageText:
+def page_text(
+    page: PdfPage,
+    mode: str,
+    rules: Rules,
+    hidden: str = INCLUDE,
+    failures: list[str] | None = None,
+) -> PageText:
     """One page as text in `mode`; "" when the page has no readable content.
     "structure" falls back to reading order when the page has no trusted structure (§9), and
     says why in `note`; a page read in structure order notes its untagged glyph count.
     `hidden` EXCLUDE or ONLY reads the visible glyphs without, or only, the hidden ones
-    (core.text.hidden, with the pixel test); INCLUDE is the spec's box test alone."""
+    (core.text.hidden, with the pixel test); INCLUDE is the spec's box test alone.
+    A stage that failed (core.stages) is left out, and `failures`, when given, gets a line
+    naming the page and the stage."""
     _check_mode(mode)
     warnings: list[str] = []
     text = _page_text(page, mode, rules, hidden, warnings)
-    return text._replace(failures=tuple(f"page {page.number}: {line}" for line in warnings))
+    if failures is not None:
+        failures.extend(f"page {page.number}: {line}" for line in warnings)
+    return text
 
 
 def _page_text(
@@ -203,9 +211,8 @@ def write_document_text(
     for written, index in enumerate(indices):
         if written:
             stream.write(encoded_separator)
-        result = page_text(document.page(index), mode, rules, hidden)
+        result = page_text(document.page(index), mode, rules, hidden, notes)
         stream.write(result.text.encode("utf-8"))
-        notes.extend(result.failures)
         if result.note:
             notes.append(result.note)
         if result.structured:

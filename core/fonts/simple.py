@@ -352,7 +352,10 @@ def _simple_widths(font_dict: pikepdf.Dictionary) -> tuple[int, list[float]] | N
     if not isinstance(widths, pikepdf.Array):
         return None
     first_char = int(pdf_number(font_dict.get("/FirstChar"), 0))
-    values = [pdf_number(width, 0.0) for width in widths]
+    # One byte per code (§9.6.2.1): no entry past code 255 is ever read, however long the
+    # array (ten million entries written for 95 codes).
+    count = max(0, min(len(widths), 256 - max(first_char, 0)))
+    values = [pdf_number(widths[index], 0.0) for index in range(count)]
     return first_char, values
 
 

@@ -21,6 +21,8 @@ from glyphscope.core.pdf.document import PdfPage
 
 HIDDEN = 1 << 1
 NO_VIEW = 1 << 5
+# Annotations read per page: each one's appearance is a form to interpret.
+MAX_ANNOTATIONS = 10_000
 
 
 class Appearance(NamedTuple):
@@ -49,12 +51,25 @@ def annotation_label(appearance: Appearance) -> str:
 
 
 def page_appearances(page: PdfPage, warnings: list[str]) -> list[Appearance]:
-    """The normal appearances of the page's visible annotations, in /Annots order."""
+    """The normal appearances of the page's visible annotations, in /Annots order. An
+    annotation listed more than once is read once (§12.5.2: an annotation belongs to one
+    page, once); past MAX_ANNOTATIONS the rest are skipped, with a warning."""
     annotations = page.pdf_page.obj.get("/Annots")
     if not isinstance(annotations, pikepdf.Array):
         return []
     found: list[Appearance] = []
-    for annotation in annotations:
+    seen: set[tuple[int, int]] = set()
+    repeated = 0
+    for number, annotation in enumerate(annotations):
+        if number == MAX_ANNOTATIONS:
+            warnings.append(f"annotations past the first {MAX_ANNOTATIONS} skipped")
+            break
+        objgen = annotation.objgen if isinstance(annotation, pikepdf.Object) else (0, 0)
+        if objgen != (0, 0):
+            if objgen in seen:
+                repeated += 1
+                continue
+            seen.add(objgen)
         try:
             appearance = _appearance(annotation)
         except (pikepdf.PdfError, TypeError, ValueError, KeyError) as exc:
@@ -62,6 +77,8 @@ def page_appearances(page: PdfPage, warnings: list[str]) -> list[Appearance]:
             continue
         if appearance is not None:
             found.append(appearance)
+    if repeated:
+        warnings.append(f"annotations listed more than once read once ({repeated} repeats)")
     return found
 
 
