@@ -12,6 +12,8 @@ import pytest
 
 import glyphscope
 from glyphscope.core import cli
+from glyphscope.core.analysis import analyse_page
+from glyphscope.core.document import Document
 from glyphscope.core.rules import Rules
 from tests import hostile
 
@@ -192,3 +194,84 @@ def test_qpdf_messages_go_to_the_warnings_not_to_stderr(capfd):
         assert any(w.startswith("qpdf: ") for w in document.warnings) or document.warnings == []
         assert document.pages[0].text() == "Hello"
     assert capfd.readouterr().err == ""
+
+
+# Round 3 (issue 31).
+
+
+@pytest.mark.parametrize(
+    ("build", "char"),
+    [
+        (hostile.rtl_then_lri, "\u2066"),
+        (hostile.rtl_then_unassigned, "\u0378"),
+    ],
+    ids=["isolate", "unassigned"],
+)
+def test_right_to_left_line_with_a_character_python_bidi_has_no_rule_for_reads(build, char):
+    page = _page(build())
+    for mode in ("reading", "layout", "columns", "structure"):
+        assert page.text(mode) == char + "\u05e9\u05dc\u05d5", mode
+    assert page.analysis().warnings == ()
+
+
+def test_tounicode_noncharacter_is_not_text_and_the_next_step_decodes_the_code():
+    page = _page(hostile.rtl_then_noncharacter())
+    glyphs = page.extract().glyphs
+    assert [(g.text, g.decode_source) for g in glyphs][-1] == ("Z", "builtin_encoding")
+    assert page.text() == "Z\u05e9\u05dc\u05d5"
+    (font,) = page.extract().fonts.values()
+    assert (
+        "/ToUnicode: 1 destinations are not text (U+0000, a noncharacter or a lone surrogate);"
+        " their codes are decoded by the next step"
+    ) in font.problems
+
+
+def test_inline_image_with_nothing_between_bi_and_ei_is_a_damaged_stream():
+    extraction = _page(hostile.empty_inline_image()).extract()
+    assert not extraction.readable
+    (warning,) = extraction.warnings
+    assert warning.startswith("page: content stream unreadable: IndexError")
+
+
+def test_a_pixel_test_that_fails_in_its_process_is_skipped_with_a_warning(monkeypatch):
+    from glyphscope.core.text import ink
+
+    ink._InkProcess._shared = None
+    # Too little address space for pdfium in the render process: this one goes on.
+    monkeypatch.setattr(ink, "INK_MEMORY_LIMIT", 16 * MB)
+    with Document.open(hostile.nested_bmc(10)) as document:
+        analysis = analyse_page(document.page(0), Rules(), ink=True)
+    assert analysis.page_number == 1 and analysis.reading.text == "Hello"
+    assert analysis.ink is not None
+    assert analysis.ink.warning == "pixel test skipped: out of memory under the 16 MB cap"
+    assert analysis.ink.warning in analysis.warnings
+    ink._InkProcess._shared = None
+
+
+def test_nested_actual_text_spans_record_their_depths():
+    spans = _page(hostile.nested_actual_text(3)).extract().replacements
+    assert sorted((s.depth, s.actual_text) for s in spans) == [(0, "x"), (1, "x"), (2, "x")]
+    assert _page(hostile.nested_actual_text(20_000)).text() == "x"
+
+
+@pytest.mark.parametrize(
+    "build",
+    [hostile.user_unit_31_digits, hostile.rotate_1e300, hostile.trim_box_huge],
+    ids=["user_unit", "rotate", "trim_box"],
+)
+def test_page_dictionary_with_an_integer_past_64_bits_keeps_its_page(build):
+    with glyphscope.open(build()) as document:
+        assert len(document.pages) == 1
+        assert document.pages[0].text() == "Hello"
+        assert any("integers beyond 64 bits clamped" in w for w in document.warnings)
+
+
+def test_one_annotation_listed_many_times_is_read_once():
+    log = _explain(hostile.annotation_listed_100000(), "--annotations")
+    assert len(log["annotations"]) == 1
+    assert "annotations listed more than once read once (9999 repeats)" in log["warnings"]
+    assert "annotations past the first 10000 skipped" in log["warnings"]
+
+
+def test_widths_longer_than_the_codes_are_read_to_code_255():
+    assert _page(hostile.widths_10_million(100_000)).text() == "Hello"
