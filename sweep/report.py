@@ -14,8 +14,8 @@ from collections import defaultdict
 from datetime import datetime
 from html import escape
 from pathlib import Path
-from typing import Any
 
+from glyphscope.core.contained import ContainedProcess
 from glyphscope.core.qa.diffing import changed_rules
 from glyphscope.core.rules import Rules
 from glyphscope.sweep.compare import CHANGE_KINDS, KIND_TITLES, main_kind, word_hunks
@@ -23,7 +23,7 @@ from glyphscope.sweep.jobs import OUTCOMES
 from glyphscope.sweep.plots import bar_chart, histogram
 from glyphscope.sweep.ranking import RankedPage, inspector_command, latest_rules_hash, ranked_pages
 from glyphscope.sweep.store import connect, unpack_marks, unpack_texts
-from glyphscope.sweep.thumbnails import MARK_COLOURS, page_svg
+from glyphscope.sweep.thumbnails import MARK_COLOURS, file_page_svg
 
 HUNKS_PER_PAGE = 8
 PAGES_PER_DOCUMENT = 3  # in the ranked list, so one bad document does not fill it
@@ -64,6 +64,7 @@ def build_report(connection: sqlite3.Connection, database: str, top: int, thumbn
         ranked = ranked_pages(connection, rules_hash)
         body = [
             f"<h1>Glyphscope sweep: {escape(Path(database).name)}</h1>",
+            _failures_section(connection, rules_hash),
             _run_section(connection, run),
             _summary_section(connection, rules_hash, run),
             _plots_section(connection, rules_hash, ranked, run),
@@ -82,6 +83,25 @@ def build_report(connection: sqlite3.Connection, database: str, top: int, thumbn
 
 
 # -- sections ----------------------------------------------------------------------------------
+
+
+def _failures_section(connection: sqlite3.Connection, rules_hash: str | None) -> str:
+    """The documents that failed (error, timeout, memory, crash), first, each with its error."""
+    failed = connection.execute(
+        "SELECT path, outcome, error FROM documents WHERE rules_hash = ? AND outcome != 'ok'"
+        " ORDER BY outcome, path",
+        (rules_hash,),
+    ).fetchall()
+    if not failed:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(path)}</td><td>{escape(outcome)}</td><td>{escape(error)}</td></tr>"
+        for path, outcome, error in failed
+    )
+    return (
+        f"<h2>Failed documents ({len(failed)})</h2>"
+        f"<table><tr><th>file</th><th>outcome</th><th>error</th></tr>{rows}</table>"
+    )
 
 
 def _run_section(connection: sqlite3.Connection, run: sqlite3.Row | None) -> str:
@@ -373,35 +393,30 @@ def _rule_change_text(rules_json: str, compare_json: str) -> str:
 
 
 class Thumbnails:
-    """Page pictures by (document id, page), the pdfium documents opened once each."""
+    """Page pictures by (document id, page), drawn in a contained process (core.contained,
+    with the sweep's limits): a page pdfium cannot draw, or that takes the process down, gets
+    a placeholder saying why, and the report goes on."""
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self._connection = connection
-        self._documents: dict[int, Any] = {}  # a pdfium document, or why there is none
+        self._process = ContainedProcess()
 
     def page(self, document_id: int, page: int) -> str:
-        import pypdfium2 as pdfium
-
         row = self._connection.execute(
             "SELECT d.path, p.crop_box, p.rotate, p.marks FROM pages p JOIN documents d"
             " ON d.id = p.document_id WHERE d.id = ? AND p.page = ?",
             (document_id, page),
         ).fetchone()
-        if document_id not in self._documents:
-            try:
-                self._documents[document_id] = pdfium.PdfDocument(row[0])
-            except (pdfium.PdfiumError, OSError) as exc:
-                self._documents[document_id] = f"no picture: {exc}"
-        document = self._documents[document_id]
-        if isinstance(document, str):
-            return f"<span class=muted>{escape(document)}</span>"
         try:
-            return page_svg(document, page - 1, json.loads(row[1]), row[2], unpack_marks(row[3]))
-        except pdfium.PdfiumError as exc:
-            return f"<span class=muted>no picture: {escape(str(exc))}</span>"
+            args = (row[0], page - 1, json.loads(row[1]), row[2], unpack_marks(row[3]))
+        except (TypeError, ValueError) as exc:  # no row, or a record the sweep left unreadable
+            return _no_picture(f"{type(exc).__name__}: {exc}")
+        ok, answer = self._process.run(file_page_svg, *args)
+        return str(answer) if ok else _no_picture(str(answer))
 
     def close(self) -> None:
-        for document in self._documents.values():
-            if not isinstance(document, str):
-                document.close()
-        self._documents.clear()
+        self._process.stop()
+
+
+def _no_picture(reason: str) -> str:
+    return f"<span class=muted>no picture: {escape(reason)}</span>"

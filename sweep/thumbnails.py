@@ -2,7 +2,10 @@
 SVG, so the report stays one file (a PNG data URI inside an inline SVG).
 
 pdfium renders the crop box with the page's /Rotate applied (§7.7.3.3, §14.11.2); marks are in
-default user space and are carried through the same box and rotation.
+default user space and are carried through the same box and rotation. The report draws each
+picture with `file_page_svg` in a contained process (core.contained), under the limits of the
+sweep's workers: pdfium may abort, or refuse a page (a CropBox outside the MediaBox), and the
+report is written all the same.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import struct
 import zlib
 from collections.abc import Sequence
 from html import escape
+from typing import Any
 
 import numpy as np
 
@@ -42,6 +46,26 @@ def png_bytes(rgb: np.ndarray) -> bytes:
         + chunk(b"IDAT", zlib.compress(raw.tobytes(), 9))
         + chunk(b"IEND", b"")
     )
+
+
+# The one document the drawing process keeps open, by path: the report asks for a file's
+# pages in a row.
+_open_documents: dict[str, Any] = {}
+
+
+def file_page_svg(
+    path: str, index: int, crop_box: Sequence[float], rotate: int, marks: Sequence[Sequence]
+) -> str:
+    """page_svg of page `index` (0-based) of the file at `path`."""
+    import pypdfium2 as pdfium
+
+    document = _open_documents.get(path)
+    if document is None:
+        for other in _open_documents.values():
+            other.close()
+        _open_documents.clear()
+        document = _open_documents[path] = pdfium.PdfDocument(path)
+    return page_svg(document, index, crop_box, rotate, marks)
 
 
 def page_svg(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 
 import pytest
 
@@ -234,18 +235,28 @@ def test_inline_image_with_nothing_between_bi_and_ei_is_a_damaged_stream():
 
 
 def test_a_pixel_test_that_fails_in_its_process_is_skipped_with_a_warning(monkeypatch):
+    from glyphscope.core.contained import ContainedProcess
     from glyphscope.core.text import ink
 
-    ink._InkProcess._shared = None
     # Too little address space for pdfium in the render process: this one goes on.
-    monkeypatch.setattr(ink, "INK_MEMORY_LIMIT", 16 * MB)
+    renderer = ContainedProcess(memory_limit=16 * MB)
+    monkeypatch.setattr(ink, "_renderer", lambda: renderer)
     with Document.open(hostile.nested_bmc(10)) as document:
         analysis = analyse_page(document.page(0), Rules(), ink=True)
-    assert analysis.page_number == 1 and analysis.reading.text == "Hello"
+    renderer.stop()
+    assert analysis.reading.text == "Hello"
     assert analysis.ink is not None
     assert analysis.ink.warning == "pixel test skipped: out of memory under the 16 MB cap"
     assert analysis.ink.warning in analysis.warnings
-    ink._InkProcess._shared = None
+
+
+def test_a_contained_call_whose_process_aborts_is_answered_with_the_signal():
+    from glyphscope.core.contained import ContainedProcess
+
+    process = ContainedProcess()
+    assert process.run(os.abort) == (False, "its process was ended by SIGABRT")
+    assert process.run(len, "abc") == (True, 3)
+    process.stop()
 
 
 def test_nested_actual_text_spans_record_their_depths():

@@ -110,3 +110,41 @@ def test_ranked_list_shows_at_most_three_pages_of_a_document(tmp_path):
     ranked = collector.rows["ranked"]
     assert [row.split(" | ")[3] for row in ranked] == ["1", "2", "3"]
     assert "(+2 more pages of this document)" in ranked[2]
+
+
+def test_a_page_that_cannot_be_drawn_gets_a_placeholder_and_the_report_is_written(
+    tmp_path, monkeypatch
+):
+    from glyphscope.sweep import report
+
+    def refuse(path, index, crop_box, rotate, marks):
+        raise ValueError("Crop exceeds page dimensions")
+
+    class InPlace:
+        def run(self, function, *args):
+            try:
+                return True, refuse(*args)
+            except ValueError as exc:
+                return False, f"{type(exc).__name__}: {exc}"
+
+        def stop(self):
+            pass
+
+    monkeypatch.setattr(report, "ContainedProcess", InPlace)
+    html, collector = _report(tmp_path)
+    assert collector.images == 0
+    assert html.count("no picture: ValueError: Crop exceeds page dimensions") == 4
+
+
+def test_a_failed_document_is_listed_first_with_its_error(tmp_path):
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    write_pdf(folder / "plain.pdf", PLAIN_PAGE)
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.7\nnothing else")
+    database, output = tmp_path / "results.sqlite", tmp_path / "report.html"
+    main([str(folder), "--db", str(database), "--quiet"])
+    assert main(["report", str(database), "-o", str(output)]) == 0
+    html = output.read_text(encoding="utf-8")
+    failed = html.index("<h2>Failed documents (1)</h2>")
+    assert failed < html.index("<h2>Run</h2>")
+    assert "broken.pdf</td><td>error</td><td>" in html[failed:]

@@ -18,19 +18,16 @@ selections; in the inspector the copy is made on the analysis thread and rendere
 render thread, which owns pdfium); `InkTest.seconds` says how long it took.
 
 pdfium ends the process (SIGABRT) on inputs it cannot allocate for, such as 100,000 nested
-marked-content sequences: `no_ink_glyphs` renders in a process of its own (`_InkProcess`,
+marked-content sequences: `no_ink_glyphs` renders in a process of its own (core.contained,
 capped at INK_MEMORY_LIMIT of address space and INK_TIMEOUT_S per page), and a render that
-takes that process down, runs out of memory or time is a test skipped with a warning. A caller
-that is itself a contained worker (a daemonic process: the inspector's) renders in place.
+takes that process down, runs out of memory or time is a test skipped with a warning.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import math
-import multiprocessing
-import resource
-import signal
 import statistics
 import time
 from collections.abc import Sequence
@@ -40,6 +37,7 @@ import numpy as np
 import pikepdf
 import pypdfium2
 
+from glyphscope.core.contained import MEMORY_LIMIT, TIMEOUT_S, ContainedProcess
 from glyphscope.core.geometry import quad_bounds
 from glyphscope.core.interpret.content import page_streams
 from glyphscope.core.pdf.document import PdfPage
@@ -53,9 +51,7 @@ from glyphscope.core.text.hidden import Clip, HiddenGlyph, hidden_glyphs
 from glyphscope.core.text.visible import VisibleResult
 
 MIN_SCALE, MAX_SCALE = 0.25, 4.0
-# The limits of the render process: those of the inspector's workers (issue 10).
-INK_MEMORY_LIMIT = 2 * 2**30
-INK_TIMEOUT_S = 30.0
+INK_MEMORY_LIMIT, INK_TIMEOUT_S = MEMORY_LIMIT, TIMEOUT_S
 
 
 class InkTest(NamedTuple):
@@ -109,88 +105,22 @@ class InkRequest(NamedTuple):
 def no_ink_glyphs(
     page: PdfPage, glyphs: Sequence[Glyph], candidates: Sequence[int], rules: Rules
 ) -> InkTest:
-    """Which of `candidates` leave no ink on the rendered page (both halves, this thread)."""
+    """Which of `candidates` leave no ink on the rendered page (the pikepdf half here, the
+    pdfium half in a contained process)."""
     request = ink_request(page, glyphs, candidates, rules)
     if isinstance(request, InkTest):
         return request
-    if multiprocessing.current_process().daemon:
-        return run_ink_test(request)
-    return _InkProcess.shared().run(request)
+    ok, answer = _renderer().run(run_ink_test, request)
+    if ok and isinstance(answer, InkTest):
+        return answer
+    seconds = request.seconds
+    return InkTest(frozenset(), 0, request.scale, seconds, f"pixel test skipped: {answer}")
 
 
-class _InkProcess:
-    """A process that runs `run_ink_test` for this one, started on first use and reused for
-    page after page; replaced after it dies or overruns."""
-
-    _shared: _InkProcess | None = None
-
-    def __init__(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.connection, child = context.Pipe()
-        self.process = context.Process(
-            target=_serve, args=(child, INK_MEMORY_LIMIT), daemon=True, name="glyphscope-ink"
-        )
-        self.process.start()
-        child.close()
-
-    @classmethod
-    def shared(cls) -> _InkProcess:
-        if cls._shared is None or not cls._shared.process.is_alive():
-            cls._shared = cls()
-        return cls._shared
-
-    def run(self, request: InkRequest) -> InkTest:
-        started = time.perf_counter()
-        try:
-            self.connection.send(request)
-            if self.connection.poll(INK_TIMEOUT_S):
-                answer = self.connection.recv()
-                if isinstance(answer, InkTest):
-                    return answer
-                reason = str(answer)
-            else:
-                reason = f"no answer within {INK_TIMEOUT_S:g} s"
-        except (EOFError, OSError):
-            self.process.join(1.0)
-            reason = _ended(self.process.exitcode)
-        self.stop()
-        seconds = request.seconds + time.perf_counter() - started
-        return InkTest(frozenset(), 0, request.scale, seconds, f"pixel test skipped: {reason}")
-
-    def stop(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join()
-        self.connection.close()
-        if _InkProcess._shared is self:
-            _InkProcess._shared = None
-
-
-def _ended(exit_code: int | None) -> str:
-    if exit_code is not None and exit_code < 0:
-        try:
-            name = signal.Signals(-exit_code).name
-        except ValueError:
-            name = f"signal {-exit_code}"
-        return f"pdfium's process was ended by {name}"
-    return f"pdfium's process ended (exit status {exit_code})"
-
-
-def _serve(connection, memory_limit: int) -> None:
-    """The render process: answer each request until the pipe closes. A MemoryError under
-    the cap is an answer (a string) too."""
-    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = memory_limit if hard == resource.RLIM_INFINITY else min(memory_limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    while True:
-        try:
-            request = connection.recv()
-        except EOFError:
-            return
-        try:
-            connection.send(run_ink_test(request))
-        except MemoryError:
-            connection.send(f"out of memory under the {memory_limit >> 20} MB cap")
+@functools.cache
+def _renderer() -> ContainedProcess:
+    """The process the pixel tests of this one render in (core.contained)."""
+    return ContainedProcess(INK_MEMORY_LIMIT, INK_TIMEOUT_S)
 
 
 def ink_request(
