@@ -73,8 +73,13 @@ def check_stream(data: bytes) -> bool:
     if result is None:
         return False
     entries, spans, count, cut = result
-    assert not cut
+    assert cut is not True
     instructions, problems = _qpdf(data)
+    if cut is None:
+        # Operands after the last operator: dropped by both, and by qpdf with this warning
+        # (which content._scan repeats).
+        assert problems == [content._DANGLING_OPERANDS], problems
+        problems = []
     if instructions is None or problems:
         # qpdf refuses or warns on the stream: the scanner may only have left the operands it
         # cannot read (a dictionary holding a byte qpdf rejects) to qpdf, and then the reading
@@ -305,13 +310,24 @@ def test_seed_stream_is_read_by_the_scanner():
         b"1.2.3 Tc",  # a word qpdf reads as an operator
         b"] Tj",  # unbalanced delimiter
         b"<4x> Tj",  # malformed hex string
-        b"1 2",  # operands left at the end (qpdf warns)
         b"(abc",  # unterminated string
         b"[ (a) Tj ]",  # operator inside an array
     ],
 )
 def test_scanner_hands_unusual_streams_back_to_qpdf(data):
     assert scanner.scan(data, content._operator_table(ALL_WANTED), 100) is None
+
+
+def test_operands_after_the_last_operator_are_dropped_with_qpdfs_warning():
+    entries, spans, count, cut = scanner.scan(
+        b"BT ET 1 2", content._operator_table(ALL_WANTED), 100
+    )
+    assert ([entry[1] for entry in entries], spans, count, cut) == (["BT", "ET"], [], 2, None)
+    assert check_stream(b"BT ET 1 2")
+    parsed = content.read_operators(
+        PDF, [pikepdf.Stream(PDF, b"BT ET 1 2")], "page", 1000, ALL_WANTED, 100
+    )
+    assert parsed.warnings == ["page: Unexpected end of stream"]
 
 
 def test_every_operator_of_annex_a_is_read_by_its_word():

@@ -442,6 +442,9 @@ def scan(bytes data, dict operators, Py_ssize_t max_operators):
     (entry position, start, end), the byte span of operands and operator for qpdf to read;
     count is the number of operators read; cut is True when reading stopped after
     max_operators + 1 operators (the caller's budget is then exceeded whatever follows).
+    Operands after the last operator (a stream cut at the byte cap in the middle of 64 MB of
+    numbers) are dropped, as qpdf drops them with the warning "Unexpected end of stream":
+    cut is then None, for the caller to warn the same.
     """
     cdef const unsigned char *buf = <const unsigned char *> PyBytes_AS_STRING(data)
     cdef Py_ssize_t n = PyBytes_GET_SIZE(data), i = 0, start, first = -1, count = 0
@@ -548,6 +551,6 @@ def scan(bytes data, dict operators, Py_ssize_t max_operators):
                 tokens.size = 0
                 if count > max_operators:
                     return entries, spans, count, True
-    if tokens.size or depth:
+    if depth:
         return None
-    return entries, spans, count, False
+    return entries, spans, count, None if tokens.size else False

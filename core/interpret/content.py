@@ -131,7 +131,9 @@ def read_operators(
         return parsed
     scanned = _scan(pdf, data, wanted, max_operators)
     if scanned is not None:
-        parsed.operators, parsed.count = scanned
+        parsed.operators, parsed.count, dangling = scanned
+        if dangling:
+            parsed.warnings.append(f"{label}: {_DANGLING_OPERANDS}")
         return parsed
     read = _tokenise(pdf, data, label, parsed.warnings, max_operators, wanted)
     if read is not None:
@@ -171,19 +173,24 @@ def _operator_table(wanted: frozenset[str]) -> dict[bytes, tuple[str, bool, str 
     }
 
 
+# qpdf's warning for operands after the last operator (dropped), which the scanner repeats.
+_DANGLING_OPERANDS = "Unexpected end of stream"
+
+
 def _scan(
     pdf: pikepdf.Pdf, data: bytes, wanted: frozenset[str], max_operators: int
-) -> tuple[list, int] | None:
-    """The scanner's reading of a stream, None when qpdf must tokenise it whole."""
+) -> tuple[list, int, bool] | None:
+    """The scanner's reading of a stream and whether operands were left after its last
+    operator; None when qpdf must tokenise it whole."""
     if _scanner is None:
         return None
     result = _scanner.scan(data, _operator_table(wanted), max_operators)
     if result is None:
         return None
-    entries, spans, count, _ = result
+    entries, spans, count, cut = result
     if spans and not _qpdf_operands(pdf, data, entries, spans):
         return None
-    return entries, count
+    return entries, count, cut is None
 
 
 def _qpdf_operands(pdf: pikepdf.Pdf, data: bytes, entries: list, spans: list) -> bool:
