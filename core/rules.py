@@ -28,6 +28,10 @@ class Rules:
     duplicate_scan_window: float = 0.25
     # §8 columns: a horizontal gap wider than this multiple of the median advance splits.
     columns_gap_multiple: float = 3.0
+    # §8 columns: a later line of a band may narrow a gutter to this fraction of its opening
+    # width (or to the gap threshold, whichever is less) and the gutter survives; from its
+    # right edge only by less than this fraction (core.text.columns.narrow_gutters). Ratio.
+    columns_gutter_keep_ratio: float = 0.5
     # §2 nested form XObjects; §9 structure tree depth.
     form_depth: int = 12
     structure_depth: int = 128
@@ -79,6 +83,17 @@ class Rules:
     layout_max_columns: int = 2000
     layout_max_blank_lines: int = 200
     layout_max_padding: int = 1_000_000
+    # §7 layout grid: a gap on a line (§6, glyph end to origin) wider than this many grid
+    # cells separates two blocks (table cells, columns, a tab stop): the second goes to its
+    # own grid column; narrower gaps are word spaces. Cells (the grid's cell width).
+    layout_block_gap_cells: float = 2.0
+    # §7 layout grid: blocks of at least this many glyphs are measured to narrow the cell so
+    # that blocks fit the room they have (layout._fitted_cell_width). Glyphs.
+    layout_fit_block_glyphs: int = 8
+    # §7 layout grid: a glyph is placed on the grid when its writing direction, in the grid's
+    # frame, turns from the grid's by at most this (the sine of the angle: 0.0523 is about
+    # 3°); any other glyph is off the grid and read after it in reading order.
+    layout_direction_tolerance: float = 0.0523
 
     def with_values(self, **values: object) -> Rules:
         """A copy with some fields replaced, values coerced to the field's type."""

@@ -65,6 +65,10 @@ DESCRIPTIONS = {
     "duplicate_across": "§5 duplicates: offset across the baseline < this × size",
     "duplicate_scan_window": "§5 duplicates: forward scan window in x, × size",
     "columns_gap_multiple": "§8 columns: a gap wider than this × the median advance splits",
+    "columns_gutter_keep_ratio": "§8 columns: a gutter survives narrowing to this × its width",
+    "layout_block_gap_cells": "§7 layout: a gap wider than this many cells starts a block",
+    "layout_fit_block_glyphs": "§7 layout: blocks this long or longer narrow the cell to fit",
+    "layout_direction_tolerance": "§7 layout: sine of the turn off the grid a glyph may have",
     "form_depth": "§2 nested form XObjects interpreted up to this depth",
     "structure_depth": "§9 structure tree walked down to this depth",
     "structure_trust_ratio": "§9 structure trusted when untagged ≤ ratio × total glyphs",
@@ -226,7 +230,7 @@ class RulesPanel(QWidget):
             editor.valueChanged.connect(self._edited)
         else:
             editor = QDoubleSpinBox()
-            editor.setDecimals(3)
+            editor.setDecimals(4)  # layout_direction_tolerance's 0.0523 reads back as itself
             editor.setRange(0.0, 1000.0)
             editor.setSingleStep(STEPS.get(name, 0.01))
             editor.valueChanged.connect(self._edited)

@@ -17,7 +17,7 @@ a band, not over the whole page:
   caption or an equation number inside one column) keep a gutter;
 - a later line may narrow a gutter from either edge (a line of the column beside it running
   long; tightly set pages have gutters barely wider than the threshold), down to the threshold
-  or GUTTER_KEEP_RATIO of its opening width, whichever is less. Ink (merged at one median
+  or columns_gutter_keep_ratio of its opening width, whichever is less. Ink (merged at one median
   advance, a word) clear of both edges, or narrowing it further, crosses the gutter: that line
   (a spanning heading, a centred page number) closes the band and starts the next one. A
   band's first line only proposes gutters: when the second line crosses them all, the first
@@ -61,10 +61,6 @@ from glyphscope.core.text.pairs import reading_pairs
 from glyphscope.core.text.reading import TextResult, reading_order
 
 Interval = tuple[float, float]
-
-# A gutter survives a line that narrows it to more than this fraction of its opening width
-# (or of the threshold): a column set close to a narrow gutter runs a little into it.
-GUTTER_KEEP_RATIO = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +117,7 @@ def columns_text(
         boxes = _LineBoxes.of_arrays(arrays, grid.rotation)
     threshold = rules.columns_gap_multiple * median
     inks = boxes.inks(median)
-    spans = band_lines(inks, threshold) if median > 0.0 else [(0, len(inks), [])]
+    spans = band_lines(inks, threshold, rules) if median > 0.0 else [(0, len(inks), [])]
     bands = [
         boxes.band(first, end, gutters, band_number)
         for band_number, (first, end, gutters) in enumerate(spans)
@@ -380,7 +376,7 @@ class Gutter(NamedTuple):
 
 
 def band_lines(
-    inks: Sequence[Sequence[Interval]], threshold: float
+    inks: Sequence[Sequence[Interval]], threshold: float, rules: Rules
 ) -> list[tuple[int, int, list[Interval]]]:
     """Split lines (top to bottom, each given by its ink merged at word scale) into bands:
     (first line, end line, gutters). A line proposes the gaps of its ink merged at the §8
@@ -393,13 +389,13 @@ def band_lines(
         coarse = merge_ink(ink, threshold)
         proposed = [Gutter(a[1], b[0], b[0] - a[1]) for a, b in pairwise(coarse)]
         if number > first:
-            narrowed, crossed = narrow_gutters(gutters, ink, threshold)
+            narrowed, crossed = narrow_gutters(gutters, ink, threshold, rules)
             if crossed and number - first == 1:
                 # The first line only proposed gutters: this line crosses them, so the first
                 # line has none and the band goes on as one column, or closes below.
                 narrowed, crossed = [], False
             fresh = [gutter for gutter in proposed if not _overlaps(gutter, narrowed)]
-            adopted = [g for g in fresh if not narrow_gutters([g], band_ink, threshold)[1]]
+            adopted = [g for g in fresh if not narrow_gutters([g], band_ink, threshold, rules)[1]]
             # A gap the band's lines ink where the band has no gutter: those lines span it.
             if crossed or (not narrowed and len(adopted) < len(fresh)):
                 bands.append((first, number, _band_gutters(gutters, number - first)))
@@ -419,15 +415,16 @@ def _overlaps(gutter: Gutter, gutters: Sequence[Gutter]) -> bool:
 
 
 def narrow_gutters(
-    gutters: Sequence[Gutter], ink: Sequence[Interval], threshold: float
+    gutters: Sequence[Gutter], ink: Sequence[Interval], threshold: float, rules: Rules
 ) -> tuple[list[Gutter], bool]:
     """The gutters as `ink` (one line, merged at word scale) leaves them, and whether the line
     crosses one. Ink may narrow a gutter from its left edge (a line of the column before it
-    running long, ragged right) down to the threshold or GUTTER_KEEP_RATIO of its opening
-    width, whichever is less; from its right edge only by less than GUTTER_KEEP_RATIO of it
+    running long, ragged right) down to the threshold or columns_gutter_keep_ratio of its
+    opening width, whichever is less; from its right edge only by less than that ratio of it
     (left-aligned columns share their left edge: a line starting deep inside the gutter is a
     heading set across it). Any other ink in it (a centred page number, a spanning title)
     crosses it."""
+    keep = rules.columns_gutter_keep_ratio
     starts = [x0 for x0, _ in ink]
     narrowed: list[Gutter] = []
     for gutter in gutters:
@@ -437,12 +434,12 @@ def narrow_gutters(
             x0, x1 = ink[position]
             if x0 <= left:
                 left = max(left, x1)
-            elif x1 >= right and x0 - left > GUTTER_KEEP_RATIO * (right - left):
+            elif x1 >= right and x0 - left > keep * (right - left):
                 right = x0
             elif x1 > left:
                 return [], True
             position += 1
-        if right - left <= min(threshold, GUTTER_KEEP_RATIO * gutter.opening_width):
+        if right - left <= min(threshold, keep * gutter.opening_width):
             return [], True
         narrowed.append(Gutter(left, right, gutter.opening_width))
     return narrowed, False

@@ -10,13 +10,15 @@ Decisions made here (the seeds leave them open):
 - The grid is laid in the page's dominant writing direction, snapped to a multiple of 90°
   (the direction most horizontal-mode glyphs share), so a page drawn rotated (e.g. under
   /Rotate 90 content) still lays out. Glyphs of writing mode 1, and glyphs whose direction is
-  more than ~3° off the dominant one (diagonal watermarks, rotated side notes), are not placed
-  on the grid: they follow it, after a blank line, as reading-order text (spec §6), in drawing
-  order. Scattering a diagonal word over the grid one letter per line helps no one.
-- On a line, a gap wider than BLOCK_GAP_CELLS cells starts a new block, placed at its own grid
-  column (at least one cell on): wide gaps become several spaces, table cells and columns line
-  up. Inside a block, glyphs follow one another, with one space where the word-gap rule (§6)
-  puts one, so wide letters never split a word and justified lines are not padded.
+  more than ~3° (layout_direction_tolerance) off the dominant one (diagonal watermarks, rotated
+  side notes), are not placed on the grid: they follow it, after a blank line, as reading-order
+  text (spec §6), in drawing order. Scattering a diagonal word over the grid one letter per
+  line helps no one.
+- On a line, a gap wider than layout_block_gap_cells cells starts a new block, placed at its
+  own grid column (at least one cell on): wide gaps become several spaces, table cells and
+  columns line up. Inside a block, glyphs follow one another, with one space where the
+  word-gap rule (§6) puts one, so wide letters never split a word and justified lines are not
+  padded.
 - Between consecutive baselines, floor(distance / cell height) − 1 blank lines: single and
   1.5 spacing give none, a gap of two lines or more gives blank lines.
 - Drawn space glyphs write nothing: the grid position of the next glyph is the space.
@@ -59,14 +61,6 @@ from glyphscope.core.text.lines import (
 from glyphscope.core.text.pairs import reading_pairs
 from glyphscope.core.text.reading import TextResult, reading_order
 from glyphscope.core.text.visible import drawn_sizes, writing_directions
-
-# A gap wider than this many cells separates two blocks of text on a line (table cells, columns,
-# a tab stop): the second block goes to its own grid column. Narrower gaps are word spaces.
-BLOCK_GAP_CELLS = 2.0
-# Blocks at least this long are measured to fit the cell width (fitted_cell_width).
-FIT_BLOCK_GLYPHS = 8
-# sin(3°): how far a glyph's direction may turn from the grid's and still be placed on it.
-GRID_DIRECTION_TOLERANCE = 0.0523
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +206,7 @@ def layout_with_arrays(
     rotation = rows_rotation(modes, ux, uy)
     frame_ux, frame_uy = in_frame(frame_matrix(rotation), ux, uy)
     with np.errstate(invalid="ignore"):
-        off = (modes == 1) | (frame_ux <= 0) | (np.abs(frame_uy) > GRID_DIRECTION_TOLERANCE)
+        off = (modes == 1) | (frame_ux <= 0) | (np.abs(frame_uy) > rules.layout_direction_tolerance)
     grid = _Rows(rows, ux, uy, rotation)
     on = np.flatnonzero(~off)
     cell_width, cell_height = _grid_cells(grid, drawn_sizes(rows), on)
@@ -224,7 +218,7 @@ def layout_with_arrays(
     # line (a dense page has hundreds).
     line_rows = on[line_rows]
     line_lengths = np.diff(np.array([*starts, len(line_rows)], dtype=np.intp))
-    cell_width = _fitted_cell_width(grid, line_rows, line_lengths, cell_width)
+    cell_width = _fitted_cell_width(grid, line_rows, line_lengths, cell_width, rules)
     chars, owners, capped = _place(
         glyphs, grid, line_ys, line_rows, starts, left, cell_width, cell_height, rules
     )
@@ -290,26 +284,26 @@ def _grid_cells(grid: _Rows, sizes: np.ndarray, on: np.ndarray) -> tuple[float, 
 
 
 def _fitted_cell_width(
-    grid: _Rows, sequence: np.ndarray, lengths: np.ndarray, cell_width: float
+    grid: _Rows, sequence: np.ndarray, lengths: np.ndarray, cell_width: float, rules: Rules
 ) -> float:
     """Narrow the cell so that blocks of text fit the room they have on the page.
 
     A block written on the grid takes one cell per glyph; when its glyphs are narrower than
     the cell (a column set a point smaller than the body, a condensed face) it overruns the
     next block, and the columns no longer line up. The cell becomes the smaller of the mean
-    cell and the width per glyph of the tightest tenth of the blocks of FIT_BLOCK_GLYPHS
+    cell and the width per glyph of the tightest tenth of the blocks of layout_fit_block_glyphs
     glyphs or more, never below half the mean cell. A block ends at a line's end and at a gap
-    (§6, from glyph end to origin) wider than BLOCK_GAP_CELLS cells. The lines are
+    (§6, from glyph end to origin) wider than layout_block_gap_cells cells. The lines are
     `sequence`, rows line after line, `lengths[n]` rows in line n."""
     if not len(lengths):
         return cell_width
     ends = np.cumsum(lengths)
     with np.errstate(invalid="ignore"):
-        cut = ~(grid.gaps(sequence[:-1], sequence[1:]) <= BLOCK_GAP_CELLS * cell_width)
+        cut = ~(grid.gaps(sequence[:-1], sequence[1:]) <= rules.layout_block_gap_cells * cell_width)
     cut[ends[:-1] - 1] = True
     stops = np.concatenate((np.flatnonzero(cut) + 1, [len(sequence)]))
     starts = np.concatenate(([0], stops[:-1]))
-    long = stops - starts >= FIT_BLOCK_GLYPHS
+    long = stops - starts >= rules.layout_fit_block_glyphs
     first, last = sequence[starts[long]], sequence[stops[long] - 1]
     with np.errstate(all="ignore"):
         delta = grid.glyph_end[last] - grid.origin[first]
@@ -333,7 +327,7 @@ def _place(
     rules: Rules,
 ) -> tuple[str, list[int], tuple[str, ...]]:
     """The grid's text, its owners and the caps reached. Drawn blanks write nothing; a glyph
-    goes to its grid column after a gap wider than BLOCK_GAP_CELLS cells, else it follows the
+    goes to its grid column after a gap wider than layout_block_gap_cells cells, else it follows the
     glyph before, one space after it where the §6 word-gap rule puts one."""
     blank = grid.whitespace & grid.rows.per_text(bool)
     kept = ~blank[line_rows]
@@ -346,7 +340,7 @@ def _place(
     padding = _Padding(rules)
     with np.errstate(all="ignore"):
         targets, first_capped = padding.targets((grid.x[sequence] - left) / cell_width)
-    block = pairs.gap > BLOCK_GAP_CELLS * cell_width
+    block = pairs.gap > rules.layout_block_gap_cells * cell_width
     write = _grid_text if padding.fits() else grid_text_in_python
     chars, owners = write(
         lengths,
