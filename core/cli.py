@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 from glyphscope.core.errors import GlyphscopeError
-from glyphscope.core.records import INCLUDE, SELECTIONS
+from glyphscope.core.records import HiddenSelection, TextMode
 from glyphscope.core.rules import Rules
 
 if TYPE_CHECKING:
@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 # The engine is imported by the functions that use it, not here: `main` sets up the process
 # (BLAS threads) before numpy loads, and each mode loads only its own stages.
 
-MODES = ("glyphs", "text", "layout", "columns", "structure", "visible", "explain", "hidden")
+TEXT_MODES = tuple(mode.command_name for mode in TextMode)
+MODES = ("glyphs", *TEXT_MODES, "visible", "explain", "hidden")
 EXIT_ERROR = 2
 EXIT_NO_STRUCTURE = 3
 _SUFFIXES = {"glyphs": ".jsonl", "visible": ".jsonl", "explain": ".json", "hidden": ".jsonl"}
@@ -96,8 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--hidden",
-        choices=SELECTIONS,
-        default=INCLUDE,
+        choices=tuple(HiddenSelection),
+        default=HiddenSelection.INCLUDE,
         help="text modes: keep (default), drop, or read only text a reader cannot see",
     )
     return parser

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, overload
 from glyphscope.core.interpret.content import OperatorRecord, list_operators
 from glyphscope.core.interpret.interpreter import PageExtraction, extract_page, page_glyphs
 from glyphscope.core.pdf.document import PdfDocument, PdfPage
-from glyphscope.core.records import Glyph
+from glyphscope.core.records import Glyph, TextMode
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.visible import visible_rows
 
 if TYPE_CHECKING:
     from glyphscope.core.analysis import PageAnalysis
 
-TEXT_MODES = ("reading", "layout", "columns", "structure")
+TEXT_MODES = tuple(TextMode)
 
 
 class Document(PdfDocument):
@@ -111,7 +111,9 @@ class Page(PdfPage):
         # Imported on use, as analysis below: a program that only reads glyphs loads neither.
         from glyphscope.core.output import page_text
 
-        return page_text(self, "text" if mode == "reading" else mode, rules or Rules()).text
+        return page_text(
+            self, TextMode.READING if mode == "reading" else mode, rules or Rules()
+        ).text
 
     def analysis(self, rules: Rules | None = None) -> PageAnalysis:
         """Every stage of the page with its decisions (`.to_json()` is the decision log)."""

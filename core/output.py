@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from glyphscope.core.errors import PageRangeError, TextModeError
 from glyphscope.core.interpret.interpreter import extract_page
-from glyphscope.core.records import INCLUDE
+from glyphscope.core.records import HiddenSelection, TextMode
 from glyphscope.core.rules import Rules
 from glyphscope.core.stages import guarded, without_bidi
 from glyphscope.core.text.prepared import PreparedGlyphs, prepare_glyphs
@@ -23,7 +23,9 @@ from glyphscope.core.text.visible import visible_glyphs, visible_rows
 if TYPE_CHECKING:
     from glyphscope.core.pdf.document import PdfDocument, PdfPage
 
-MODES = ("text", "layout", "columns", "structure")
+# The text modes as `glyphscope-extract --mode` names them: "text", "layout", "columns",
+# "structure".
+MODES = tuple(mode.command_name for mode in TextMode)
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
@@ -68,44 +70,49 @@ class PageText(NamedTuple):
     note: str = ""
 
 
-def _check_mode(mode: str) -> None:
+def _text_mode(mode: str) -> TextMode:
+    """The TextMode of a member, or of one of MODES (reading order is "text" here)."""
+    if isinstance(mode, TextMode):
+        return mode
     if mode not in MODES:
         raise TextModeError(f"text mode {mode!r} is not one of {', '.join(MODES)}")
+    return TextMode.READING if mode == "text" else TextMode(mode)
 
 
 def page_text(
     page: PdfPage,
     mode: str,
     rules: Rules,
-    hidden: str = INCLUDE,
+    hidden: str = HiddenSelection.INCLUDE,
     failures: list[str] | None = None,
 ) -> PageText:
-    """One page as text in `mode`; "" when the page has no readable content.
+    """One page as text in `mode` (a TextMode, or one of MODES); "" when the page has no
+    readable content.
     "structure" falls back to reading order when the page has no trusted structure (§9), and
     says why in `note`; a page read in structure order notes its untagged glyph count.
     `hidden` EXCLUDE or ONLY reads the visible glyphs without, or only, the hidden ones
     (core.text.hidden, with the pixel test); INCLUDE is the spec's box test alone.
     A stage that failed (core.stages) is left out, and `failures`, when given, gets a line
     naming the page and the stage."""
-    _check_mode(mode)
     warnings: list[str] = []
-    text = _page_text(page, mode, rules, hidden, warnings)
+    text = _page_text(page, _text_mode(mode), rules, hidden, warnings)
     if failures is not None:
         failures.extend(f"page {page.number}: {line}" for line in warnings)
     return text
 
 
 def _page_text(
-    page: PdfPage, mode: str, rules: Rules, hidden: str, warnings: list[str]
+    page: PdfPage, mode: TextMode, rules: Rules, hidden: str, warnings: list[str]
 ) -> PageText:
     """page_text, the failures of the guarded stages appended to `warnings`."""
     extraction = extract_page(page, rules)
     if not extraction.readable:
-        note = f"page {page.number}: no readable content stream" if mode == "structure" else ""
+        structure = mode is TextMode.STRUCTURE
+        note = f"page {page.number}: no readable content stream" if structure else ""
         return PageText("", False, note)
     painted = extraction.glyphs
     visible_order: Sequence[int]
-    if hidden == INCLUDE:
+    if hidden == HiddenSelection.INCLUDE:
         visible_order = visible_rows(painted, page.visible_box, rules)
     else:
         from glyphscope.core.text.hidden import select_hidden
@@ -138,7 +145,7 @@ def _page_text(
         )
 
     # Each mode imports its own stage, so that text mode loads no layout, columns or structure.
-    if mode == "layout":
+    if mode is TextMode.LAYOUT:
         from glyphscope.core.text.layout import layout_text
 
         return PageText(
@@ -154,7 +161,7 @@ def _page_text(
                 reading,
             )
         )
-    if mode == "columns":
+    if mode is TextMode.COLUMNS:
         from glyphscope.core.text.columns import columns_text
 
         return PageText(
@@ -162,7 +169,7 @@ def _page_text(
                 "columns", warnings, lambda: columns_text(glyphs, visible, rules).text.text, reading
             )
         )
-    if mode == "text":
+    if mode is TextMode.READING:
         return PageText(reading())
     from glyphscope.core.structure.order import NoStructure, structure_outcome
 
@@ -195,12 +202,12 @@ def write_document_text(
     separator: str = "\f",
     bom: bool = False,
     rules: Rules | None = None,
-    hidden: str = INCLUDE,
+    hidden: str = HiddenSelection.INCLUDE,
 ) -> WriteReport:
     """Write the text of `pages` (0-based; None or empty = every page) of a
     glyphscope.core.document.Document to a binary stream; report the number of pages written
     and what structure mode found."""
-    _check_mode(mode)
+    mode = _text_mode(mode)
     rules = rules or Rules()
     indices = list(pages) if pages else list(range(document.page_count))
     if bom:

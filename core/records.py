@@ -13,13 +13,6 @@ from typing import NamedTuple
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
 
-# What text modes read of the text a reader cannot see (core.text.hidden, the CLI's
-# `--hidden`): everything visible by §4 (the spec), all but the hidden text, or only it. Named
-# here so that text mode's default reaches the CLI and core.output without loading the
-# hidden-text search.
-INCLUDE, EXCLUDE, ONLY = "include", "exclude", "only"
-SELECTIONS = (INCLUDE, EXCLUDE, ONLY)
-
 
 class StrEnum(str, Enum):
     """A string-valued enum (`enum.StrEnum`, which Python 3.10 lacks): a member compares and
@@ -28,6 +21,32 @@ class StrEnum(str, Enum):
 
     def __str__(self) -> str:
         return str.__str__(self)
+
+
+class TextMode(StrEnum):
+    """The four text modes (spec §6–§9), as the library, the sweep and the decision log name
+    them. The command line and core.output call reading order "text" (`command_name`)."""
+
+    READING = "reading"  # §6
+    LAYOUT = "layout"  # §7
+    COLUMNS = "columns"  # §8
+    STRUCTURE = "structure"  # §9
+
+    @property
+    def command_name(self) -> str:
+        """The name `glyphscope-extract --mode` and core.output take."""
+        return "text" if self is TextMode.READING else self.value
+
+
+class HiddenSelection(StrEnum):
+    """What text modes read of the text a reader cannot see (core.text.hidden, the CLI's
+    `--hidden`): everything visible by §4 (the spec), all but the hidden text, or only it. Named
+    here so that text mode's default reaches the CLI and core.output without loading the
+    hidden-text search."""
+
+    INCLUDE = "include"
+    EXCLUDE = "exclude"
+    ONLY = "only"
 
 
 class DecodeSource(StrEnum):

@@ -106,8 +106,8 @@ def hidden_glyphs(
     rules: Rules,
     no_ink: Collection[int] = (),
 ) -> tuple[hidden.HiddenGlyph, ...]:
-    outside = {d.index for d in dropped if d.reason == hidden.OUTSIDE_VISIBLE_BOX}
-    duplicates = {d.index for d in dropped if d.reason != hidden.OUTSIDE_VISIBLE_BOX}
+    outside = {d.index for d in dropped if d.reason == hidden.HiddenReason.OUTSIDE_VISIBLE_BOX}
+    duplicates = {d.index for d in dropped if d.reason != hidden.HiddenReason.OUTSIDE_VISIBLE_BOX}
     starts = [start for start, _ in clips]
     found: list[hidden.HiddenGlyph] = []
     for index, glyph in enumerate(glyphs):
@@ -115,19 +115,19 @@ def hidden_glyphs(
             continue
         reasons = []
         if glyph.render_mode in (3, 7):
-            reasons.append(hidden.INVISIBLE_RENDER_MODE)
+            reasons.append(hidden.HiddenReason.INVISIBLE_RENDER_MODE)
         slot = bisect.bisect_right(starts, index) - 1
         clip = clips[slot][1] if slot >= 0 else None
         if clip is not None:
             x, y = quad_centre(glyph.quad)
             if not (clip[0] <= x <= clip[2] and clip[1] <= y <= clip[3]):
-                reasons.append(hidden.CLIPPED)
+                reasons.append(hidden.HiddenReason.CLIPPED)
         if index in no_ink:
-            reasons.append(hidden.NO_INK)
+            reasons.append(hidden.HiddenReason.NO_INK)
         if quad_height(glyph.quad) < rules.hidden_tiny_height:
-            reasons.append(hidden.TINY)
+            reasons.append(hidden.HiddenReason.TINY)
         if index in outside:
-            reasons.append(hidden.OUTSIDE_VISIBLE_BOX)
+            reasons.append(hidden.HiddenReason.OUTSIDE_VISIBLE_BOX)
         if reasons:
             found.append(hidden.HiddenGlyph(index, tuple(reasons)))
     return tuple(found)

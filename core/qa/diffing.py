@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from glyphscope.core.records import TextMode
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.decisions import GapColumns, LineBreakColumns
 from glyphscope.core.text.reading import GapDecision, LineBreakDecision, TextResult
@@ -128,7 +129,7 @@ def rule_changes(before: PageAnalysis, after: PageAnalysis) -> RuleChanges:
 
 
 # The text modes a page's analysis carries, as the inspector's panes name them.
-TEXT_MODES = ("reading", "layout", "structure", "columns")
+TEXT_MODES = (TextMode.READING, TextMode.LAYOUT, TextMode.STRUCTURE, TextMode.COLUMNS)
 
 
 def mode_text(analysis: PageAnalysis, mode: str) -> str:

@@ -25,18 +25,24 @@ from typing import NamedTuple
 import numpy as np
 
 from glyphscope.core.geometry import quad_bounds
-from glyphscope.core.records import EXCLUDE, INCLUDE, ONLY, SELECTIONS, Glyph
+from glyphscope.core.records import Glyph, HiddenSelection, StrEnum
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import GlyphRows, few_records, quad_heights
 from glyphscope.core.text.chars import is_resolved_whitespace_text
 from glyphscope.core.text.visible import DroppedGlyph
 
-INVISIBLE_RENDER_MODE = "invisible_render_mode"
-CLIPPED = "clipped"
-NO_INK = "no_ink"
-TINY = "tiny"
-OUTSIDE_VISIBLE_BOX = "outside_visible_box"
-REASONS = (INVISIBLE_RENDER_MODE, CLIPPED, NO_INK, TINY, OUTSIDE_VISIBLE_BOX)
+
+class HiddenReason(StrEnum):
+    """Why a reader would not see a glyph."""
+
+    INVISIBLE_RENDER_MODE = "invisible_render_mode"  # Tr 3 or 7 (§9.3.6)
+    CLIPPED = "clipped"  # quad centre outside the clip (§8.5.4)
+    NO_INK = "no_ink"  # the pixel test: drawing it changes no pixel (core.text.ink)
+    TINY = "tiny"  # box under hidden_tiny_height
+    OUTSIDE_VISIBLE_BOX = "outside_visible_box"  # §14.11.2, dropped by the visible stage
+
+
+REASONS = tuple(HiddenReason)
 
 Clip = tuple[float, float, float, float] | None
 
@@ -45,7 +51,7 @@ class HiddenGlyph(NamedTuple):
     """Glyph index `glyph` and why a reader would not see it (REASONS order)."""
 
     glyph: int
-    reasons: tuple[str, ...]
+    reasons: tuple[HiddenReason, ...]
 
 
 class HiddenRun(NamedTuple):
@@ -53,7 +59,7 @@ class HiddenRun(NamedTuple):
 
     glyphs: tuple[int, ...]
     text: str
-    reasons: tuple[str, ...]
+    reasons: tuple[HiddenReason, ...]
     box: tuple[float, float, float, float]
 
 
@@ -78,18 +84,20 @@ def hidden_glyphs(
     # distinct texts, numbered once for every stage: GlyphColumns.text_ids).
     blank = rows.per_text(is_resolved_whitespace_text)
     # Bit k of a glyph's code set when REASONS[k] holds for it.
+    bit = {reason: 1 << k for k, reason in enumerate(REASONS)}
     codes = np.zeros(count, dtype=np.intp)
     render_mode = rows.numbers("render_mode")
-    codes[(render_mode == 3) | (render_mode == 7)] |= 1 << REASONS.index(INVISIBLE_RENDER_MODE)
+    codes[(render_mode == 3) | (render_mode == 7)] |= bit[HiddenReason.INVISIBLE_RENDER_MODE]
     quads = rows.quads()
-    codes[_clipped(quads, clips)] |= 1 << REASONS.index(CLIPPED)
-    codes[_rows(no_ink, count)] |= 1 << REASONS.index(NO_INK)
-    codes[quad_heights(quads) < rules.hidden_tiny_height] |= 1 << REASONS.index(TINY)
+    codes[_clipped(quads, clips)] |= bit[HiddenReason.CLIPPED]
+    codes[_rows(no_ink, count)] |= bit[HiddenReason.NO_INK]
+    codes[quad_heights(quads) < rules.hidden_tiny_height] |= bit[HiddenReason.TINY]
     outside: list[int] = []
     duplicates: list[int] = []
     for item in dropped:
-        (outside if item.reason == OUTSIDE_VISIBLE_BOX else duplicates).append(item.index)
-    codes[_rows(outside, count)] |= 1 << REASONS.index(OUTSIDE_VISIBLE_BOX)
+        off_box = item.reason == HiddenReason.OUTSIDE_VISIBLE_BOX
+        (outside if off_box else duplicates).append(item.index)
+    codes[_rows(outside, count)] |= bit[HiddenReason.OUTSIDE_VISIBLE_BOX]
     codes[_rows(duplicates, count)] = 0
     codes[blank] = 0
     found = np.flatnonzero(codes)
@@ -138,16 +146,17 @@ def select_hidden(
     hidden: Sequence[HiddenGlyph],
     selection: str,
 ) -> list[int]:
-    """The glyphs text modes read: the visible ones (INCLUDE, the spec), the visible ones
-    that are not hidden (EXCLUDE), or the hidden ones in drawing order (ONLY)."""
-    if selection == INCLUDE:
+    """The glyphs text modes read (a HiddenSelection): the visible ones (INCLUDE, the spec),
+    the visible ones that are not hidden (EXCLUDE), or the hidden ones in drawing order
+    (ONLY)."""
+    if selection == HiddenSelection.INCLUDE:
         return list(visible)
     indices = {h.glyph for h in hidden}
-    if selection == EXCLUDE:
+    if selection == HiddenSelection.EXCLUDE:
         return [index for index in visible if index not in indices]
-    if selection == ONLY:
+    if selection == HiddenSelection.ONLY:
         return sorted(indices)
-    raise ValueError(f"hidden selection {selection!r} is not one of {', '.join(SELECTIONS)}")
+    raise ValueError(f"hidden selection {selection!r} is not one of {', '.join(HiddenSelection)}")
 
 
 def hidden_runs(glyphs: Sequence[Glyph], hidden: Sequence[HiddenGlyph]) -> list[HiddenRun]:
