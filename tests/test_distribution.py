@@ -108,6 +108,19 @@ def test_sdist_holds_the_sources_the_extensions_are_built_from(sdist):
     ]
 
 
+def test_the_wheel_carries_every_licence_its_metadata_names(wheel):
+    names = _names(wheel)
+    (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+    with zipfile.ZipFile(wheel) as archive:
+        headers = archive.read(metadata).decode().split("\n\n")[0].splitlines()
+    files = [line.split(": ", 1)[1] for line in headers if line.startswith("License-File: ")]
+    assert "LICENSE" in files and "assets/cmaps/LICENSE-Adobe-CMaps" in files
+    assert "assets/fonts/LICENSE-standard14.md" in files
+    assert [line for line in headers if line.startswith("License-Expression: MIT")]
+    licences = {n.split(".dist-info/licenses/", 1)[1] for n in names if ".dist-info/licenses/" in n}
+    assert set(files) <= licences
+
+
 def test_wheel_installs_one_top_level_package(wheel):
     with zipfile.ZipFile(wheel) as archive:
         (top_level,) = [n for n in archive.namelist() if n.endswith(".dist-info/top_level.txt")]
