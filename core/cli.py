@@ -6,12 +6,14 @@
                        [--rule NAME=VALUE ...] [--rules FILE] [--annotations]
                        [--hidden include|exclude|only] FILE [FILE ...]
 
-Pages are 1-based, like pdftotext's -f/-l. Several files are read in one process (start-up
-paid once): to stdout or --output, each file's output follows the --file-separator line
-("==> FILE <==" by default, as head(1) writes); with --output-dir, each goes to
-DIR/<name>.txt (.jsonl for glyphs and visible, .json for explain). Errors: one line on stderr
-per failing file, the other files are still read, exit status 2. In structure mode the exit
-status is 3 when no requested page (of some file) had a usable structure tree.
+Pages are 1-based, like pdftotext's -f/-l. FILE `-` reads the PDF from stdin; `-o -` writes
+to stdout. Several files are read in one process (start-up paid once): to stdout or --output,
+each file's output follows the --file-separator line ("==> FILE <==" by default, as head(1)
+writes); with --output-dir, each goes to DIR/<name>.txt (.jsonl for glyphs and visible, .json
+for explain). Errors: one line on stderr per failing file, the other files are still read.
+The exit statuses (EXIT_STATUSES) follow grep's and pdftotext's: 2 for a command line that
+cannot be carried out, a status of its own for input that cannot be read, and output cut off
+by a closed pipe (`| head`) ends quietly, as grep's does.
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ import argparse
 import gc
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
-from glyphscope.core.errors import GlyphscopeError
-from glyphscope.core.records import HiddenSelection, TextMode
+from glyphscope.core.errors import GlyphscopeError, PageRangeError, RuleError, TextModeError
+from glyphscope.core.records import HiddenSelection
 from glyphscope.core.rules import Rules
 
 if TYPE_CHECKING:
@@ -35,17 +38,45 @@ if TYPE_CHECKING:
 # The engine is imported by the functions that use it, not here: `main` sets up the process
 # (BLAS threads) before numpy loads, and each mode loads only its own stages.
 
-TEXT_MODES = tuple(mode.command_name for mode in TextMode)
-MODES = ("glyphs", *TEXT_MODES, "visible", "explain", "hidden")
-EXIT_ERROR = 2
+# Each mode and what it writes, for --help (the README's "The command line" says more).
+MODE_HELP = {
+    "glyphs": "JSON Lines, one record per glyph the page content paints (forms excluded)",
+    "text": "reading-order text (the default)",
+    "layout": "the page's look as monospaced text: columns and tables side by side",
+    "columns": "text column by column, split at wide horizontal gaps",
+    "structure": "the tagged structure tree's order (§14.8.4), reading order where untagged",
+    "visible": "JSON Lines of the visible glyphs: page and forms, off-box and duplicates dropped",
+    "explain": "the decision log as one JSON document",
+    "hidden": "JSON Lines, one object per run of text a reader cannot see",
+}
+MODES = tuple(MODE_HELP)
+EXIT_PARTIAL = 1
+EXIT_USAGE = 2
+EXIT_UNREADABLE = 3
 EXIT_NO_STRUCTURE = 3
+# A closed pipe ends the process as SIGPIPE ends grep and pdftotext: the status a shell shows
+# for them (128 + 13), no message.
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE if hasattr(signal, "SIGPIPE") else 1
+EXIT_STATUSES = f"""exit status:
+  0    every file was read
+  1    partial: some of several files could not be read (each named on stderr)
+  2    usage: a bad option or value (--pages, --rule, --rules, --mode), or output that
+       cannot be written
+  3    no file could be read (missing, not a PDF, damaged, encrypted without the right
+       password); in structure mode also: no page had a usable structure tree
+  {EXIT_BROKEN_PIPE:<4} the reader of the output went away (| head): quiet, as grep and pdftotext"""
+# The errors that say the command line asks for something impossible, whatever the file.
+_USAGE_ERRORS = (PageRangeError, RuleError, TextModeError)
+# A file's status when it could not be read (_overall turns it into 1 or 3).
+_FAILED = -1
+STDIN = "-"
 _SUFFIXES = {"glyphs": ".jsonl", "visible": ".jsonl", "explain": ".json", "hidden": ".jsonl"}
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one clear line, exit 2 (argparse's own code)
         sys.stderr.write(f"glyphscope-extract: {message}\n")
-        raise SystemExit(EXIT_ERROR)
+        raise SystemExit(EXIT_USAGE)
 
 
 class _Version(argparse.Action):
@@ -66,16 +97,24 @@ class _Version(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="glyphscope-extract", description=__doc__.split("\n\n")[0])
+    modes = "\n".join(f"  {mode:<10} {text}" for mode, text in MODE_HELP.items())
+    parser = _Parser(
+        prog="glyphscope-extract",
+        description=__doc__.split("\n\n")[0],
+        epilog=f"modes:\n{modes}\n\n{EXIT_STATUSES}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
-    parser.add_argument("files", metavar="FILE", nargs="+")
-    parser.add_argument("--mode", choices=MODES, default="text")
+    parser.add_argument("files", metavar="FILE", nargs="+", help="PDF to read; - for stdin")
+    parser.add_argument("--mode", choices=MODES, default="text", help="what to write (below)")
     parser.add_argument("--pages", default="", help="1-based pages, e.g. 1-3,7 (default: all)")
     parser.add_argument("--password", default=None)
     parser.add_argument("--separator", default="\f", help="between pages (default: form feed)")
     parser.add_argument("--bom", action="store_true", help="start text output with a UTF-8 BOM")
     outputs = parser.add_mutually_exclusive_group()
-    outputs.add_argument("--output", "-o", default=None, help="write here instead of stdout")
+    outputs.add_argument(
+        "--output", "-o", default=None, metavar="FILE", help="write here (- or none: stdout)"
+    )
     outputs.add_argument(
         "--output-dir", default=None, metavar="DIR", help="one output file per input, in DIR"
     )
@@ -110,7 +149,7 @@ def _rules(args: argparse.Namespace) -> Rules:
     for item in args.rule:
         name, equals, value = item.partition("=")
         if not equals:
-            raise GlyphscopeError(f"--rule takes NAME=VALUE, not {item!r}")
+            raise RuleError(f"--rule takes NAME=VALUE, not {item!r}")
         values[name.strip()] = value.strip()
     if args.annotations:
         values["annotations"] = True
@@ -182,7 +221,8 @@ def run_file(args: argparse.Namespace, out: BinaryIO, path: str, rules: Rules) -
     """Write one file's output in args.mode to out; the exit status for that file."""
     from glyphscope.core.document import Document
 
-    with Document.open(path, password=args.password) as document:
+    source = sys.stdin.buffer.read() if path == STDIN else path
+    with Document.open(source, password=args.password) as document:
         return run_on(document, args, out, rules)
 
 
@@ -216,15 +256,21 @@ def run_on(
 
 def _run_file(args: argparse.Namespace, out: BinaryIO, path: str, rules: Rules) -> int:
     """run, with a failure reported on one stderr line (naming the file when there are
-    several) instead of raised."""
+    several) instead of raised: EXIT_USAGE for a request no file can meet, _FAILED for a
+    file that could not be read. A closed stdout (BrokenPipeError) ends every file: raised."""
     prefix = "glyphscope-extract: " + (f"{path}: " if len(args.files) > 1 else "")
     try:
         return run_file(args, out, path, rules)
+    except _USAGE_ERRORS as exc:
+        sys.stderr.write(f"{prefix}{exc}\n")
+        return EXIT_USAGE
     except GlyphscopeError as exc:
         sys.stderr.write(f"{prefix}{exc}\n")
+    except BrokenPipeError:
+        raise
     except OSError as exc:
         sys.stderr.write(f"{prefix}{exc.strerror or exc}: {exc.filename or ''}\n")
-    return EXIT_ERROR
+    return _FAILED
 
 
 def _run_files(args: argparse.Namespace, out: BinaryIO, rules: Rules) -> int:
@@ -243,15 +289,23 @@ def _run_into_dir(args: argparse.Namespace, rules: Rules) -> int:
     directory.mkdir(parents=True, exist_ok=True)
     statuses = []
     for path in args.files:
-        target = directory / (Path(path).stem + _SUFFIXES.get(args.mode, ".txt"))
+        name = "stdin" if path == STDIN else Path(path).stem
+        target = directory / (name + _SUFFIXES.get(args.mode, ".txt"))
         with target.open("wb") as out:
             statuses.append(_run_file(args, out, path, rules))
     return _overall(statuses)
 
 
 def _overall(statuses: list[int]) -> int:
-    """A failed file outweighs a file without structure."""
-    return EXIT_ERROR if EXIT_ERROR in statuses else max(statuses, default=0)
+    """One status for the files' statuses: a usage error outweighs everything, then files
+    that could not be read (all of them: 3; some: 1, partial), then a file without
+    structure."""
+    if EXIT_USAGE in statuses:
+        return EXIT_USAGE
+    failed = statuses.count(_FAILED)
+    if failed:
+        return EXIT_UNREADABLE if failed == len(statuses) else EXIT_PARTIAL
+    return max(statuses, default=0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -265,18 +319,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = _rules(args)
         if args.output_dir:
             return _run_into_dir(args, rules)
-        if args.output:
+        if args.output and args.output != STDIN:
             with open(args.output, "wb") as out:
                 return _run_files(args, out, rules)
         status = _run_files(args, sys.stdout.buffer, rules)
         sys.stdout.flush()
         return status
+    except BrokenPipeError:
+        # The reader went away (`| head`): the rest of the output has nowhere to go. Python's
+        # own flush at exit would fail again and print "Exception ignored"; stdout goes to
+        # devnull instead (the Python documentation's recipe, signal module, "Note on SIGPIPE").
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except GlyphscopeError as exc:
         sys.stderr.write(f"glyphscope-extract: {exc}\n")
-        return EXIT_ERROR
+        return EXIT_USAGE
     except OSError as exc:
         sys.stderr.write(f"glyphscope-extract: {exc.strerror or exc}: {exc.filename or ''}\n")
-        return EXIT_ERROR
+        return EXIT_USAGE
 
 
 def script() -> int:

@@ -17,13 +17,27 @@ from glyphscope.sweep.store import SchemaError
 
 DEFAULT_TIMEOUT = 300.0
 DEFAULT_MEMORY_MB = 4096
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_STOPPED = 130  # 128 + SIGINT, as a shell reports a command Ctrl+C ended
+USAGE = """%(prog)s SOURCE... --db RESULTS.sqlite [options]
+       %(prog)s report RESULTS.sqlite -o report.html [--top N] [--thumbnails N]"""
+EXIT_STATUSES = """exit status:
+  0    every document was read (or was done already, by an earlier run)
+  1    some document failed (error, timeout, memory, crash: recorded in the database and
+       listed first in the report), or a SOURCE does not exist
+  2    usage: a bad option or value, a database or rules file that cannot be used
+  130  stopped by Ctrl+C (what was done is kept; run again to finish)"""
 
 
 def sweep_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="glyphscope-sweep",
-        description="Read many PDFs with the engine and keep every page's results in SQLite. "
+        usage=USAGE,
+        description="Read many PDFs with the engine and keep every page's results in SQLite.\n"
         "`glyphscope-sweep report RESULTS.sqlite -o report.html` writes the report.",
+        epilog=EXIT_STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     parser.add_argument("sources", nargs="+", metavar="SOURCE", help="file, folder or - (stdin)")
@@ -53,7 +67,9 @@ def sweep_parser() -> argparse.ArgumentParser:
 
 def report_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="glyphscope-sweep report", description="Write a sweep's self-contained HTML report."
+        prog="glyphscope-sweep report",
+        description="Write a sweep's self-contained HTML report.",
+        epilog="exit status: 0 written, 2 the database cannot be read or the report written",
     )
     parser.add_argument("database", metavar="RESULTS.sqlite")
     parser.add_argument("-o", "--output", required=True, metavar="report.html")
@@ -70,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         return _sweep(sweep_parser().parse_args(argv), argv)
     except (GlyphscopeError, SchemaError, OSError, RuntimeError) as exc:
         print(f"glyphscope-sweep: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
 
 
 def settings_from(args: argparse.Namespace) -> SweepSettings:
@@ -126,7 +142,9 @@ def _sweep(args: argparse.Namespace, argv: list[str]) -> int:
         command=shlex.join(["glyphscope-sweep", *argv]),
         quiet=args.quiet,
     )
-    return 130 if outcome.stopped else 0
+    if outcome.stopped:
+        return EXIT_STOPPED
+    return EXIT_FAILED if outcome.tally.failures or found.missing else 0
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -97,7 +97,7 @@ def test_password_file_opens_encrypted_documents(tmp_path):
     document = rows(database, "SELECT outcome, encrypted FROM documents")[0]
     assert (document["outcome"], document["encrypted"]) == ("ok", 1)
     other = tmp_path / "other.sqlite"
-    assert run_cli(str(pdf), "--db", str(other)) == 0
+    assert run_cli(str(pdf), "--db", str(other)) == 1  # without the password: failed
     assert rows(other, "SELECT error FROM documents")[0][0].startswith("PasswordRequiredError")
 
 
@@ -115,7 +115,7 @@ def test_crashes_hangs_and_memory_blowups_are_outcomes_and_the_sweep_goes_on(tmp
         str(tmp_path), "--db", str(database), "--jobs", "2", "--timeout", "6",
         "--memory-limit", "1024", "--no-pdfium",
     )  # fmt: skip
-    assert code == 0
+    assert code == 1  # documents failed (each recorded); the sweep itself finished
     assert outcomes(database) == {
         "aborts.pdf": "crash",
         "broken.pdf": "error",
@@ -288,7 +288,7 @@ def test_retry_reads_again_the_documents_recorded_with_those_outcomes(tmp_path, 
     database = tmp_path / "results.sqlite"
     monkeypatch.setenv(TEST_HOOK_VARIABLE, "slow=hang")
     options = ["--db", str(database), "--no-pdfium", "--timeout", "2"]
-    assert run_cli(str(tmp_path), *options) == 0
+    assert run_cli(str(tmp_path), *options) == 1  # a document failed
     assert outcomes(database) == {"fine.pdf": "ok", "slow.pdf": "timeout"}
     monkeypatch.delenv(TEST_HOOK_VARIABLE)
     assert run_cli(str(tmp_path), *options) == 0  # recorded outcomes are done
