@@ -13,13 +13,18 @@ import gc
 import json
 import os
 import pickle
-import resource
 import signal
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
+
+try:
+    import resource  # POSIX: the worker's address-space cap (RLIMIT_AS)
+except ImportError:  # Windows has no RLIMIT_AS: the workers run uncapped, saying so
+    resource = None  # type: ignore[assignment]
 
 _Owner = TypeVar("_Owner", bound="WorkerOwned")
 
@@ -149,6 +154,12 @@ def receive(connection) -> tuple[tuple, dict[str, float]]:
 
 
 def _limit_address_space(limit: int) -> None:
+    if resource is None:
+        sys.stderr.write(
+            "glyphscope: this platform has no RLIMIT_AS; the inspector's workers run without "
+            "their memory cap\n"
+        )
+        return
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)

@@ -59,6 +59,9 @@ _PRELOAD = [
     "numpy.ma",
     "encodings.utf_32_le",
 ]
+# The start method of the workers: GLYPHSCOPE_START_METHOD names one (spawn, as macOS and
+# Windows start processes, forkserver, fork); else forkserver where the platform has it.
+START_METHOD_VARIABLE = "GLYPHSCOPE_START_METHOD"
 _context_lock = threading.Lock()
 _context = None
 
@@ -82,14 +85,23 @@ class JobTiming:
     steps: dict[str, float] = field(default_factory=dict)
 
 
+def start_method() -> str:
+    """'forkserver': workers fork from a clean, single-threaded server that has the engine
+    imported, never from the window's process with its Qt threads; 'spawn' where there is no
+    fork server (Windows), each worker a fresh interpreter importing the engine itself."""
+    chosen = os.environ.get(START_METHOD_VARIABLE)
+    if chosen:
+        return chosen
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
 def _multiprocessing_context():
-    # 'forkserver': workers fork from a clean, single-threaded server that has the engine
-    # imported, never from the window's process with its Qt threads.
     global _context
     with _context_lock:
         if _context is None:
-            _context = multiprocessing.get_context("forkserver")
-            _context.set_forkserver_preload(_PRELOAD)
+            _context = multiprocessing.get_context(start_method())
+            if _context.get_start_method() == "forkserver":
+                _context.set_forkserver_preload(_PRELOAD)
         return _context
 
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import signal
 import sys
 import time
 
 from glyphscope.sweep.extract import run_document
-from glyphscope.sweep.isolation import read_frame, write_frame
+from glyphscope.sweep.isolation import limit_address_space, read_frame, write_frame
 from glyphscope.sweep.jobs import MEMORY, DocumentJob, DocumentResult
 
 
@@ -29,8 +28,7 @@ def main() -> int:
     os.dup2(2, 1)
     protocol_in = sys.stdin.buffer
     if args.memory_limit:
-        limit = args.memory_limit * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        limit_address_space(args.memory_limit * 1024 * 1024)
     while True:
         job = read_frame(protocol_in)
         if job is None:

@@ -11,6 +11,9 @@ Outcomes the parent decides, because the worker cannot report them itself:
 - no answer within the timeout: the worker is killed, "timeout";
 the worker reports "memory" itself when an allocation fails under its RLIMIT_AS.
 A worker that died, timed out or ran out of memory is replaced before the next document.
+
+POSIX only: the parent waits on the worker's pipe with select (Windows selects sockets only)
+and the limit is RLIMIT_AS; elsewhere IsolatedWorker says so when made, not at import.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import sys
 import time
 from typing import BinaryIO
 
+from glyphscope.errors import GlyphscopeError
 from glyphscope.sweep.jobs import CRASH, MEMORY, TIMEOUT, DocumentJob, DocumentResult
 
 HEADER = struct.Struct("!Q")
@@ -60,10 +64,22 @@ def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
     return b"".join(chunks)
 
 
+def limit_address_space(limit: int) -> None:
+    """Cap this process's address space (the worker's side of --memory-limit)."""
+    import resource  # POSIX only, like the sweep's isolation (IsolatedWorker checks first)
+
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 class IsolatedWorker:
     """A reusable worker process; `run` never raises for anything a document does."""
 
     def __init__(self, timeout: float, memory_limit_mb: int | None) -> None:
+        if os.name != "posix":
+            raise GlyphscopeError(
+                "glyphscope-sweep isolates documents on POSIX systems only (Linux, macOS): "
+                "it waits on its workers' pipes with select and caps them with RLIMIT_AS"
+            )
         self.timeout = timeout
         self.memory_limit_mb = memory_limit_mb
         self._process: subprocess.Popen | None = None
