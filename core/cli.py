@@ -234,6 +234,8 @@ def run_on(
     from glyphscope.core.output import parse_page_range, write_document_text
 
     rules = _rules(args) if rules is None else rules
+    if document.lost_pages:  # a page the file declares never vanishes silently
+        sys.stderr.write(f"glyphscope-extract: {document.source}: {document.lost_pages}\n")
     pages = parse_page_range(args.pages, document.page_count)
     if args.mode in ("glyphs", "visible"):
         _write_json_lines(document, pages, rules, out, args.mode == "visible")

@@ -286,3 +286,15 @@ def test_one_annotation_listed_many_times_is_read_once():
 
 def test_widths_longer_than_the_codes_are_read_to_code_255():
     assert _page(hostile.widths_10_million(100_000)).text() == "Hello"
+
+
+def test_a_page_that_cannot_be_recovered_is_reported_on_stderr(tmp_path, capsys):
+    data = hostile._page(hostile.HELLO).replace(
+        b"/Type /Page >>", b"/Type /Page /Rotate 1" + b"0" * 30 + b" /Broken [ 1 >>", 1
+    )
+    path = tmp_path / "lost.pdf"
+    path.write_bytes(hostile._with_xref(data))
+    assert cli.main(["--mode", "text", str(path)]) == 0
+    assert capsys.readouterr().err == (
+        f"glyphscope-extract: {path}: page tree: 1 page objects unreadable, left out\n"
+    )

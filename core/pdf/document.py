@@ -86,6 +86,9 @@ def _unreadable(source: str, exc: OSError) -> UnreadableFileError:
 _NULLED_OBJECT = re.compile(
     r"offset (\d+)\): treating object as null because of error during parsing: overflow"
 )
+# qpdf's message for a kid of the page tree it could not read, and ours.
+_LOST_PAGE = "Pages tree includes non-dictionary object"
+_LOST_PAGES_NOTE = "page tree"
 _LONG_INTEGER = re.compile(rb"(?<![\w.+-])([+-]?)(\d{19,})(?![\w.])")
 _INTEGER_LIMIT = 2**63 - 1
 
@@ -160,7 +163,15 @@ class PdfDocument:
                 )
             except DamagedPdfError:
                 pass  # the first reading stands, its warnings saying what was lost
+        lost = sum(_LOST_PAGE in str(message) for message in [*messages, *pdf.get_warnings()])
+        if lost:
+            messages.append(f"{_LOST_PAGES_NOTE}: {lost} page objects unreadable, left out")
         return cls(pdf, source, messages)
+
+    @property
+    def lost_pages(self) -> str:
+        """The warning that pages the page tree lists could not be read, or ""."""
+        return next((w for w in self.warnings if w.startswith(_LOST_PAGES_NOTE)), "")
 
     @staticmethod
     def _read(source: str, data: bytes, password: str | None) -> tuple[pikepdf.Pdf, list[str]]:

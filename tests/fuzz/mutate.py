@@ -72,6 +72,17 @@ TOKENS = [
     b"/Length 0",
     b"/W [0 [1000]]",
     b"/MediaBox [0 0 1e9 1e9]",
+    # Round 3 (issue 31): ToUnicode destinations UAX #9 or text has no place for, an empty
+    # inline image, marked content, integers past 64 bits in a dictionary.
+    b"<2066>",
+    b"<0378>",
+    b"<FFFF>",
+    b"<D800>",
+    b"BI EI",
+    b"/Span <</ActualText (x)>> BDC",
+    b"/P BMC",
+    b"/UserUnit 1234567890123456789012345678901",
+    b"/Rotate 1" + b"0" * 300,
 ]
 CONTENT_OPERATORS = [
     b"BT",
@@ -145,6 +156,10 @@ def built_seeds() -> list[bytes]:
     seeds.append(hostile.tounicode_bomb(200_000))
     seeds.append(hostile.huge_text_matrix())
     seeds.append(hostile.media_box_1e9())
+    seeds.append(hostile.rtl_then_lri())
+    seeds.append(hostile.empty_inline_image())
+    seeds.append(hostile.nested_actual_text(50))
+    seeds.append(hostile.user_unit_31_digits())
     return seeds
 
 
