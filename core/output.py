@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from glyphscope.core.errors import PageRangeError, TextModeError
+from glyphscope.core.interpret.content import contents_problem
 from glyphscope.core.interpret.interpreter import extract_page
 from glyphscope.core.records import HiddenSelection, TextMode
 from glyphscope.core.rules import Rules
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
 # "structure".
 MODES = tuple(mode.command_name for mode in TextMode)
 UTF8_BOM = b"\xef\xbb\xbf"
+# The interpreter's warning for a page without /Contents (a blank page: nothing to report).
+BLANK = "page has no content stream"
 
 
 def parse_page_range(text: str, page_count: int) -> list[int]:
@@ -107,6 +110,9 @@ def _page_text(
     """page_text, the failures of the guarded stages appended to `warnings`."""
     extraction = extract_page(page, rules)
     if not extraction.readable:
+        # A blank page (no /Contents) is silent; a stream that could not be read says why.
+        problem = contents_problem(page)
+        warnings.extend([problem] if problem else [w for w in extraction.warnings if w != BLANK])
         structure = mode is TextMode.STRUCTURE
         note = f"page {page.number}: no readable content stream" if structure else ""
         return PageText("", False, note)

@@ -294,7 +294,7 @@ def trim_box_huge() -> bytes:
 
 def length_1e20() -> bytes:
     """The content stream's /Length is 10^20 (qpdf cannot read the stream's data)."""
-    return _page(HELLO).replace(b"/Length 37", b"/Length 100000000000000000000", 1)
+    return _with_xref(_page(HELLO).replace(b"/Length 37", b"/Length 100000000000000000000", 1))
 
 
 def annotation_listed_100000() -> bytes:

@@ -298,3 +298,11 @@ def test_a_page_that_cannot_be_recovered_is_reported_on_stderr(tmp_path, capsys)
     assert capsys.readouterr().err == (
         f"glyphscope-extract: {path}: page tree: 1 page objects unreadable, left out\n"
     )
+
+
+def test_a_content_stream_qpdf_read_as_null_is_reported_in_text_modes(tmp_path, capsys):
+    path = tmp_path / "length.pdf"
+    path.write_bytes(hostile.length_1e20())
+    assert cli.main(["--mode", "text", str(path)]) == 0
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("page 1: no readable content stream; qpdf read objects as null:")

@@ -354,6 +354,23 @@ def page_streams(page: PdfPage) -> list[pikepdf.Stream] | None:
     return None
 
 
+def contents_problem(page: PdfPage) -> str:
+    """Why a page without a readable /Contents may have lost one: qpdf drops a key whose
+    object it read as null (a /Length past 64 bits, an object it could not parse), so such a
+    page looks blank; the document's qpdf messages say whether an object was nulled. ""
+    when the page has a content stream or no object was."""
+    if page_streams(page) is not None:
+        return ""
+    nulled = [str(w) for w in page.document.pdf.get_warnings() if _NULLED in str(w)]
+    if not nulled:
+        return ""
+    return f"no readable content stream; qpdf read objects as null: {nulled[0].split(': ', 1)[-1]}"
+
+
+# qpdf's message for an object it replaced by null.
+_NULLED = "treating object as null"
+
+
 def page_resources(page: PdfPage) -> pikepdf.Dictionary | None:
     """The page's /Resources, inherited through the page tree (§7.7.3.4)."""
     resources = inherited_attribute(page.pdf_page, "/Resources")
