@@ -14,10 +14,10 @@ Extension points (used by the second inspector issue):
   `rulesChanged(rules)`.
 - `restore_layout()` restores the saved docks once every panel exists (call it after adding
   panels; the first show calls it otherwise).
-- `render_thread` / `analysis_thread` (inspector.worker_process.WorkerProcess: worker
-  processes, despite the names) own pdfium and the core Document; run more work there with
+- `render_worker` / `analysis_worker` (inspector.worker_process.WorkerProcess: worker
+  processes) own pdfium and the core Document; run more work there with
   `submit(kind, job, *args)` using a kind of your own, e.g.
-  `render_thread.submit("pdfium_text", job, window.pdfium)` where `job` is a module-level
+  `render_worker.submit("pdfium_text", job, window.pdfium)` where `job` is a module-level
   function (jobs, arguments and results are pickled) that reads `window.pdfium.document` in
   the worker; listen to `jobFinished` / `jobFailed`.
 """
@@ -126,12 +126,12 @@ class MainWindow(PageSession, QMainWindow):
 
         self._pdfium = PdfiumOwner()
         self._core = CoreOwner()
-        self.render_thread = WorkerProcess("pdfium-render", self)
-        self.analysis_thread = WorkerProcess("core-analysis", self)
-        self.render_thread.jobFinished.connect(self._on_render_job)
-        self.render_thread.jobFailed.connect(self._on_render_failed)
-        self.analysis_thread.jobFinished.connect(self._on_analysis_job)
-        self.analysis_thread.jobFailed.connect(self._on_analysis_failed)
+        self.render_worker = WorkerProcess("pdfium-render", self)
+        self.analysis_worker = WorkerProcess("core-analysis", self)
+        self.render_worker.jobFinished.connect(self._on_render_job)
+        self.render_worker.jobFailed.connect(self._on_render_failed)
+        self.analysis_worker.jobFinished.connect(self._on_analysis_job)
+        self.analysis_worker.jobFailed.connect(self._on_analysis_failed)
         self.ahead = PageAhead(self)
 
         self.view = PageView()
@@ -226,12 +226,12 @@ class MainWindow(PageSession, QMainWindow):
     # -- extension points ---------------------------------------------------------------------
     @property
     def pdfium(self) -> PdfiumOwner:
-        """The pdfium document owner: touch it only inside jobs of `render_thread`."""
+        """The pdfium document owner: touch it only inside jobs of `render_worker`."""
         return self._pdfium
 
     @property
     def core(self) -> CoreOwner:
-        """The core Document owner: touch it only inside jobs of `analysis_thread`."""
+        """The core Document owner: touch it only inside jobs of `analysis_worker`."""
         return self._core
 
     def add_panel(
@@ -424,8 +424,8 @@ class MainWindow(PageSession, QMainWindow):
     def shutdown(self) -> None:
         """End the worker processes (a running job is abandoned: quitting never waits)."""
         self._release_panes()  # held panes are not filled into a closed window
-        self.render_thread.stop(final=self._pdfium.close)
-        self.analysis_thread.stop(final=self._core.close)
+        self.render_worker.stop(final=self._pdfium.close)
+        self.analysis_worker.stop(final=self._core.close)
         self.sidebar.shutdown()
 
     def showEvent(self, event) -> None:

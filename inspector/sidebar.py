@@ -10,10 +10,10 @@ from glyphscope.core.errors import GlyphscopeError
 from glyphscope.core.pdf.document import PdfDocument
 from glyphscope.core.pdf.outline import OutlineEntry, outline_entries
 from glyphscope.inspector.worker_process import WorkerProcess
+from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.render import RenderedBitmap, rendered_page
 from glyphscope.widgets.sidebar import THUMB_WIDTH, Sidebar
 
-THUMB_KIND = "sidebar-thumbnail"
 NO_OUTLINE = "No bookmarks in this file."
 
 
@@ -31,8 +31,8 @@ class SidebarController(QObject):
         super().__init__(window)
         self.window = window
         self.sidebar = Sidebar()
-        self.thread = WorkerProcess("sidebar-outline", self, replay=())
-        self.thread.jobFinished.connect(self._on_outline)
+        self.outline_worker = WorkerProcess("sidebar-outline", self, replay=())
+        self.outline_worker.jobFinished.connect(self._on_outline)
         self._queue: list[int] = []
         self._rendering: int | None = None
         window.add_panel(
@@ -44,8 +44,8 @@ class SidebarController(QObject):
         window.documentOpened.connect(self._on_opened)
         window.documentClosed.connect(self._on_closed)
         window.pageChanged.connect(self.sidebar.show_page)
-        window.render_thread.jobFinished.connect(self._on_render)
-        window.render_thread.jobFailed.connect(self._on_render_failed)
+        window.render_worker.jobFinished.connect(self._on_render)
+        window.render_worker.jobFailed.connect(self._on_render_failed)
         self.sidebar.pageChosen.connect(self._go)
         self.sidebar.thumbnailsWanted.connect(self._want)
 
@@ -56,17 +56,17 @@ class SidebarController(QObject):
     def _on_opened(self, path: str, page_count: int) -> None:
         self.sidebar.set_page_count(page_count)
         self.sidebar.show_page(self.window.page_index)
-        self.thread.submit("outline", read_outline, path, self.window.password)
+        self.outline_worker.submit(JobKind.OUTLINE, read_outline, path, self.window.password)
 
     def _on_closed(self) -> None:
-        self.window.render_thread.invalidate(THUMB_KIND)
-        self.thread.invalidate("outline")
+        self.window.render_worker.invalidate(JobKind.SIDEBAR_THUMBNAIL)
+        self.outline_worker.invalidate(JobKind.OUTLINE)
         self._queue, self._rendering = [], None
         self.sidebar.set_page_count(0)
         self.sidebar.set_outline([])
 
     def _on_outline(self, kind: str, generation: int, entries) -> None:
-        if self.thread.is_latest(kind, generation):
+        if self.outline_worker.is_latest(kind, generation):
             self.sidebar.set_outline(entries, NO_OUTLINE)
 
     # -- thumbnails -------------------------------------------------------------------------
@@ -79,15 +79,15 @@ class SidebarController(QObject):
             return
         self._rendering = self._queue.pop(0)
         scale = THUMB_WIDTH / 612.0  # pixels per point of a letter-size page; others scale
-        self.window.render_thread.submit(
-            THUMB_KIND, self.window.pdfium.render, self._rendering, scale
+        self.window.render_worker.submit(
+            JobKind.SIDEBAR_THUMBNAIL, self.window.pdfium.render, self._rendering, scale
         )
 
     def _on_render(self, kind: str, generation: int, result) -> None:
-        if kind != THUMB_KIND:
+        if kind != JobKind.SIDEBAR_THUMBNAIL:
             return
         self._rendering = None
-        if self.window.render_thread.is_latest(kind, generation) and isinstance(
+        if self.window.render_worker.is_latest(kind, generation) and isinstance(
             result, RenderedBitmap
         ):
             # The QImage reads the worker's pixels in place: the sidebar keeps a copy.
@@ -95,12 +95,12 @@ class SidebarController(QObject):
         self._next()
 
     def _on_render_failed(self, kind: str, _generation: int, _error) -> None:
-        if kind == THUMB_KIND:
+        if kind == JobKind.SIDEBAR_THUMBNAIL:
             self._rendering = None
             self._next()
 
     def shutdown(self) -> None:
-        self.thread.stop()
+        self.outline_worker.stop()
 
 
 def install_sidebar(window) -> SidebarController:

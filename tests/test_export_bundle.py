@@ -19,7 +19,7 @@ from PySide6.QtGui import QColor, QImage
 from glyphscope.core.analysis import analyse_page
 from glyphscope.core.document import Document
 from glyphscope.core.rules import Rules
-from glyphscope.inspector.export.bundle import JSON_ELEMENT_ID, embedded_json
+from glyphscope.inspector.export.bundle import JSON_ELEMENT_ID, embedded_json_pieces
 from glyphscope.inspector.export.exporters import (
     LEGEND_WIDTH,
     export_png,
@@ -204,6 +204,10 @@ def _analysis_of(content: bytes):
     builder = PdfBuilder()
     builder.add_page(content, fonts={"F1": builder.standard_font("Helvetica")})
     return analyse_page(Document.open(builder.to_bytes()).page(0), Rules())
+
+
+def embedded_json(analysis) -> str:
+    return "".join(embedded_json_pieces(analysis))
 
 
 def test_the_embedded_log_is_the_decision_logs_json_with_script_delimiters_escaped():

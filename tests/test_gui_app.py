@@ -16,7 +16,7 @@ from glyphscope.core.rules import Rules
 from glyphscope.inspector.app import sample_path
 from glyphscope.inspector.main_window import MainWindow
 from glyphscope.inspector.settings import open_settings, recent_files
-from glyphscope.inspector.workers.page_ahead import AHEAD_KIND
+from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.widgets.overlay_layers import LAYER_TYPES
 from glyphscope.widgets.text_panes import utf16_offsets
 from tests import worker_jobs
@@ -520,9 +520,9 @@ def test_view_point_and_user_point_are_inverse(qtbot, decisions):
 def test_a_thousand_page_file_analyses_only_the_page_shown(qtbot, window, tmp_path):
     path = tmp_path / "long.pdf"
     text_pages_pdf(path, 1000)
-    analysed = worker_jobs.record_submissions(window.analysis_thread, "analyse")
+    analysed = worker_jobs.record_submissions(window.analysis_worker, "analyse")
     # The page a file opens on is analysed behind the open, as pages made ahead are.
-    analysed_on_open = worker_jobs.record_submissions(window.analysis_thread, AHEAD_KIND)
+    analysed_on_open = worker_jobs.record_submissions(window.analysis_worker, JobKind.AHEAD)
     open_and_wait(qtbot, window, path)
     assert window.page_count == 1000
     assert analysed_on_open == [0] and analysed == []
@@ -538,7 +538,7 @@ def test_revisiting_a_page_reuses_its_analysis(qtbot, window, tmp_path, monkeypa
     text_pages_pdf(tmp_path / "three.pdf", 3)
     open_and_wait(qtbot, window, tmp_path / "three.pdf")
     win = window
-    analysed = worker_jobs.record_submissions(win.analysis_thread, "analyse")
+    analysed = worker_jobs.record_submissions(win.analysis_worker, "analyse")
     turn_page(qtbot, win, win.next_page)
     turn_page(qtbot, win, win.previous_page)
     assert analysed == [1]
@@ -685,7 +685,7 @@ def test_the_glyph_under_the_pointer_is_outlined(qtbot, decisions):
     qtbot.waitUntil(hovered, timeout=5000)
 
 
-@pytest.mark.parametrize("thread", ["render_thread", "analysis_thread"])
+@pytest.mark.parametrize("thread", ["render_worker", "analysis_worker"])
 def test_a_failed_job_of_another_kind_is_not_reported_as_a_page_failure(qtbot, three_pages, thread):
     win = three_pages
     owner = getattr(win, thread)

@@ -19,7 +19,6 @@ from glyphscope.inspector.export import common as export_common
 from glyphscope.inspector.export import dialogs as export_dialogs
 from glyphscope.inspector.export import jobs as export_jobs
 from glyphscope.inspector.export.exporters import export_png, export_svg
-from glyphscope.inspector.export.selection import export_selection
 from glyphscope.inspector.qa import actions as qa_actions
 from tests.pdfbuilder import PdfBuilder
 from tests.qa_support import glyph_indices, open_and_wait, qa_window, run_export, tj_pdf
@@ -76,7 +75,7 @@ def test_every_export_action_writes_the_synchronous_paths_files(
     export_png(window, now / "page.png", LAYERS, scale=2.0, legend=True)
     export_svg(window, now / "page.svg", LAYERS, legend=True)
     qa_actions.export_bundle(window, now / "page.html", LAYERS)
-    export_selection(window, now / "sel.html", LAYERS)
+    qa_actions.export_selection(window, now / "sel.html", LAYERS)
     for action, target in (
         ("export_png", "page.png"),
         ("export_svg", "page.svg"),
@@ -114,7 +113,7 @@ def test_a_dense_pages_exports_equal_the_synchronous_ones_but_for_paint_rounding
     run_export(qtbot, features, "export_selection")
     export_svg(window, tmp_path / "now.svg", LAYERS)
     assert (tmp_path / "page.svg").read_bytes() == (tmp_path / "now.svg").read_bytes()
-    export_selection(window, tmp_path / "now-sel.html", LAYERS)
+    qa_actions.export_selection(window, tmp_path / "now-sel.html", LAYERS)
     assert (tmp_path / "sel.svg").read_bytes() == (tmp_path / "now-sel.svg").read_bytes()
     qa_actions.export_bundle(window, tmp_path / "now.html", LAYERS)
     image = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import QFileDialog
 from glyphscope.core.rules import Rules
 from glyphscope.inspector.export import dialogs as export_dialogs
 from glyphscope.inspector.export.exporters import TextExport, export_svg, page_image
-from glyphscope.inspector.export.selection import export_selection
 from glyphscope.inspector.qa import actions as qa_actions
 from glyphscope.inspector.qa.regression import CASES_FOLDER, default_cases_root
 from tests.pdfbuilder import PdfBuilder
@@ -131,7 +130,7 @@ def test_the_selection_exports_a_cropped_picture_and_a_focused_explanation(
     window, _features = qa_window
     open_and_wait(qtbot, window, tj_pdf(tmp_path / "tj.pdf"))
     window.selection.set(glyph_indices(window, "TJspaced"), "band")
-    written = export_selection(window, tmp_path / "sel.html")
+    written = qa_actions.export_selection(window, tmp_path / "sel.html")
     assert [p.name for p in written] == ["sel.html", "sel.png", "sel.svg"]
     html = (tmp_path / "sel.html").read_text(encoding="utf-8")
     assert "8 glyphs explained" in html
@@ -186,8 +185,8 @@ def test_a_dense_pages_png_export_paints_its_layers_off_the_gui_thread(
     qtbot.waitUntil(
         lambda: (
             window.render_idle
-            and window.render_thread.idle
-            and window.analysis_thread.idle
+            and window.render_worker.idle
+            and window.analysis_worker.idle
             and layer_painter.layer_painter().idle
         ),
         timeout=60_000,

@@ -36,10 +36,10 @@ def test_the_longest_gui_thread_stall_of_each_export(
     window.set_layers(list(window.layers))  # every overlay drawn: the most work per export
     window.selection.set(list(range(0, window.model.count, 3)), "band")  # a third of the page
     workers = (
-        window.render_thread,
-        window.analysis_thread,
-        window.sidebar.thread,
-        features.thread,
+        window.render_worker,
+        window.analysis_worker,
+        window.sidebar.outline_worker,
+        features.worker,
         layer_painter(),
     )
     targets: list[str] = []

@@ -10,8 +10,7 @@ from functools import partial
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from glyphscope.inspector.session.analysis import VIEW_JOB
-from glyphscope.inspector.workers.page_ahead import AHEAD_KIND, AHEAD_VIEW_KIND
+from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.page_timing import FROM_CACHE, FROM_PREFETCH
 from tests import worker_jobs
 from tests.pdfbuilder import PdfBuilder
@@ -63,7 +62,7 @@ def test_a_page_shows_its_overlays_before_its_panes(qtbot, window, three_pages, 
 def test_a_document_opens_with_its_page_analysed_and_rendered_behind_the_open(
     qtbot, window, three_pages
 ):
-    asked_again = worker_jobs.record_submissions(window.analysis_thread, VIEW_JOB)
+    asked_again = worker_jobs.record_submissions(window.analysis_worker, JobKind.ANALYSE_VIEW)
     window.open_file(str(three_pages), page=1)
     # Out before pdfium's answer has reached the window (no page is known yet).
     assert window.page_count == 0
@@ -92,8 +91,8 @@ def test_the_next_page_made_ahead_shows_at_once(qtbot, window, three_pages):
 
 
 def test_a_page_is_analysed_ahead_in_two_jobs_as_a_page_turned_to_is(qtbot, window, three_pages):
-    views = worker_jobs.record_submissions(window.analysis_thread, AHEAD_VIEW_KIND)
-    texts = worker_jobs.record_submissions(window.analysis_thread, AHEAD_KIND)
+    views = worker_jobs.record_submissions(window.analysis_worker, JobKind.AHEAD_VIEW)
+    texts = worker_jobs.record_submissions(window.analysis_worker, JobKind.AHEAD)
     open_and_wait(qtbot, window, three_pages)
     qtbot.waitUntil(lambda: made_ahead(window, 1), timeout=TIMEOUT_MS)
     # The page the document opens on first, behind the workers' open (PageAhead.open_page).
@@ -235,7 +234,7 @@ def test_a_file_the_engine_cannot_read_says_so_once_its_page_shows(qtbot, window
 def test_the_pixel_test_waits_for_idle_time_and_a_page_turned_past_skips_it(
     qtbot, window, three_pages
 ):
-    asked = worker_jobs.record_submissions(window.analysis_thread, "ink-request")
+    asked = worker_jobs.record_submissions(window.analysis_worker, "ink-request")
     open_and_wait(qtbot, window, three_pages)
     with qtbot.waitSignal(window.pageReady, timeout=TIMEOUT_MS):
         window.go_to_page(2)  # at once: page 1's test was never started

@@ -192,7 +192,7 @@ def test_a_cancelled_document_comparison_adds_no_more_pages(qtbot, qa_window, tm
     b.save(tmp_path / "many.pdf")
     open_and_wait(qtbot, window, tmp_path / "many.pdf")
     with qtbot.waitSignal(
-        features.thread.jobFinished,
+        features.worker.jobFinished,
         timeout=TIMEOUT_MS,
         check_params_cb=lambda kind, _generation, _result: kind == "compare-document",
     ):

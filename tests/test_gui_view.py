@@ -167,7 +167,7 @@ def test_zoom_stops_at_800_percent(qtbot, square_window):
 def test_zoom_change_asks_for_a_sharper_render(qtbot, square_window):
     win = square_window
     before = win.rendered.scale
-    with qtbot.waitSignal(win.render_thread.jobFinished, timeout=TIMEOUT_MS):
+    with qtbot.waitSignal(win.render_worker.jobFinished, timeout=TIMEOUT_MS):
         win.view.set_zoom(4.0)
     qtbot.waitUntil(lambda: win.rendered.scale > before * 1.5, timeout=TIMEOUT_MS)
 

@@ -325,7 +325,7 @@ def test_at_1024_by_700_no_dock_scrolls_sideways(qtbot, small_window):
         QTreeView,
     )
 
-    from glyphscope.widgets.columns import LAST_COLUMN_PX
+    from glyphscope.widgets.column_widths import LAST_COLUMN_PX
 
     def unwrapped_text(area) -> bool:
         # Text panes do not wrap on purpose (a wrapped line must not look like a line

@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from glyphscope.inspector.worker_process import WorkerProcess, WorkerStopped, worker_pid
-from glyphscope.inspector.workers.page_ahead import AHEAD_KIND, AHEAD_RENDER_KIND
+from glyphscope.inspector.workers.kinds import JobKind
 from tests import worker_jobs
 from tests.hostile_pdfs import PDFIUM_BOMBS, damaged_copy
 from tests.qa_support import TIMEOUT_MS
@@ -306,8 +306,8 @@ from tests import worker_jobs
 app = QApplication(sys.argv)
 window = MainWindow(persist=False)
 window.show()
-window.analysis_thread.submit("analyse", worker_jobs.sleep_forever)
-window.render_thread.submit("render", worker_jobs.sleep_forever)
+window.analysis_worker.submit("analyse", worker_jobs.sleep_forever)
+window.render_worker.submit("render", worker_jobs.sleep_forever)
 QTimer.singleShot(1500, window.close)
 QTimer.singleShot(1600, app.quit)
 app.exec()
@@ -335,10 +335,10 @@ def test_quitting_while_a_long_job_runs_exits_cleanly(tmp_path):
 def test_opening_a_file_analyses_only_the_first_page_and_reads_no_other(qtbot, window, tmp_path):
     path = tmp_path / "long.pdf"
     text_pages_pdf(path, 300)
-    rendered = worker_jobs.record_submissions(window.render_thread, "render")
-    opened_on = worker_jobs.record_submissions(window.render_thread, AHEAD_RENDER_KIND)
-    analysed = worker_jobs.record_submissions(window.analysis_thread, "analyse")
-    analysed_on_open = worker_jobs.record_submissions(window.analysis_thread, AHEAD_KIND)
+    rendered = worker_jobs.record_submissions(window.render_worker, "render")
+    opened_on = worker_jobs.record_submissions(window.render_worker, JobKind.AHEAD_RENDER)
+    analysed = worker_jobs.record_submissions(window.analysis_worker, "analyse")
+    analysed_on_open = worker_jobs.record_submissions(window.analysis_worker, JobKind.AHEAD)
     open_and_wait(qtbot, window, path)
     # The first page alone (made behind the open, drawn again at the scale the view settles
     # on).
@@ -390,10 +390,10 @@ def test_the_longest_gui_thread_stall_per_scenario(
     from glyphscope.widgets.layer_painter import layer_painter
 
     workers = (
-        window.render_thread,
-        window.analysis_thread,
-        window.sidebar.thread,
-        qa_features_of(window).thread,
+        window.render_worker,
+        window.analysis_worker,
+        window.sidebar.outline_worker,
+        qa_features_of(window).worker,
         layer_painter(),  # the overlays painted in the background count too
     )
     watchdog = Watchdog()

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.qa.diffing import WordDiff
-from glyphscope.widgets.columns import fit_columns
+from glyphscope.widgets.column_widths import fit_columns
 
 KIND_COLOURS = {"replace": "#d62728", "extra": "#ff7f0e", "missing": "#9467bd"}
 KIND_LABELS = {"replace": "differs", "extra": "only ours", "missing": "only pdfium"}

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.sweep.ranking import RankedPage
-from glyphscope.widgets.columns import fit_columns
+from glyphscope.widgets.column_widths import fit_columns
 from glyphscope.widgets.table_model import TitledTableModel
 
 COLUMNS = (

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.pdf.cos import CosAddress, CosNode, CosStream, as_text, hex_dump
-from glyphscope.widgets.columns import fit_columns
+from glyphscope.widgets.column_widths import fit_columns
 
 NODE_ROLE = Qt.ItemDataRole.UserRole
 LOADED_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -45,7 +45,7 @@ from glyphscope.core.rules import Rules
 from glyphscope.core.view.explain import char_label
 from glyphscope.core.view.page_model import PANE_TITLES
 from glyphscope.core.view.text_diff import diff_html
-from glyphscope.widgets.columns import fit_columns
+from glyphscope.widgets.column_widths import fit_columns
 from glyphscope.widgets.qa_layers import RULE_CHANGE_COLOURS
 
 DEBOUNCE_MS = 250

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.pdf.outline import OutlineEntry
-from glyphscope.widgets.columns import fit_columns
+from glyphscope.widgets.column_widths import fit_columns
 
 THUMB_WIDTH = 110  # pixels
 PAGE_ROLE = Qt.ItemDataRole.UserRole

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from glyphscope.core.structure.tree import StructureNode
-from glyphscope.widgets.columns import fit_columns
+from glyphscope.widgets.column_widths import fit_columns
 
 TEXT_PREVIEW = 60
 UNTAGGED = "untagged"

@@ -249,13 +249,7 @@ class PdfPage:
 
     @cached_property
     def visible_box(self) -> Rect:
-        """CropBox clipped to MediaBox (§14.11.2.1): the region a viewer shows.
-
-        A CropBox that misses the MediaBox entirely is unusable, and viewers then show the
-        MediaBox; so do we, rather than dropping every glyph of the page.
-        """
-        x0, y0, x1, y1 = intersect_rect(self.crop_box, self.media_box)
-        return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else self.media_box
+        return visible_box_of(self.crop_box, self.media_box)
 
     @cached_property
     def rotate(self) -> int:
@@ -274,6 +268,16 @@ class PdfPage:
         return PageBoxes(
             self.media_box, self.crop_box, self.visible_box, self.rotate, self.user_unit
         )
+
+
+def visible_box_of(crop_box: Rect, media_box: Rect) -> Rect:
+    """CropBox clipped to MediaBox (§14.11.2.1): the region a viewer shows.
+
+    A CropBox that misses the MediaBox entirely is unusable, and viewers then show the
+    MediaBox; so do we, rather than dropping every glyph of the page.
+    """
+    x0, y0, x1, y1 = intersect_rect(crop_box, media_box)
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else media_box
 
 
 def _box(page: pikepdf.Page, key: str) -> Rect | None:

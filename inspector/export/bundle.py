@@ -61,17 +61,13 @@ SCRIPT = """
 """.replace("JSON_ID", JSON_ELEMENT_ID)
 
 
-def embedded_json(analysis) -> str:
+def embedded_json_pieces(analysis) -> list[str]:
     """The decision log of `analysis` (a core.analysis.PageAnalysis) as JSON safe inside
     <script>: '<', '>' and '&' escaped as \\u sequences, still valid JSON. Written from the
     glyph and decision columns (PageAnalysis.to_json_text) without a dictionary per record;
-    nan and ±inf as null, which a browser's JSON.parse rejects."""
-    return "".join(embedded_json_pieces(analysis))
-
-
-def embedded_json_pieces(analysis) -> list[str]:
-    """embedded_json's text in pieces of TEXT_PIECE characters, escaped a piece at a time (a
-    dense page's log is 10 MB: one str.replace over it held the GIL 15 ms)."""
+    nan and ±inf as null, which a browser's JSON.parse rejects. In pieces of TEXT_PIECE
+    characters, escaped a piece at a time (a dense page's log is 10 MB: one str.replace over
+    it held the GIL 15 ms)."""
     text = analysis.to_json_text()
     return [
         text[start : start + TEXT_PIECE]
@@ -211,23 +207,15 @@ def texts_section(panes) -> str:
     return "".join(parts)
 
 
-def explanation_html(
-    analysis, panes, page_png: bytes, source_name: str, layer_titles=(), selection=()
-) -> str:
-    """The whole bundle. `analysis` is a core.analysis.PageAnalysis, `panes` the text panes
-    shown (core.view.page_model.PaneText), `page_png` the page picture with its overlays;
-    decisions touching the `selection` glyphs are highlighted and listed first."""
-    return "".join(
-        explanation_parts(analysis, panes, page_png, source_name, layer_titles, selection)
-    )
-
-
 def explanation_parts(
     analysis, panes, page_png: bytes, source_name: str, layer_titles=(), selection=()
 ) -> list[str]:
-    """explanation_html's text in parts, the page picture's base64 and the embedded JSON's
-    pieces apart: a worker encodes them one by one (export.common.utf8_pieces) rather than
-    joining and encoding 10 MB in two calls that hold the GIL 13 to 18 ms each."""
+    """The whole bundle, in parts. `analysis` is a core.analysis.PageAnalysis, `panes` the
+    text panes shown (core.view.page_model.PaneText), `page_png` the page picture with its
+    overlays; decisions touching the `selection` glyphs are highlighted and listed first.
+    The page picture's base64 and the embedded JSON's pieces are parts of their own: a
+    worker encodes them one by one (export.common.utf8_pieces) rather than joining and
+    encoding 10 MB in two calls that hold the GIL 13 to 18 ms each."""
     chosen = frozenset(selection)
     number = analysis.page_number
     visible = len(analysis.visible)

@@ -202,7 +202,7 @@ class BackgroundExport(QObject):
         self._page: PageRender | None = None
         self._stop = threading.Event()
         self._over = False
-        self.thread: threading.Thread | None = None
+        self.writer_thread: threading.Thread | None = None
         self._wrote.connect(self._on_wrote, Qt.ConnectionType.QueuedConnection)
         self._ended.connect(self._on_ended, Qt.ConnectionType.QueuedConnection)
         window.pageChanged.connect(self._on_page_changed)
@@ -250,8 +250,8 @@ class BackgroundExport(QObject):
         self._fail(CANCELLED)
 
     def wait(self, timeout: float | None = None) -> None:
-        if self.thread is not None:
-            self.thread.join(timeout)
+        if self.writer_thread is not None:
+            self.writer_thread.join(timeout)
 
     @Slot(QImage)
     def _write(self, image: QImage | None) -> None:
@@ -261,13 +261,13 @@ class BackgroundExport(QObject):
         picture = self._picture
         sections = picture.sections if picture is not None else []
         legend = (sections, *picture.legend_place) if picture is not None else ([], 0.0, 1.0)
-        self.thread = threading.Thread(
+        self.writer_thread = threading.Thread(
             target=self._run,
             args=(image, self._page, legend),
             name="page export",
             daemon=True,
         )
-        self.thread.start()
+        self.writer_thread.start()
 
     def _run(self, image: QImage | None, page: PageRender | None, legend) -> None:
         sections, left, scale = legend

@@ -98,7 +98,7 @@ class PageRenderJob(QObject):
         if not renderable(self._window):
             self._end(None)
             return
-        thread = self._window.render_thread
+        thread = self._window.render_worker
         thread.jobFinished.connect(self._on_finished)
         thread.jobFailed.connect(self._on_failed)
         self._generation = thread.submit(self._kind, *_job(self._window, self._request))
@@ -106,7 +106,7 @@ class PageRenderJob(QObject):
     def cancel(self) -> None:
         if not self._over:
             self._over = True
-            self._window.render_thread.invalidate(self._kind)
+            self._window.render_worker.invalidate(self._kind)
             self._disconnect()
 
     @Slot(str, int, object)
@@ -129,7 +129,7 @@ class PageRenderJob(QObject):
     def _disconnect(self) -> None:
         if not self._generation:
             return
-        thread = self._window.render_thread
+        thread = self._window.render_worker
         for signal, slot in (
             (thread.jobFinished, self._on_finished),
             (thread.jobFailed, self._on_failed),
@@ -145,7 +145,7 @@ def render_now(window, request: RenderRequest) -> PageRender | None:
     taken on its dispatcher thread, so no event loop runs meanwhile); None as PageRenderJob."""
     if not renderable(window):
         return None
-    thread = window.render_thread
+    thread = window.render_worker
     kind = f"export render {next(_kinds)}"
     answered = threading.Event()
     answer: list[object] = []

@@ -8,10 +8,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from html import escape
-from pathlib import Path
 
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QImage
 
 from glyphscope.core.view.explain import char_label, selection_text
 from glyphscope.inspector.export.bundle import (
@@ -23,8 +21,6 @@ from glyphscope.inspector.export.bundle import (
     rules_table,
 )
 from glyphscope.inspector.export.common import base64_text
-from glyphscope.inspector.export.exporters import page_image
-from glyphscope.inspector.export.render import RenderRequest, render_now
 
 MARGIN = 12.0  # display points around the selected glyphs
 
@@ -39,13 +35,6 @@ def selection_region(window, indices: Sequence[int]) -> QRectF | None:
     return scene.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN).intersected(
         window.view.page_scene_rect()
     )
-
-
-def region_image(window, region: QRectF, layer_ids: Sequence[str], scale: float = 3.0) -> QImage:
-    """The scene inside `region` with `layer_ids` and the selection outlined, on pdfium's
-    render of that part of the page at `scale` (waited for on the calling thread)."""
-    page = render_now(window, RenderRequest(scale, region))
-    return page_image(window, layer_ids, scale, legend=False, region=region, page=page)
 
 
 def provenance_table(model, indices: Sequence[int]) -> str:
@@ -117,12 +106,3 @@ origin exceeds space_gap_ratio × the box height (the threshold).</p>
 </body>
 </html>
 """
-
-
-def export_selection(window, html_path: str | Path, layer_ids=None) -> list[Path]:
-    """Write NAME.html, NAME.png and NAME.svg of the selection now; returns the paths written
-    (the Export selection action writes the same files off the GUI thread)."""
-    # Imported here: the export jobs are built from this module's pieces.
-    from glyphscope.inspector.export.jobs import selection_job, write_now
-
-    return write_now(window, selection_job(window, html_path, layer_ids))

@@ -224,6 +224,12 @@ def export_bundle(window, path: str | Path, layer_ids=None) -> None:
     write_now(window, bundle_job(window, path, layer_ids))
 
 
+def export_selection(window, html_path: str | Path, layer_ids=None) -> list[Path]:
+    """Write NAME.html, NAME.png and NAME.svg of the selection now; returns the paths written
+    (the Export selection action writes the same files off the GUI thread)."""
+    return write_now(window, selection_job(window, html_path, layer_ids))
+
+
 def _export_bundle(features) -> None:
     window = features.window
     if window.model is None:

@@ -8,6 +8,7 @@ the diff are made on the QA thread.
 from __future__ import annotations
 
 from glyphscope.core.qa.diffing import WordDiff
+from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.qa import JobFailure, PageComparison, compare_one, pdfium_texts
 from glyphscope.widgets.qa_layers import DIFF_COLOURS, MarkedGroup
 
@@ -36,8 +37,8 @@ class CompareController:
         self.features.compare_panel.show_page_diff(
             window.page_index + 1, None, "Comparing with pdfium…"
         )
-        window.render_thread.submit(
-            "qa-pdfium-page", pdfium_texts, window.path, window.password, [window.page_index]
+        window.render_worker.submit(
+            JobKind.QA_PDFIUM_PAGE, pdfium_texts, window.path, window.password, [window.page_index]
         )
 
     def on_pdfium_page(self, texts: dict) -> None:
@@ -48,8 +49,8 @@ class CompareController:
         # The reading compared (the pixel test may replace the analysis record meanwhile;
         # it keeps the reading).
         self.compared = model.analysis.reading
-        self.features.thread.submit(
-            "compare-page",
+        self.features.worker.submit(
+            JobKind.COMPARE_PAGE,
             _compare,
             model.page_index,
             model.analysis.reading,
@@ -100,14 +101,14 @@ class CompareController:
             return
         batch, self.queue = self.queue[:COMPARE_BATCH_PAGES], self.queue[COMPARE_BATCH_PAGES:]
         window = features.window
-        window.render_thread.submit(
-            "qa-pdfium-batch", pdfium_texts, window.path, window.password, batch
+        window.render_worker.submit(
+            JobKind.QA_PDFIUM_BATCH, pdfium_texts, window.path, window.password, batch
         )
 
     def on_pdfium_batch(self, texts: dict) -> None:
         features = self.features
-        features.thread.submit(
-            "compare-document", features.core.compare_pages, texts, features.window.rules
+        features.worker.submit(
+            JobKind.COMPARE_DOCUMENT, features.core.compare_pages, texts, features.window.rules
         )
 
     def on_document_batch(self, results) -> None:

@@ -5,6 +5,7 @@ object they name."""
 from __future__ import annotations
 
 from glyphscope.core.pdf.cos import CosNode
+from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.qa import JobFailure
 from glyphscope.widgets.cos_panel import CosPanel
 
@@ -25,11 +26,11 @@ class CosController:
         job = {"children": core.cos_children, "stream": core.cos_stream}[what]
         # A kind of its own per request: two expansions in a row must both be answered.
         self._jobs += 1
-        self.features.thread.submit(f"cos-{what}-{self._jobs}", job, *args)
+        self.features.worker.submit(f"cos-{what}-{self._jobs}", job, *args)
 
     def open_document(self) -> None:
         self.panel.clear()
-        self.features.thread.submit("cos-roots", self.features.core.cos_roots)
+        self.features.worker.submit(JobKind.COS_ROOTS, self.features.core.cos_roots)
 
     def show_link(self, what: str, *args) -> None:
         """Open the Objects panel at the object a link names (see QaCore.cos_link)."""
@@ -37,7 +38,7 @@ class CosController:
         dock.show()
         dock.raise_()
         self._jobs += 1
-        self.features.thread.submit(
+        self.features.worker.submit(
             f"cos-link-{self._jobs}", self.features.core.cos_link, what, *args
         )
 
@@ -46,7 +47,7 @@ class CosController:
 
     def on_job(self, kind: str, result) -> None:
         panel = self.panel
-        if kind == "cos-roots":
+        if kind == JobKind.COS_ROOTS:
             if isinstance(result, JobFailure):
                 panel.stream_note.setText(f"No object tree: {result.message}")
             else:

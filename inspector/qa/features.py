@@ -33,6 +33,7 @@ from glyphscope.inspector.qa.cos import CosController
 from glyphscope.inspector.qa.regression import report_regression_case, save_regression_case
 from glyphscope.inspector.qa.search import SearchController
 from glyphscope.inspector.worker_process import WorkerProcess
+from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.qa import JobFailure, PageDetails, QaCore, page_details
 from glyphscope.widgets.compare_panel import ComparePanel
 from glyphscope.widgets.content_stream_pane import ContentStreamPane
@@ -90,10 +91,10 @@ class QaFeatures(QObject):
         super().__init__(window)
         self.window = window
         self.core = QaCore()
-        self.thread = WorkerProcess("qa-core", self)
-        self.thread.jobFinished.connect(self._on_job)
-        window.render_thread.jobFinished.connect(self._on_render_job)
-        window.analysis_thread.jobFinished.connect(self._on_analysis_thread_job)
+        self.worker = WorkerProcess("qa-core", self)
+        self.worker.jobFinished.connect(self._on_job)
+        window.render_worker.jobFinished.connect(self._on_render_job)
+        window.analysis_worker.jobFinished.connect(self._on_analysis_worker_job)
         self.details: PageDetails | None = None
         self._operators: dict = {}
         # Analyses kept for rule comparisons, a few pages each (a page's glyphs can be large).
@@ -221,7 +222,7 @@ class QaFeatures(QObject):
         deadline = time.monotonic() + 2.0
         for export in exports:
             export.wait(max(0.0, deadline - time.monotonic()))
-        self.thread.stop(final=self.core.close)
+        self.worker.stop(final=self.core.close)
         self._comparer.shutdown(wait=False, cancel_futures=True)
 
     # -- documents and pages ----------------------------------------------------------------
@@ -233,7 +234,7 @@ class QaFeatures(QObject):
         self.comparing.reset()
         self.search_layer.set_groups(())
         self.diff_layer.set_groups(())
-        self.thread.submit("open", self.core.open, path, self.window.password)
+        self.worker.submit(JobKind.OPEN, self.core.open, path, self.window.password)
         self.objects.open_document()
 
     def _clear_panels(self) -> None:
@@ -269,8 +270,8 @@ class QaFeatures(QObject):
         if analysis.rules == Rules():
             self._defaults.put(index, analysis)
         window = self.window
-        window.analysis_thread.submit(
-            "qa-details", page_details, window.core, index, analysis.rules
+        window.analysis_worker.submit(
+            JobKind.QA_DETAILS, page_details, window.core, index, analysis.rules
         )
         self._show_rule_changes()
         self.searching.on_analysis(index)
@@ -307,31 +308,31 @@ class QaFeatures(QObject):
 
     # -- job results ------------------------------------------------------------------------
     def _on_job(self, kind: str, generation: int, result: object) -> None:
-        if not self.thread.is_latest(kind, generation):
+        if not self.worker.is_latest(kind, generation):
             return
         if kind.startswith("cos-"):
             self.objects.on_job(kind, result)
             return
         handler = {
-            "defaults": self._on_default_analysis,
-            "search": self.searching.on_batch,
-            "compare-page": self.comparing.on_page_diff,
-            "compare-document": self.comparing.on_document_batch,
-            "single-page": self._on_single_page,
+            JobKind.DEFAULTS: self._on_default_analysis,
+            JobKind.SEARCH: self.searching.on_batch,
+            JobKind.COMPARE_PAGE: self.comparing.on_page_diff,
+            JobKind.COMPARE_DOCUMENT: self.comparing.on_document_batch,
+            JobKind.SINGLE_PAGE: self._on_single_page,
         }.get(kind)
         if handler is not None:
             handler(result)
 
     def _on_render_job(self, kind: str, generation: int, result: object) -> None:
-        if not kind.startswith("qa-") or not self.window.render_thread.is_latest(kind, generation):
+        if not kind.startswith("qa-") or not self.window.render_worker.is_latest(kind, generation):
             return
-        if kind == "qa-pdfium-page":
+        if kind == JobKind.QA_PDFIUM_PAGE:
             self.comparing.on_pdfium_page(result)
-        elif kind == "qa-pdfium-batch":
+        elif kind == JobKind.QA_PDFIUM_BATCH:
             self.comparing.on_pdfium_batch(result)
 
-    def _on_analysis_thread_job(self, kind: str, generation: int, result: object) -> None:
-        if kind == "qa-details" and self.window.analysis_thread.is_latest(kind, generation):
+    def _on_analysis_worker_job(self, kind: str, generation: int, result: object) -> None:
+        if kind == JobKind.QA_DETAILS and self.window.analysis_worker.is_latest(kind, generation):
             self._on_details(result)
 
     def _on_details(self, details: PageDetails | JobFailure) -> None:
@@ -379,7 +380,7 @@ class QaFeatures(QObject):
         self._compare_token = None  # a comparison still running is for what was shown before
         if before is None and self.rules_panel.compare.currentText() == COMPARE_DEFAULTS:
             self.rules_panel.show_changes(None, model, label)
-            self.thread.submit("defaults", self.core.analyse_defaults, model.page_index)
+            self.worker.submit(JobKind.DEFAULTS, self.core.analyse_defaults, model.page_index)
             return
         if before is None:
             self._show_comparison(None, model, label)
@@ -465,8 +466,8 @@ class QaFeatures(QObject):
         if self.window.model is None:
             return
         source = Path(self.window.path or "").name
-        self.thread.submit(
-            "single-page",
+        self.worker.submit(
+            JobKind.SINGLE_PAGE,
             save_regression_case,
             self.core,
             self.window.page_index,

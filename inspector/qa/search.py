@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from glyphscope.core.qa.search import SearchHit, SearchQuery
+from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.widgets.qa_layers import SEARCH_COLOURS, MarkedGroup
 
 # Pages per job: small, so the first hits show at once and Cancel stops within a batch.
@@ -60,7 +61,7 @@ class SearchController:
     def cancel(self, quiet: bool = False) -> None:
         if not self.running:
             return
-        self.features.thread.invalidate("search")
+        self.features.worker.invalidate(JobKind.SEARCH)
         self.running = False
         panel = self.features.search_panel
         panel.set_running(False)
@@ -78,7 +79,9 @@ class SearchController:
             return
         batch = list(range(self.next_page, min(self.next_page + SEARCH_BATCH_PAGES, page_count)))
         self.next_page = batch[-1] + 1
-        features.thread.submit("search", features.core.search_pages, batch, self.rules, self.query)
+        features.worker.submit(
+            JobKind.SEARCH, features.core.search_pages, batch, self.rules, self.query
+        )
 
     def on_batch(self, result) -> None:
         if not self.running:

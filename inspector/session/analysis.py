@@ -19,20 +19,13 @@ from PySide6.QtCore import Slot
 from glyphscope.core.records import Glyph
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.inspector.workers.analysis import TextModes
-from glyphscope.inspector.workers.hidden_ink import (
-    HIDDEN_JOB,
-    INK_REQUEST_JOB,
-    apply_hidden,
-    apply_ink_request,
-    status_text,
-)
+from glyphscope.inspector.workers.hidden_ink import apply_hidden, apply_ink_request, status_text
+from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.page_timing import FROM_WORKER
 
 # Analysed pages kept for going back and forth without re-analysing.
 MODEL_CACHE_PAGES = 8
 # The analysis worker's jobs for the page shown: its view model, then its text modes.
-VIEW_JOB = "analyse-view"
-ANALYSE_JOB = "analyse"
 # The selection source of a selection kept over a new analysis of its page: no view moves.
 KEPT_SELECTION = "reanalysed"
 # The longest the panes wait for the page's overlays to be painted (their text modes arrived
@@ -50,14 +43,16 @@ class AnalysisSession:
         self._waiting.update(("overlays", "analysis"))
         self.ahead.cancel_model()  # the page the user wants comes first
         self.state_label.setText(f"analysing page {index + 1}…")
-        self.analysis_thread.invalidate(VIEW_JOB)
+        self.analysis_worker.invalidate(JobKind.ANALYSE_VIEW)
         view = 0
         if view_first:
-            view = self.analysis_thread.submit(VIEW_JOB, self._core.analyse_view, index, self.rules)
+            view = self.analysis_worker.submit(
+                JobKind.ANALYSE_VIEW, self._core.analyse_view, index, self.rules
+            )
         # If the view job fails, the rest would fail the same way (or kill its worker
         # again): it is skipped.
-        generation = self.analysis_thread.submit(
-            ANALYSE_JOB, self._core.analyse, index, self.rules, after=view
+        generation = self.analysis_worker.submit(
+            JobKind.ANALYSE, self._core.analyse, index, self.rules, after=view
         )
         timing = self.page_timing
         if timing is not None and timing.index == index and not timing.overlays_shown:
@@ -67,17 +62,18 @@ class AnalysisSession:
 
     @Slot(str, int, object)
     def _on_analysis_job(self, kind: str, generation: int, result: object) -> None:
-        if kind == HIDDEN_JOB and isinstance(result, tuple):
+        if kind == JobKind.INK_HIDDEN and isinstance(result, tuple):
             apply_hidden(self, result)
             return
-        if kind == INK_REQUEST_JOB and isinstance(result, tuple):
+        if kind == JobKind.INK_REQUEST and isinstance(result, tuple):
             apply_ink_request(self, result)
             return
-        if kind not in (VIEW_JOB, ANALYSE_JOB) or not self.analysis_thread.is_latest(
-            kind, generation
-        ):
+        if kind not in (
+            JobKind.ANALYSE_VIEW,
+            JobKind.ANALYSE,
+        ) or not self.analysis_worker.is_latest(kind, generation):
             return
-        if kind == VIEW_JOB:
+        if kind == JobKind.ANALYSE_VIEW:
             if isinstance(result, PageModel) and self._is_shown(result):
                 self._show_view(result)
             return
@@ -125,16 +121,16 @@ class AnalysisSession:
 
     @Slot(str, int, object)
     def _on_analysis_failed(self, kind: str, generation: int, error: object) -> None:
-        if not self.analysis_thread.is_latest(kind, generation):
+        if not self.analysis_worker.is_latest(kind, generation):
             return
-        if kind == "open":
+        if kind == JobKind.OPEN:
             self._core_error = f"Text analysis is unavailable for this file: {error_message(error)}"
             if self.page_count:  # else pdfium's answer tells first (PageSession)
                 self.show_error(self._core_error)
             return
-        if kind == VIEW_JOB:
-            self.analysis_thread.invalidate(ANALYSE_JOB)  # skipped already (submit's after)
-        elif kind != ANALYSE_JOB:
+        if kind == JobKind.ANALYSE_VIEW:
+            self.analysis_worker.invalidate(JobKind.ANALYSE)  # skipped already (submit's after)
+        elif kind != JobKind.ANALYSE:
             return  # another panel's job on this thread: its submitter reports it
         self._analysis_failed(error)
 

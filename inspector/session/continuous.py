@@ -13,11 +13,10 @@ from __future__ import annotations
 from PySide6.QtCore import QObject
 
 from glyphscope.inspector.settings import read_bool
+from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.render import RenderedBitmap, rendered_page
 
 CONTINUOUS_KEY = "view/continuous"
-SIZES_KIND = "continuous-sizes"
-PAGE_KIND = "continuous-page"
 
 
 class ContinuousScrolling(QObject):
@@ -35,8 +34,8 @@ class ContinuousScrolling(QObject):
         window.pageChanged.connect(view.show_page)
         window.documentOpened.connect(self._on_opened)
         window.documentClosed.connect(self._on_closed)
-        window.render_thread.jobFinished.connect(self._on_job)
-        window.render_thread.jobFailed.connect(self._on_job_failed)
+        window.render_worker.jobFinished.connect(self._on_job)
+        window.render_worker.jobFailed.connect(self._on_job_failed)
 
     def set_enabled(self, on: bool) -> None:
         self.enabled = bool(on)
@@ -60,12 +59,12 @@ class ContinuousScrolling(QObject):
 
     def _request_sizes(self) -> None:
         window = self.window
-        window.render_thread.submit(SIZES_KIND, window.pdfium.page_sizes)
+        window.render_worker.submit(JobKind.CONTINUOUS_SIZES, window.pdfium.page_sizes)
 
     def _forget_jobs(self) -> None:
-        thread = self.window.render_thread
-        thread.invalidate(SIZES_KIND)
-        thread.invalidate(PAGE_KIND)
+        thread = self.window.render_worker
+        thread.invalidate(JobKind.CONTINUOUS_SIZES)
+        thread.invalidate(JobKind.CONTINUOUS_PAGE)
         self._queue, self._rendering = [], None
 
     def _turn_to(self, index: int) -> None:
@@ -83,23 +82,27 @@ class ContinuousScrolling(QObject):
         if self._rendering is not None or not self._queue or not window.page_count:
             return
         index = self._queue.pop(0)
-        generation = window.render_thread.submit(
-            PAGE_KIND, window.pdfium.render, index, self._scale
+        generation = window.render_worker.submit(
+            JobKind.CONTINUOUS_PAGE, window.pdfium.render, index, self._scale
         )
         self._rendering = (generation, index)
 
     def _on_job(self, kind: str, generation: int, result: object) -> None:
         window = self.window
-        if kind == SIZES_KIND:
+        if kind == JobKind.CONTINUOUS_SIZES:
             if (
-                window.render_thread.is_latest(kind, generation)
+                window.render_worker.is_latest(kind, generation)
                 and self.enabled
                 and isinstance(result, list)
                 and len(result) == window.page_count
             ):
                 window.view.set_page_sizes(result, window.page_index)
             return
-        if kind != PAGE_KIND or self._rendering is None or self._rendering[0] != generation:
+        if (
+            kind != JobKind.CONTINUOUS_PAGE
+            or self._rendering is None
+            or self._rendering[0] != generation
+        ):
             return
         self._rendering = None
         if isinstance(result, RenderedBitmap):
@@ -107,10 +110,16 @@ class ContinuousScrolling(QObject):
         self._next()
 
     def _on_job_failed(self, kind: str, generation: int, error: object) -> None:
-        if kind == SIZES_KIND and self.window.render_thread.is_latest(kind, generation):
+        if kind == JobKind.CONTINUOUS_SIZES and self.window.render_worker.is_latest(
+            kind, generation
+        ):
             self.window.statusBar().showMessage(f"Continuous scrolling is unavailable: {error}")
             return
-        if kind != PAGE_KIND or self._rendering is None or self._rendering[0] != generation:
+        if (
+            kind != JobKind.CONTINUOUS_PAGE
+            or self._rendering is None
+            or self._rendering[0] != generation
+        ):
             return
         self._failed.add(self._rendering[1])  # blank paper from now on
         self._rendering = None

@@ -25,14 +25,10 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from glyphscope.core.errors import GlyphscopeError, PasswordRequiredError, WrongPasswordError
 from glyphscope.core.pdf.document import check_file_start
-from glyphscope.inspector.session.analysis import (
-    ANALYSE_JOB,
-    VIEW_JOB,
-    AnalysisSession,
-    error_message,
-)
+from glyphscope.inspector.session.analysis import AnalysisSession, error_message
 from glyphscope.inspector.settings import add_recent_file
-from glyphscope.inspector.workers.hidden_ink import INK_JOB, INK_REQUEST_JOB, apply_ink
+from glyphscope.inspector.workers.hidden_ink import apply_ink
+from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.page_timing import (
     FROM_CACHE,
     FROM_PREFETCH,
@@ -71,18 +67,18 @@ class PageSession(AnalysisSession):
         self._core_error = ""
         self.setWindowTitle(f"{Path(path).name} — Glyphscope")
         self.state_label.setText("opening…")
-        self.render_thread.submit("open", self._pdfium.open, self.path, password)
+        self.render_worker.submit(JobKind.OPEN, self._pdfium.open, self.path, password)
         # The engine opens the file at the same time, so the first page's analysis does not
         # wait for pdfium's answer (its failure is told once pdfium has answered).
-        self.analysis_thread.submit("open", self._core.open, self.path, password)
+        self.analysis_worker.submit(JobKind.OPEN, self._core.open, self.path, password)
         # Nor does the page itself: it is analysed and rendered right behind the two opens.
         self.ahead.open_page(page)
 
     def _close_document(self) -> None:
         # Results still on their way belong to the previous document: drop them.
-        self.render_thread.invalidate("render")
-        self.analysis_thread.invalidate(VIEW_JOB)
-        self.analysis_thread.invalidate(ANALYSE_JOB)
+        self.render_worker.invalidate(JobKind.RENDER)
+        self.analysis_worker.invalidate(JobKind.ANALYSE_VIEW)
+        self.analysis_worker.invalidate(JobKind.ANALYSE)
         self.ahead.clear()
         self.path = None
         self.page_count = 0
@@ -102,8 +98,8 @@ class PageSession(AnalysisSession):
     @Slot()
     def close_document(self) -> None:
         self._close_document()
-        self.render_thread.submit("open", self._pdfium.close)
-        self.analysis_thread.submit("open", self._core.close)
+        self.render_worker.submit(JobKind.OPEN, self._pdfium.close)
+        self.analysis_worker.submit(JobKind.OPEN, self._core.close)
         self.setWindowTitle("Glyphscope")
 
     def _ask_password(self, path: str, wrong: bool) -> str | None:
@@ -126,8 +122,8 @@ class PageSession(AnalysisSession):
         self.page_failures = {}
         self.hide_error()
         # The pixel test of the page left is not waited for (it runs again if it comes back).
-        self.analysis_thread.invalidate(INK_REQUEST_JOB)
-        self.render_thread.invalidate(INK_JOB)
+        self.analysis_worker.invalidate(JobKind.INK_REQUEST)
+        self.render_worker.invalidate(JobKind.INK)
         self._waiting = {"render", "overlays", "analysis"}
         self.page_timing = PageTiming(index, time.perf_counter())
         self._update_page_controls()
@@ -200,7 +196,7 @@ class PageSession(AnalysisSession):
             job, args = self._pdfium.render, (index, scale)
         else:
             job, args = self._pdfium.blank, (index, scale, reason)
-        self._render_generation = self.render_thread.submit("render", job, *args)
+        self._render_generation = self.render_worker.submit(JobKind.RENDER, job, *args)
         self._render_request = (index, scale)
         timing = self.page_timing
         if timing is not None and timing.index == index and not timing.image_shown:
@@ -215,11 +211,11 @@ class PageSession(AnalysisSession):
     # -- render results -------------------------------------------------------------------------
     @Slot(str, int, object)
     def _on_render_job(self, kind: str, generation: int, result: object) -> None:
-        if not self.render_thread.is_latest(kind, generation):
+        if not self.render_worker.is_latest(kind, generation):
             return
-        if kind == "open" and isinstance(result, int):
+        if kind == JobKind.OPEN and isinstance(result, int):
             self._on_pdfium_opened(result)
-        elif kind == "render" and isinstance(result, RenderedBitmap):
+        elif kind == JobKind.RENDER and isinstance(result, RenderedBitmap):
             index, scale = self._render_request
             if result.rendered and result.index == index:
                 self.ahead.keep_render(index, scale, result)
@@ -227,7 +223,7 @@ class PageSession(AnalysisSession):
                 return
             self._shown_generation = generation
             self._apply_render(result)
-        elif kind == INK_JOB and isinstance(result, tuple):
+        elif kind == JobKind.INK and isinstance(result, tuple):
             apply_ink(self, result)
 
     def _render_arrived(self, bitmap: RenderedBitmap, generation: int) -> None:
@@ -277,9 +273,9 @@ class PageSession(AnalysisSession):
 
     @Slot(str, int, object)
     def _on_render_failed(self, kind: str, generation: int, error: object) -> None:
-        if not self.render_thread.is_latest(kind, generation):
+        if not self.render_worker.is_latest(kind, generation):
             return
-        if kind == "open":
+        if kind == JobKind.OPEN:
             if isinstance(error, PasswordRequiredError):
                 wrong = isinstance(error, WrongPasswordError)
                 path = self.path
@@ -292,8 +288,8 @@ class PageSession(AnalysisSession):
                 # pdfium refused the file (or died on it): the engine may still read it.
                 self._pdfium_refusal = error_message(error) or "pdfium cannot read the file"
                 reason = f"pdfium cannot read this file: {self._pdfium_refusal}"
-                self.render_thread.submit(
-                    "open", self._pdfium.open_unrendered, self.path, self.password, reason
+                self.render_worker.submit(
+                    JobKind.OPEN, self._pdfium.open_unrendered, self.path, self.password, reason
                 )
                 return
             else:
@@ -301,7 +297,7 @@ class PageSession(AnalysisSession):
                 self.show_error(self._not_opened(self.path or "", error))
             self._refuse(None)
             return
-        if kind != "render":
+        if kind != JobKind.RENDER:
             return  # another panel's job on this thread: its submitter reports it
         self._shown_generation = generation
         first = self._unrenderable.get(self.page_index)

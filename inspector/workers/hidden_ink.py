@@ -18,10 +18,7 @@ import numpy as np
 from glyphscope.core.text.hidden import HiddenGlyph
 from glyphscope.core.text.ink import InkRequest, InkTest, run_ink_test
 from glyphscope.core.view.page_model import PageModel
-
-INK_REQUEST_JOB = "ink-request"
-INK_JOB = "ink"
-HIDDEN_JOB = "ink-hidden"
+from glyphscope.inspector.workers.kinds import JobKind
 
 
 def ink_job(page_index: int, rules: object, request: InkRequest) -> tuple[int, object, InkTest]:
@@ -34,8 +31,8 @@ def start_pixel_test(window, model: PageModel) -> None:
     if model.analysis.ink is not None:
         return
     if model.ink_request is None:
-        window.analysis_thread.submit(
-            INK_REQUEST_JOB, window.core.ink_request, model.page_index, model.analysis.rules
+        window.analysis_worker.submit(
+            JobKind.INK_REQUEST, window.core.ink_request, model.page_index, model.analysis.rules
         )
     else:
         request_ink(window, model)
@@ -58,8 +55,8 @@ def request_ink(window, model: PageModel) -> None:
     if isinstance(request, InkTest):
         apply_ink(window, (model.page_index, model.analysis.rules, request))
     elif isinstance(request, InkRequest) and model.analysis.ink is None:
-        window.render_thread.submit(
-            INK_JOB, ink_job, model.page_index, model.analysis.rules, request
+        window.render_worker.submit(
+            JobKind.INK, ink_job, model.page_index, model.analysis.rules, request
         )
 
 
@@ -70,7 +67,9 @@ def apply_ink(window, result: tuple[int, object, InkTest]) -> None:
     model = window._models.get((page_index, rules))
     if model is None or model.analysis.ink is not None:
         return
-    window.analysis_thread.submit(HIDDEN_JOB, window.core.hidden_with_ink, page_index, rules, ink)
+    window.analysis_worker.submit(
+        JobKind.INK_HIDDEN, window.core.hidden_with_ink, page_index, rules, ink
+    )
 
 
 def apply_hidden(window, result: tuple[int, object, InkTest, tuple[HiddenGlyph, ...]]) -> None:

@@ -5,8 +5,8 @@ page shown's own idle-time work, its hidden-text pixel test (inspector.workers.h
 first.
 
 A page is analysed ahead in the two jobs a page turned to is (inspector.workers.analysis):
-its view model first (`AHEAD_VIEW_KIND`), then its text modes, which complete that model
-(`AHEAD_KIND`). A page turned to while its text modes are still on their way shows its
+its view model first (`JobKind.AHEAD_VIEW`), then its text modes, which complete that model
+(`JobKind.AHEAD`). A page turned to while its text modes are still on their way shows its
 overlays from the view model at once (`view_model`), and its panes when they arrive.
 
 Work ahead never delays what the user asked for: it starts only when the page shown is
@@ -28,11 +28,9 @@ from PySide6.QtCore import QObject, QTimer
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.inspector.workers.analysis import TextModes
 from glyphscope.inspector.workers.hidden_ink import start_pixel_test
+from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.render import RenderedBitmap
 
-AHEAD_VIEW_KIND = "ahead-view"  # the analysis worker: a neighbouring page's view model
-AHEAD_KIND = "ahead"  # the analysis worker: its text modes (or its complete model)
-AHEAD_RENDER_KIND = "ahead-render"  # the render worker: a neighbouring page's image
 # Idle time after a page is complete before work ahead starts (a user turning pages quickly
 # is not made to wait behind pages they skip).
 AHEAD_DELAY_MS = 200
@@ -61,10 +59,10 @@ class PageAhead(QObject):
         self._view: PageModel | None = None
         self._failed: set[tuple[str, tuple]] = set()
         self._hidden_tested: tuple | None = None  # (index, rules) whose pixel test started
-        window.analysis_thread.jobFinished.connect(self._on_analysis)
-        window.analysis_thread.jobFailed.connect(self._on_analysis_failed)
-        window.render_thread.jobFinished.connect(self._on_render)
-        window.render_thread.jobFailed.connect(self._on_render_failed)
+        window.analysis_worker.jobFinished.connect(self._on_analysis)
+        window.analysis_worker.jobFailed.connect(self._on_analysis_failed)
+        window.render_worker.jobFinished.connect(self._on_render)
+        window.render_worker.jobFailed.connect(self._on_render_failed)
 
     # -- the window's side ------------------------------------------------------------------
     def schedule(self) -> None:
@@ -88,14 +86,14 @@ class PageAhead(QObject):
 
     def cancel_model(self) -> None:
         if self._model_job is not None:
-            self.window.analysis_thread.invalidate(AHEAD_VIEW_KIND)
-            self.window.analysis_thread.invalidate(AHEAD_KIND)
+            self.window.analysis_worker.invalidate(JobKind.AHEAD_VIEW)
+            self.window.analysis_worker.invalidate(JobKind.AHEAD)
             self._model_job = None
         self._view = None
 
     def cancel_render(self) -> None:
         if self._render_job is not None:
-            self.window.render_thread.invalidate(AHEAD_RENDER_KIND)
+            self.window.render_worker.invalidate(JobKind.AHEAD_RENDER)
             self._render_job = None
 
     def model_job(self, key: tuple) -> tuple[int, int] | None:
@@ -172,17 +170,17 @@ class PageAhead(QObject):
 
     def _analyse(self, key: tuple) -> None:
         """Analyse (index, rules) `key` in the two jobs of a page turned to."""
-        thread = self.window.analysis_thread
-        view = thread.submit(AHEAD_VIEW_KIND, self.window.core.analyse_view, *key)
+        thread = self.window.analysis_worker
+        view = thread.submit(JobKind.AHEAD_VIEW, self.window.core.analyse_view, *key)
         # Skipped if the view job fails (which then reports the page's failure).
-        text = thread.submit(AHEAD_KIND, self.window.core.analyse, *key, after=view)
+        text = thread.submit(JobKind.AHEAD, self.window.core.analyse, *key, after=view)
         self._model_job = ((view, text), key)
         self._view = None
 
     def _render(self, key: tuple[int, float]) -> None:
         """Render (index, scale) `key`."""
-        generation = self.window.render_thread.submit(
-            AHEAD_RENDER_KIND, self.window.pdfium.render, *key
+        generation = self.window.render_worker.submit(
+            JobKind.AHEAD_RENDER, self.window.pdfium.render, *key
         )
         self._render_job = (generation, key)
 
@@ -196,7 +194,7 @@ class PageAhead(QObject):
         if job is None or (kind, generation) not in _kinds(job[0]):
             return
         window = self.window
-        if kind == AHEAD_VIEW_KIND:
+        if kind == JobKind.AHEAD_VIEW:
             if isinstance(result, PageModel):
                 self._view = result
                 if window.awaits_view(result):
@@ -228,7 +226,7 @@ class PageAhead(QObject):
 
     def _on_render(self, kind: str, generation: int, result: object) -> None:
         job = self._render_job
-        if kind != AHEAD_RENDER_KIND or job is None or job[0] != generation:
+        if kind != JobKind.AHEAD_RENDER or job is None or job[0] != generation:
             return
         self._render_job = None
         if isinstance(result, RenderedBitmap):
@@ -238,7 +236,7 @@ class PageAhead(QObject):
 
     def _on_render_failed(self, kind: str, generation: int, error: object) -> None:
         job = self._render_job
-        if kind != AHEAD_RENDER_KIND or job is None or job[0] != generation:
+        if kind != JobKind.AHEAD_RENDER or job is None or job[0] != generation:
             return
         self._render_job = None
         self._failed.add(("render", job[1]))
@@ -248,7 +246,7 @@ class PageAhead(QObject):
 
 def _kinds(generations: tuple[int, int]) -> tuple[tuple[str, int], tuple[str, int]]:
     """The (kind, generation) of the view job and the text job ahead."""
-    return (AHEAD_VIEW_KIND, generations[0]), (AHEAD_KIND, generations[1])
+    return (JobKind.AHEAD_VIEW, generations[0]), (JobKind.AHEAD, generations[1])
 
 
 def _pixel_bytes(renders: OrderedDict[tuple[int, float], RenderedBitmap]) -> int:

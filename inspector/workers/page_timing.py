@@ -37,7 +37,7 @@ class PageTiming:
     gui: dict[str, float] = field(default_factory=dict)
 
 
-def page_steps(timing: PageTiming, render_thread, analysis_thread) -> dict[str, float]:
+def page_steps(timing: PageTiming, render_worker, analysis_worker) -> dict[str, float]:
     """The page's steps in milliseconds: per worker job ("render", "analysis" for the model
     the overlays draw, "text modes" for the job that completed it) its wait in the queue
     ("queued"), a new worker's start ("start"), its run ("job") and the steps it timed, its
@@ -48,15 +48,15 @@ def page_steps(timing: PageTiming, render_thread, analysis_thread) -> dict[str, 
     if timing.opened:
         steps["open"] = timing.opened - timing.requested
     for prefix, thread, generation, shown, gui_step in (
-        ("render", render_thread, timing.render_generation, timing.image_shown, "image"),
+        ("render", render_worker, timing.render_generation, timing.image_shown, "image"),
         (
             "analysis",
-            analysis_thread,
+            analysis_worker,
             timing.analysis_generation,
             timing.overlays_shown,
             "overlays",
         ),
-        ("text modes", analysis_thread, timing.panes_generation, timing.panes_shown, "panes"),
+        ("text modes", analysis_worker, timing.panes_generation, timing.panes_shown, "panes"),
     ):
         job = thread.timings.get(generation) if generation else None
         if job is None or not job.received:

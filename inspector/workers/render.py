@@ -25,7 +25,8 @@ from glyphscope.core.errors import (
     PasswordRequiredError,
     WrongPasswordError,
 )
-from glyphscope.core.pdf.document import PdfDocument
+from glyphscope.core.geometry import normalize_rect
+from glyphscope.core.pdf.document import PdfDocument, visible_box_of
 from glyphscope.core.view.page_geometry import PageGeometry, display_size
 from glyphscope.inspector.worker_child import WorkerOwned
 
@@ -138,20 +139,24 @@ class PdfiumOwner(WorkerOwned):
         page = self._document[index]
         try:
             geometry = self._geometry(page, index)
-            width, height = display_size(geometry.visible_box, geometry.rotate, geometry.user_unit)
-            if width <= 0 or height <= 0:
+            # pdfium draws CropBox ∩ MediaBox and nothing at all where that is empty.
+            left, bottom, right, top = page.get_bbox()
+            if right <= left or top <= bottom:
                 return _empty_visible_box(geometry, scale)
+            width, height = display_size(geometry.visible_box, geometry.rotate, geometry.user_unit)
             return _bitmap(page, geometry, capped_scale(scale, width, height))
         finally:
             page.close()
 
     def _geometry(self, page: pdfium.PdfPage, index: int) -> PageGeometry:
+        media_box = normalize_rect(page.get_mediabox())
+        crop_box = normalize_rect(page.get_cropbox())
         return PageGeometry(
             index=index,
-            media_box=tuple(page.get_mediabox()),
-            crop_box=tuple(page.get_cropbox()),
-            # pdfium shows CropBox ∩ MediaBox, the visible box of §14.11.2.
-            visible_box=tuple(page.get_bbox()),
+            media_box=media_box,
+            crop_box=crop_box,
+            # The engine's visible box (§14.11.2), decided once in core for both.
+            visible_box=visible_box_of(crop_box, media_box),
             rotate=page.get_rotation(),
             user_unit=self._user_unit(index),
         )
@@ -275,15 +280,8 @@ def _blank_bitmap(geometry: PageGeometry, scale: float, note: str) -> RenderedBi
 
 def _empty_visible_box(geometry: PageGeometry, scale: float) -> RenderedBitmap:
     """A page whose CropBox misses its MediaBox has nothing for pdfium to show (§14.11.2);
-    lay out the MediaBox as blank paper instead, so the glyphs can still be drawn over it."""
-    shown = PageGeometry(
-        index=geometry.index,
-        media_box=geometry.media_box,
-        crop_box=geometry.crop_box,
-        visible_box=geometry.media_box,
-        rotate=geometry.rotate,
-        user_unit=geometry.user_unit,
-    )
+    lay out its visible box (the engine's: the MediaBox, core.pdf.document.visible_box_of)
+    as blank paper instead, so the glyphs can still be drawn over it."""
     box = " ".join(f"{v:g}" for v in geometry.crop_box)
     note = (
         f"Page {geometry.index + 1}: its CropBox [{box}] lies outside its MediaBox, so pdfium "
@@ -291,7 +289,7 @@ def _empty_visible_box(geometry: PageGeometry, scale: float) -> RenderedBitmap:
         "a MediaBox-sized visible box too (see the boxes layer)."
     )
     # pdfium rendered the page correctly as nothing: not a failure to render.
-    return replace(_blank_bitmap(shown, scale, note), rendered=True)
+    return replace(_blank_bitmap(geometry, scale, note), rendered=True)
 
 
 def _bitmap(

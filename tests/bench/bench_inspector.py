@@ -222,7 +222,7 @@ def painted(window: MainWindow, watch: PaintWatch) -> dict[str, float]:
         wait_for(window, [("ready", window.pageReady)], PAGE_TIMEOUT_MS)
     if timing is None:
         return {"total": 0.0}
-    steps = page_steps(timing, window.render_thread, window.analysis_thread)
+    steps = page_steps(timing, window.render_worker, window.analysis_worker)
     steps["paint"] = (end - start) * 1000
     steps["paint cpu, gui thread"] = cpu[0] * 1000
     if len(cpu) > 1:
