@@ -25,6 +25,7 @@ MAPPED_PACKAGES = (
     "glyphscope.widgets",
     "glyphscope.inspector",
     "glyphscope.assets",
+    "glyphscope.sweep",
 )
 
 

@@ -6,11 +6,18 @@ import argparse
 import gc
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from glyphscope.core.version import package_version
 from glyphscope.widgets.qa_layers import QA_LAYER_IDS
 from glyphscope.widgets.text_layers import ALL_LAYER_TYPES
+
+if TYPE_CHECKING:  # imported in main, after the Qt platform is chosen
+    from PySide6.QtCore import QCoreApplication
+
+    from glyphscope.inspector.main_window import MainWindow
 
 SCREENSHOT_TIMEOUT_MS = 120_000
 
@@ -143,7 +150,12 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def _screenshot(app, window, open_first_page, args) -> int:
+def _screenshot(
+    app: QCoreApplication,
+    window: MainWindow,
+    open_first_page: Callable[[], None],
+    args: argparse.Namespace,
+) -> int:
     from PySide6.QtCore import QTimer
 
     outcome: dict[str, object] = {}

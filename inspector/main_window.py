@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
@@ -122,7 +123,7 @@ class MainWindow(PageSession, QMainWindow):
         self.page_timing: PageTiming | None = None
         self._layout_restored = False
         # Asked for a password: (path, wrong_before) → password or None (cancelled).
-        self.password_provider = self._ask_password
+        self.password_provider: Callable[[str, bool], str | None] = self._ask_password
 
         self._pdfium = PdfiumOwner()
         self._core = CoreOwner()

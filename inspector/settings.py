@@ -27,7 +27,9 @@ def recent_files(settings: QSettings) -> list[str]:
     value = settings.value("recent/files", [])
     if isinstance(value, str):
         value = [value]
-    return [str(v) for v in (value or []) if v]
+    if not isinstance(value, list):  # None, or a value another program wrote there
+        return []
+    return [str(v) for v in value if v]
 
 
 def add_recent_file(settings: QSettings, path: str) -> list[str]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QGuiApplication, QKeySequence
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView
 
 
@@ -28,7 +28,7 @@ def selected_rows_text(view: QAbstractItemView) -> str:
     return "\n".join(lines) + "\n" if len(lines) > 1 else ""
 
 
-def _row_key(index) -> tuple[int, ...]:
+def _row_key(index: QModelIndex) -> tuple[int, ...]:
     # A tree's rows sort by their path from the root, a table's by their row.
     path = []
     while index.isValid():
@@ -52,10 +52,12 @@ class RowCopier(QObject):
         self.view = view
         view.installEventFilter(self)
 
-    def eventFilter(self, watched, event) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) and event.matches(
-            QKeySequence.StandardKey.Copy
+        if (
+            kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress)
+            and isinstance(event, QKeyEvent)
+            and event.matches(QKeySequence.StandardKey.Copy)
         ):
             event.accept()
             if kind == QEvent.Type.KeyPress:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from glyphscope.core.view.page_model import PageModel
 from glyphscope.widgets.overlay_base import LegendEntry, OverlayLayer
 from glyphscope.widgets.overlay_layers import COLOUR_BY, GlyphQuadsLayer
 
@@ -100,7 +101,7 @@ class LayersPanel(QWidget):
         self._layers[layer.layer_id] = layer
         self.refresh_legend(layer.layer_id)
 
-    def refresh_legend(self, layer_id: str, model=None) -> None:
+    def refresh_legend(self, layer_id: str, model: PageModel | None = None) -> None:
         layer = self._layers[layer_id]
         old = self._legends[layer_id]
         entries = layer.legend_for(model) if isinstance(layer, GlyphQuadsLayer) else layer.legend()

@@ -6,6 +6,7 @@ colour and listed in the legend with its count.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from glyphscope.core.view.page_model import PageModel
@@ -36,7 +37,7 @@ class MarkedGlyphsLayer(OverlayLayer):
         # (label, colour) of every group the layer can show, for the legend before any data.
         self._palette = palette
 
-    def set_groups(self, groups) -> None:
+    def set_groups(self, groups: Iterable[MarkedGroup]) -> None:
         self.groups = tuple(groups)
         self.invalidate()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from PySide6.QtCore import QObject, Signal
 
 
@@ -27,7 +29,7 @@ class GlyphSelection(QObject):
         """The glyph the details panel describes: the first selected."""
         return self._indices[0] if self._indices else None
 
-    def set(self, indices, source: str) -> None:
+    def set(self, indices: Iterable[int], source: str) -> None:
         indices = tuple(dict.fromkeys(int(i) for i in indices))
         if indices == self._indices:
             return

@@ -10,17 +10,22 @@ of them, and a page that failed once is not tried again (a bomb costs the worker
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject
 
 from glyphscope.inspector.settings import read_bool
 from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.render import RenderedBitmap, rendered_page
 
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
+
 CONTINUOUS_KEY = "view/continuous"
 
 
 class ContinuousScrolling(QObject):
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
         self.enabled = read_bool(window.settings, CONTINUOUS_KEY, False)

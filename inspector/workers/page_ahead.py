@@ -22,6 +22,7 @@ what it needs is on its way, and is handed each result through `_model_arrived` 
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 
@@ -31,6 +32,9 @@ from glyphscope.inspector.workers.hidden_ink import start_pixel_test
 from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.render import RenderedBitmap
 
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
+
 # Idle time after a page is complete before work ahead starts (a user turning pages quickly
 # is not made to wait behind pages they skip).
 AHEAD_DELAY_MS = 200
@@ -39,7 +43,7 @@ RENDER_CACHE_BYTES = 96 * 2**20
 
 
 class PageAhead(QObject):
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
         self._timer = QTimer(self)
@@ -54,7 +58,7 @@ class PageAhead(QObject):
         # The jobs out on each worker: ((view generation, text generation), key) for the
         # analysis worker, (generation, key) for the render worker, or None.
         self._model_job: tuple[tuple[int, int], tuple] | None = None
-        self._render_job: tuple[int, tuple] | None = None
+        self._render_job: tuple[int, tuple[int, float]] | None = None
         # The view model of the page analysed ahead, until its text modes complete it.
         self._view: PageModel | None = None
         self._failed: set[tuple[str, tuple]] = set()
@@ -159,13 +163,13 @@ class PageAhead(QObject):
         if self._render_job is None and not self._continuous():
             scale = window.view.render_scale()
             for neighbour in neighbours:
-                key = (neighbour, scale)
+                render_key = (neighbour, scale)
                 if (
                     neighbour not in window._unrenderable
-                    and key not in self._renders
-                    and ("render", key) not in self._failed
+                    and render_key not in self._renders
+                    and ("render", render_key) not in self._failed
                 ):
-                    self._render(key)
+                    self._render(render_key)
                     break
 
     def _analyse(self, key: tuple) -> None:

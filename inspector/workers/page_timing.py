@@ -9,6 +9,10 @@ tests/bench/bench_inspector.py prints per step. Nothing here changes what is sho
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.worker_process import WorkerProcess
 
 # Where a page's image or model came from.
 FROM_WORKER = "worker"  # a job submitted for the page shown
@@ -37,7 +41,9 @@ class PageTiming:
     gui: dict[str, float] = field(default_factory=dict)
 
 
-def page_steps(timing: PageTiming, render_worker, analysis_worker) -> dict[str, float]:
+def page_steps(
+    timing: PageTiming, render_worker: WorkerProcess, analysis_worker: WorkerProcess
+) -> dict[str, float]:
     """The page's steps in milliseconds: per worker job ("render", "analysis" for the model
     the overlays draw, "text modes" for the job that completed it) its wait in the queue
     ("queued"), a new worker's start ("start"), its run ("job") and the steps it timed, its

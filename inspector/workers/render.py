@@ -213,7 +213,8 @@ class PdfiumOwner(WorkerOwned):
             return [self._engine_page_size(document, i) for i in range(document.page_count)]
         if self._document is None:
             raise DamagedPdfError("no document is open")
-        return [self._page_size(index) for index in range(len(self._document))]
+        document = self._document
+        return [_page_size(document, index) for index in range(len(document))]
 
     @staticmethod
     def _engine_page_size(document: PdfDocument, index: int) -> tuple[float, float]:
@@ -222,12 +223,6 @@ class PdfiumOwner(WorkerOwned):
         except GlyphscopeError:  # the page's render will say what is wrong with it
             return (0.0, 0.0)
         return display_size(boxes.visible_box, boxes.rotate, boxes.user_unit)
-
-    def _page_size(self, index: int) -> tuple[float, float]:
-        try:
-            return self._document.get_page_size(index)
-        except pdfium.PdfiumError:  # a page pdfium cannot find: laid out as a default page
-            return (0.0, 0.0)
 
     def blank(self, index: int, scale: float, reason: str) -> RenderedBitmap:
         """Blank paper the size of page `index` as the engine reads its boxes (§14.11.2), so
@@ -267,6 +262,13 @@ class PdfiumOwner(WorkerOwned):
             return self._engine_document().page(index).user_unit
         except GlyphscopeError:  # a file pdfium reads and the engine does not: the default
             return 1.0
+
+
+def _page_size(document: pdfium.PdfDocument, index: int) -> tuple[float, float]:
+    try:
+        return document.get_page_size(index)
+    except pdfium.PdfiumError:  # a page pdfium cannot find: laid out as a default page
+        return (0.0, 0.0)
 
 
 def _blank_bitmap(geometry: PageGeometry, scale: float, note: str) -> RenderedBitmap:
