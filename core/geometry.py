@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from glyphscope.core.records import Point, Quad
+from glyphscope.core.records import Glyph, Point, Quad
 
 Matrix = tuple[float, float, float, float, float, float]
 # A rectangle as PDF writes one (§7.9.5): x0 y0 x1 y1, normalised or not.
@@ -95,3 +95,26 @@ def intersect_rect(r1: Rect, r2: Rect) -> Rect:
     x0, y0 = max(r1[0], r2[0]), max(r1[1], r2[1])
     x1, y1 = min(r1[2], r2[2]), min(r1[3], r2[3])
     return (x0, y0, max(x0, x1), max(y0, y1))
+
+
+def writing_direction(glyph: Glyph) -> tuple[float, float]:
+    """Unit vector along the glyph's writing direction (quad edge 0→1).
+
+    Zero-width glyphs have a degenerate 0→1 edge; fall back on the pen movement, then on the
+    0→3 edge turned a quarter clockwise, then on the writing mode's nominal direction (§9.7.4.3).
+    """
+    quad = glyph.quad
+    dx, dy = quad[1][0] - quad[0][0], quad[1][1] - quad[0][1]
+    length = math.hypot(dx, dy)
+    if length == 0.0:
+        for end in (glyph.glyph_end, glyph.baseline_end):
+            dx, dy = end[0] - glyph.origin[0], end[1] - glyph.origin[1]
+            length = math.hypot(dx, dy)
+            if length > 0.0:
+                break
+    if length == 0.0:
+        dx, dy = quad[3][1] - quad[0][1], quad[0][0] - quad[3][0]
+        length = math.hypot(dx, dy)
+    if length == 0.0:
+        return (0.0, -1.0) if glyph.writing_mode == 1 else (1.0, 0.0)
+    return (dx / length, dy / length)

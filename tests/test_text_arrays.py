@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glyphscope.core.columns import GlyphColumns
-from glyphscope.core.geometry import quad_height
+from glyphscope.core.geometry import quad_height, writing_direction
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import pairs, reading, visible
-from glyphscope.core.text.arrays import GlyphRows, hypots, quad_heights
+from glyphscope.core.text.arrays import GlyphRows, hypots, quad_heights, writing_directions
 from glyphscope.core.text.chars import text_classes
 from glyphscope.core.text.prepared import prepare_glyphs
 from glyphscope.core.text.reading import reading_order
@@ -162,9 +162,9 @@ def test_directions_heights_and_sizes_per_row_are_the_record_functions(page):
     glyphs, order = page
     for source in (glyphs, GlyphColumns.from_glyphs(glyphs)):
         rows = GlyphRows(source, order)
-        ux, uy = visible.writing_directions(rows)
+        ux, uy = writing_directions(rows)
         pairs = list(zip(ux.tolist(), uy.tolist(), strict=True))
-        assert repr(pairs) == repr([visible.writing_direction(glyphs[i]) for i in order])
+        assert repr(pairs) == repr([writing_direction(glyphs[i]) for i in order])
         heights = quad_heights(rows.quads()).tolist()
         assert repr(heights) == repr([quad_height(glyphs[i].quad) for i in order])
         sizes = visible.drawn_sizes(rows).tolist()

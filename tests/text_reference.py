@@ -9,14 +9,14 @@ import bisect
 import math
 from collections.abc import Callable, Collection, Sequence
 
-from glyphscope.core.geometry import quad_centre, quad_height
+from glyphscope.core.geometry import quad_centre, quad_height, writing_direction
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.structure import order
 from glyphscope.core.structure.tree import McidKey, ObjGen
 from glyphscope.core.text import hidden, lines
 from glyphscope.core.text.chars import is_whitespace_text
-from glyphscope.core.text.visible import DroppedGlyph, writing_direction
+from glyphscope.core.text.visible import DroppedGlyph
 
 
 def dominant_rotation(glyphs: Sequence[Glyph], order: Sequence[int]) -> int:

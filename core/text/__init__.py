@@ -46,10 +46,8 @@ __getattr__, __dir__, __all__ = lazy_exports(
             "TextBuilder",
             "TextResult",
             "VerticalColumn",
-            "line_break",
             "reading_order",
             "vertical_columns",
-            "word_gap",
         ),
         "glyphscope.core.text.visible": (
             "DroppedGlyph",
@@ -59,7 +57,6 @@ __getattr__, __dir__, __all__ = lazy_exports(
             "VisibleResult",
             "drawn_size",
             "visible_glyphs",
-            "writing_direction",
         ),
     },
 )

@@ -175,7 +175,7 @@ def find_copies(
             if not kept_size > 0.0 or fabs(ratio - 1.0) > size_tolerance:
                 continue
             if not known[first]:
-                # visible.writing_directions: the quad's edge 0→1 over its length (arrays.hypots:
+                # arrays.writing_directions: the quad's edge 0→1 over its length (arrays.hypots:
                 # math.hypot off both axes), a degenerate edge handed back.
                 r = quad_rows[order[first]]
                 dx = quads[r, 1, 0] - quads[r, 0, 0]

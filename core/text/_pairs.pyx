@@ -54,7 +54,7 @@ def pair_numbers(
     hypot = math.hypot
     for k in range(count):
         r = rows[k]
-        # visible.writing_directions: the quad's edge 0→1 over its length.
+        # arrays.writing_directions: the quad's edge 0→1 over its length.
         dx = quads[r, 1, 0] - quads[r, 0, 0]
         dy = quads[r, 1, 1] - quads[r, 0, 1]
         length = _length(dx, dy, hypot)

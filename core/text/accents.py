@@ -15,12 +15,11 @@ import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from glyphscope.core.geometry import quad_height
+from glyphscope.core.geometry import quad_height, writing_direction
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import GlyphRows, few_records
 from glyphscope.core.text.chars import is_whitespace_text
-from glyphscope.core.text.visible import writing_direction
 
 # Spacing diacritics (Latin-1, Spacing Modifier Letters) and the combining mark each stands for.
 SPACING_ACCENTS = {

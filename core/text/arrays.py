@@ -19,6 +19,7 @@ import numpy as np
 
 from glyphscope.core import compiled
 from glyphscope.core.columns import NO_MCID, GlyphColumns, dictionary_encoded
+from glyphscope.core.geometry import writing_direction
 from glyphscope.core.records import Glyph
 
 # A string column's rows gathered, and a list of rows made an index, in C (_columns.pyx).
@@ -157,6 +158,22 @@ def quad_heights(quads: np.ndarray) -> np.ndarray:
     """geometry.quad_height of each quad: the length of its edge 0→3."""
     with np.errstate(all="ignore"):  # inf − inf is nan, as in Python, unwarned
         return hypots(quads[:, 3, 0] - quads[:, 0, 0], quads[:, 3, 1] - quads[:, 0, 1])
+
+
+def writing_directions(rows: GlyphRows) -> tuple[np.ndarray, np.ndarray]:
+    """geometry.writing_direction of each row, as the arrays of its two components: the
+    quad's edge 0→1 divided by its length; the few degenerate edges are handed to
+    writing_direction."""
+    quads = rows.quads()
+    with np.errstate(all="ignore"):  # inf and nan as Python's floats make them, unwarned
+        dx, dy = quads[:, 1, 0] - quads[:, 0, 0], quads[:, 1, 1] - quads[:, 0, 1]
+        length = hypots(dx, dy)
+        degenerate = np.flatnonzero(length == 0.0).tolist()
+        length[degenerate] = 1.0
+        ux, uy = dx / length, dy / length
+    for k in degenerate:
+        ux[k], uy[k] = writing_direction(rows.record(k))
+    return ux, uy
 
 
 def finite_rows(rows: GlyphRows) -> np.ndarray:

@@ -49,7 +49,14 @@ import numpy as np
 from glyphscope.core import compiled
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
-from glyphscope.core.text.arrays import GlyphRows, few_records, hypots, median, quad_heights
+from glyphscope.core.text.arrays import (
+    GlyphRows,
+    few_records,
+    hypots,
+    median,
+    quad_heights,
+    writing_directions,
+)
 from glyphscope.core.text.bidi import BidiRun, logical_order
 from glyphscope.core.text.chars import is_whitespace_text
 from glyphscope.core.text.lines import (
@@ -60,7 +67,7 @@ from glyphscope.core.text.lines import (
 )
 from glyphscope.core.text.pairs import reading_pairs
 from glyphscope.core.text.reading import TextResult, reading_order
-from glyphscope.core.text.visible import drawn_sizes, writing_directions
+from glyphscope.core.text.visible import drawn_sizes
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,8 +22,7 @@ from glyphscope.core import compiled
 from glyphscope.core.geometry import Matrix
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
-from glyphscope.core.text.arrays import GlyphRows, quad_heights
-from glyphscope.core.text.visible import writing_directions
+from glyphscope.core.text.arrays import GlyphRows, quad_heights, writing_directions
 
 # cos and sin of the multiples of 90°, exact.
 _COS_SIN = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}

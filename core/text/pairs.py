@@ -17,11 +17,11 @@ import numpy as np
 
 from glyphscope.core import compiled
 from glyphscope.core.columns import GlyphColumns
+from glyphscope.core.geometry import writing_direction
 from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
-from glyphscope.core.text.arrays import GlyphRows, quad_heights
+from glyphscope.core.text.arrays import GlyphRows, quad_heights, writing_directions
 from glyphscope.core.text.chars import is_resolved_whitespace_text, output_text, text_classes
-from glyphscope.core.text.visible import writing_direction, writing_directions
 
 
 class GapReason(StrEnum):

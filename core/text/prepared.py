@@ -22,13 +22,12 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from glyphscope.core.columns import GlyphColumns
-from glyphscope.core.geometry import quad_height
+from glyphscope.core.geometry import quad_height, writing_direction
 from glyphscope.core.interpret.marked_content import ReplacementSpan
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.accents import AccentMerge, merge_accents
 from glyphscope.core.text.arrays import few_records
-from glyphscope.core.text.visible import writing_direction
 
 ACTUAL_TEXT = "actual_text"
 EXPANSION = "expansion"

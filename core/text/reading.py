@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from glyphscope.core import compiled
-from glyphscope.core.geometry import quad_centre, quad_height
+from glyphscope.core.geometry import quad_centre, quad_height, writing_direction
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.bidi import BidiRun, logical_order
@@ -35,7 +35,6 @@ from glyphscope.core.text.decisions import (
     LineBreakDecision,
 )
 from glyphscope.core.text.pairs import GapReason, ReadingPairs, reading_pairs
-from glyphscope.core.text.visible import writing_direction
 
 __all__ = [
     "GapDecision",

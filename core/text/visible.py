@@ -19,14 +19,20 @@ import numpy as np
 
 from glyphscope.core import compiled
 from glyphscope.core.columns import GlyphColumns
-from glyphscope.core.geometry import Rect, across, along, normalize_rect, quad_height
+from glyphscope.core.geometry import (
+    Rect,
+    across,
+    along,
+    normalize_rect,
+    quad_height,
+    writing_direction,
+)
 from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import (
     GlyphRows,
     few_records,
     finite_rows,
-    hypots,
     quad_heights,
 )
 from glyphscope.core.text.chars import text_classes
@@ -74,44 +80,6 @@ class DroppedGlyph:
 class VisibleResult:
     visible: tuple[int, ...]
     dropped: tuple[DroppedGlyph, ...]
-
-
-def writing_direction(glyph: Glyph) -> tuple[float, float]:
-    """Unit vector along the glyph's writing direction (quad edge 0→1).
-
-    Zero-width glyphs have a degenerate 0→1 edge; fall back on the pen movement, then on the
-    0→3 edge turned a quarter clockwise, then on the writing mode's nominal direction (§9.7.4.3).
-    """
-    quad = glyph.quad
-    dx, dy = quad[1][0] - quad[0][0], quad[1][1] - quad[0][1]
-    length = math.hypot(dx, dy)
-    if length == 0.0:
-        for end in (glyph.glyph_end, glyph.baseline_end):
-            dx, dy = end[0] - glyph.origin[0], end[1] - glyph.origin[1]
-            length = math.hypot(dx, dy)
-            if length > 0.0:
-                break
-    if length == 0.0:
-        dx, dy = quad[3][1] - quad[0][1], quad[0][0] - quad[3][0]
-        length = math.hypot(dx, dy)
-    if length == 0.0:
-        return (0.0, -1.0) if glyph.writing_mode == 1 else (1.0, 0.0)
-    return (dx / length, dy / length)
-
-
-def writing_directions(rows: GlyphRows) -> tuple[np.ndarray, np.ndarray]:
-    """writing_direction of each row, as the arrays of its two components: the quad's edge
-    0→1 divided by its length; the few degenerate edges are handed to writing_direction."""
-    quads = rows.quads()
-    with np.errstate(all="ignore"):  # inf and nan as Python's floats make them, unwarned
-        dx, dy = quads[:, 1, 0] - quads[:, 0, 0], quads[:, 1, 1] - quads[:, 0, 1]
-        length = hypots(dx, dy)
-        degenerate = np.flatnonzero(length == 0.0).tolist()
-        length[degenerate] = 1.0
-        ux, uy = dx / length, dy / length
-    for k in degenerate:
-        ux[k], uy[k] = writing_direction(rows.record(k))
-    return ux, uy
 
 
 def drawn_size(glyph: Glyph) -> float:
