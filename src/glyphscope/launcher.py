@@ -27,7 +27,6 @@ def main(argv: list[str] | None = None) -> int:
             f"glyphscope: the inspector needs Qt ({', '.join(missing)} not installed): {GUI_HINT}\n"
         )
         return 1
-    # The inspector is outside the type-checked files ([tool.mypy] files).
-    from glyphscope.inspector.app import main as inspector_main  # type: ignore[import-not-found]
+    from glyphscope.inspector.app import main as inspector_main
 
     return inspector_main(argv)
