@@ -196,12 +196,11 @@ def _dumps(
     try:
         return orjson.dumps(value, default=default, option=option)
     except orjson.JSONEncodeError:
-        if not _refused(value):
-            raise
-    # A lone surrogate or an int beyond 64 bits: those written as fragments of their text.
-    if sources is not None:
-        sources.clear()
-    return orjson.dumps(_as_fragments(value), default=default, option=option)
+        # A lone surrogate or an int beyond 64 bits, which orjson refuses: written again with
+        # those as fragments of their text (any other error is raised again).
+        if sources is not None:
+            sources.clear()
+        return orjson.dumps(_as_fragments(value), default=default, option=option)
 
 
 def _mark(sources: list[RowSource | Converted], item: object) -> orjson.Fragment:
@@ -209,19 +208,6 @@ def _mark(sources: list[RowSource | Converted], item: object) -> orjson.Fragment
         sources.append(item)
         return SLOT
     raise TypeError(f"Type is not JSON serializable: {type(item).__name__}")
-
-
-def _refused(value: object) -> bool:
-    """Whether `value` holds a str orjson refuses or an int it cannot write."""
-    if isinstance(value, str):
-        return _has_surrogate(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return not -(2**63) <= value < 2**64
-    if isinstance(value, dict):
-        return any(map(_refused, value.values()))
-    if isinstance(value, (list, tuple)):
-        return any(map(_refused, value))
-    return False
 
 
 def _as_fragments(value: object) -> object:
