@@ -3,7 +3,7 @@ plus the decision log's JSON text as `--mode explain` writes it, one compressed 
 file. Two dumps compare file by file, page by page; a change that must not alter output leaves
 them identical.
 
-    python tests/reference/dump_corpus.py dump OUT [--only NAME ...]
+    python tests/reference/dump_corpus.py dump OUT [--only NAME ...] [--max-pages N]
     python tests/reference/dump_corpus.py compare BEFORE AFTER [--ignore-json-text]
 
 Run `dump` with the python of the engine to dump (it imports whatever `glyphscope` that python
@@ -39,7 +39,7 @@ def _json_text(page: object) -> str | dict:
         return _error(error)
 
 
-def dump_file(path: Path, password: str | None) -> dict:
+def dump_file(path: Path, password: str | None, max_pages: int | None = None) -> dict:
     import glyphscope
 
     try:
@@ -48,19 +48,19 @@ def dump_file(path: Path, password: str | None) -> dict:
         return {"document_error": _error(error)}
     with document:
         pages = {}
-        for number, page in enumerate(document.pages, start=1):
+        for number, page in enumerate(document.pages[:max_pages], start=1):
             record = page_record(page)
             record["json_text"] = _json_text(page)
             pages[str(number)] = record
         return {"pages": pages}
 
 
-def dump(out: Path, only: list[str]) -> None:
+def dump(out: Path, only: list[str], max_pages: int | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for corpus_file in corpus_files():
         if only and not any(part in corpus_file.name for part in only):
             continue
-        record = dump_file(corpus_file.path, corpus_file.password)
+        record = dump_file(corpus_file.path, corpus_file.password, max_pages)
         data = json.dumps(record, ensure_ascii=False).encode()
         (out / f"{corpus_file.name}.json.xz").write_bytes(lzma.compress(data, preset=1))
         print(f"{len(record.get('pages', {})):4d} pages  {corpus_file.name}", flush=True)
@@ -96,13 +96,14 @@ def main() -> None:
     dump_parser = commands.add_parser("dump")
     dump_parser.add_argument("out", type=Path)
     dump_parser.add_argument("--only", action="append", default=[], help="file-name substring")
+    dump_parser.add_argument("--max-pages", type=int, help="the first N pages of each file")
     compare_parser = commands.add_parser("compare")
     compare_parser.add_argument("before", type=Path)
     compare_parser.add_argument("after", type=Path)
     compare_parser.add_argument("--ignore-json-text", action="store_true")
     args = parser.parse_args()
     if args.command == "dump":
-        dump(args.out, args.only)
+        dump(args.out, args.only, args.max_pages)
     else:
         sys.exit(compare(args.before, args.after, args.ignore_json_text))
 
