@@ -4,7 +4,7 @@ file. Two dumps compare file by file, page by page; a change that must not alter
 them identical.
 
     python tests/reference/dump_corpus.py dump OUT [--only NAME ...] [--max-pages N]
-    python tests/reference/dump_corpus.py compare BEFORE AFTER [--ignore-json-text]
+    python tests/reference/dump_corpus.py compare BEFORE AFTER [--ignore-json-text] [--common-pages]
 
 Run `dump` with the python of the engine to dump (it imports whatever `glyphscope` that python
 has). `compare` prints one line a differing page, naming the first differing value, and exits 1
@@ -66,7 +66,7 @@ def dump(out: Path, only: list[str], max_pages: int | None = None) -> None:
         print(f"{len(record.get('pages', {})):4d} pages  {corpus_file.name}", flush=True)
 
 
-def compare(before: Path, after: Path, ignore_json_text: bool) -> int:
+def compare(before: Path, after: Path, ignore_json_text: bool, common_pages: bool = False) -> int:
     differing = 0
     names = sorted(
         {p.name for p in before.glob("*.json.xz")} | {p.name for p in after.glob("*.json.xz")}
@@ -78,6 +78,10 @@ def compare(before: Path, after: Path, ignore_json_text: bool) -> int:
             continue
         left = json.loads(lzma.decompress((before / name).read_bytes()))
         right = json.loads(lzma.decompress((after / name).read_bytes()))
+        if common_pages and "pages" in left and "pages" in right:
+            shared = left["pages"].keys() & right["pages"].keys()
+            for record in (left, right):
+                record["pages"] = {n: p for n, p in record["pages"].items() if n in shared}
         if ignore_json_text:
             for record in (left, right):
                 for page in record.get("pages", {}).values():
@@ -101,11 +105,14 @@ def main() -> None:
     compare_parser.add_argument("before", type=Path)
     compare_parser.add_argument("after", type=Path)
     compare_parser.add_argument("--ignore-json-text", action="store_true")
+    compare_parser.add_argument(
+        "--common-pages", action="store_true", help="compare the pages both dumps hold"
+    )
     args = parser.parse_args()
     if args.command == "dump":
         dump(args.out, args.only, args.max_pages)
     else:
-        sys.exit(compare(args.before, args.after, args.ignore_json_text))
+        sys.exit(compare(args.before, args.after, args.ignore_json_text, args.common_pages))
 
 
 if __name__ == "__main__":
