@@ -110,11 +110,14 @@ def _page_text(
     """page_text, the failures of the guarded stages appended to `warnings`."""
     extraction = extract_page(page, rules)
     if not extraction.readable:
-        # A blank page (no /Contents) is silent; a stream that could not be read says why.
-        problem = contents_problem(page)
-        warnings.extend([problem] if problem else [w for w in extraction.warnings if w != BLANK])
-        structure = mode is TextMode.STRUCTURE
-        note = f"page {page.number}: no readable content stream" if structure else ""
+        # A blank page (no /Contents) is silent; a stream that could not be read says why,
+        # on one line (in structure mode, the line that says the page has no structure).
+        problems = [contents_problem(page)] + [w for w in extraction.warnings if w != BLANK]
+        why = "; ".join(problem for problem in problems if problem)
+        if mode is not TextMode.STRUCTURE:
+            warnings.extend([why] if why else [])
+            return PageText("")
+        note = f"page {page.number}: no readable content stream" + (f" ({why})" if why else "")
         return PageText("", False, note)
     painted = extraction.glyphs
     visible_order: Sequence[int]

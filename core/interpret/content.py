@@ -364,7 +364,7 @@ def contents_problem(page: PdfPage) -> str:
     nulled = [str(w) for w in page.document.pdf.get_warnings() if _NULLED in str(w)]
     if not nulled:
         return ""
-    return f"no readable content stream; qpdf read objects as null: {nulled[0].split(': ', 1)[-1]}"
+    return f"the content stream was lost: qpdf {nulled[0].split('): ', 1)[-1]}"
 
 
 # qpdf's message for an object it replaced by null.
