@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QLabel, QSpinBox, QToolBar
@@ -12,8 +13,13 @@ from glyphscope.inspector.session.continuous import ContinuousScrolling
 from glyphscope.inspector.session.file import install_file_session
 from glyphscope.widgets.text_layers import ALL_LAYER_TYPES
 
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
 
-def _action(window, name: str, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+
+def _action(
+    window: MainWindow, name: str, text: str, slot, shortcut=None, tip: str = ""
+) -> QAction:
     action = QAction(text, window)
     action.setObjectName(f"action_{name}")
     if shortcut is not None:
@@ -28,7 +34,7 @@ def _action(window, name: str, text: str, slot, shortcut=None, tip: str = "") ->
     return action
 
 
-def _open_dialog(window) -> None:
+def _open_dialog(window: MainWindow) -> None:
     start = str(Path(window.path).parent) if window.path else ""
     path, _ = QFileDialog.getOpenFileName(
         window, "Open PDF", start, "PDF files (*.pdf);;All files (*)"
@@ -37,7 +43,7 @@ def _open_dialog(window) -> None:
         window.open_file(path)
 
 
-def build_actions(window) -> dict[str, QAction]:
+def build_actions(window: MainWindow) -> dict[str, QAction]:
     view = window.view
     actions = {
         "open": _action(
@@ -222,7 +228,7 @@ def build_actions(window) -> dict[str, QAction]:
     return actions
 
 
-def _fill_recent(window) -> None:
+def _fill_recent(window: MainWindow) -> None:
     menu = window.recent_menu
     menu.clear()
     files = window.recent()
@@ -235,7 +241,7 @@ def _fill_recent(window) -> None:
         action.triggered.connect(lambda _checked=False, p=path: window.open_file(p))
 
 
-def shortcut_rows(window) -> list[tuple[str, str]]:
+def shortcut_rows(window: MainWindow) -> list[tuple[str, str]]:
     """(keys, what) for every action of the window that has a shortcut, menu order."""
     rows = []
     for action in window.actions():
@@ -254,7 +260,7 @@ def shortcut_rows(window) -> list[tuple[str, str]]:
     return rows
 
 
-def show_shortcuts(window) -> None:
+def show_shortcuts(window: MainWindow) -> None:
     from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
 
     dialog = QDialog(window)

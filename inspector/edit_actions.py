@@ -9,8 +9,10 @@ the page shortcuts see them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QGuiApplication, QKeySequence
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractSpinBox,
@@ -24,6 +26,9 @@ from PySide6.QtWidgets import (
 from glyphscope.core.view.explain import selection_text
 from glyphscope.widgets.clipboard import copy_selected_rows
 
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
+
 TEXT_WIDGETS = (QLineEdit, QPlainTextEdit, QTextEdit)
 # Widgets that move inside themselves with the navigation keys.
 NAVIGABLE = (*TEXT_WIDGETS, QAbstractItemView, QAbstractSpinBox, QComboBox)
@@ -35,7 +40,7 @@ NAVIGATION_KEYS = {
 }
 
 
-def page_selection_text(window) -> str:
+def page_selection_text(window: MainWindow) -> str:
     """The selected glyphs' reading-order text (spec §6), with its spaces and line breaks."""
     model = window.model
     if model is None or not window.selection.indices:
@@ -43,7 +48,7 @@ def page_selection_text(window) -> str:
     return selection_text(model.panes["reading"], window.selection.indices)
 
 
-def copy(window) -> str:
+def copy(window: MainWindow) -> str:
     """Copy from the focused widget (see the module docstring); returns what was copied."""
     focus = QApplication.focusWidget()
     if isinstance(focus, TEXT_WIDGETS):
@@ -54,14 +59,14 @@ def copy(window) -> str:
     return copy_page_selection(window)
 
 
-def copy_page_selection(window) -> str:
+def copy_page_selection(window: MainWindow) -> str:
     text = page_selection_text(window)
     if text:
         QGuiApplication.clipboard().setText(text)
     return text
 
 
-def select_all(window) -> None:
+def select_all(window: MainWindow) -> None:
     focus = QApplication.focusWidget()
     if isinstance(focus, (*TEXT_WIDGETS, QAbstractItemView)):
         focus.selectAll()
@@ -73,8 +78,8 @@ class NavigationKeys(QObject):
     """Claims the navigation keys (and Copy / Select all) for a focused widget that moves with
     them, so the window's page shortcuts only see them on the page view or with no editor."""
 
-    def eventFilter(self, watched, event) -> bool:
-        if event.type() != QEvent.Type.ShortcutOverride:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.ShortcutOverride or not isinstance(event, QKeyEvent):
             return False
         focus = QApplication.focusWidget()
         if not isinstance(focus, NAVIGABLE):
@@ -95,7 +100,7 @@ class NavigationKeys(QObject):
         return False
 
 
-def install_navigation_keys(window) -> NavigationKeys:
+def install_navigation_keys(window: MainWindow) -> NavigationKeys:
     """Filter the window's shortcut overrides (a key the focus widget leaves reaches it)."""
     keys = NavigationKeys(window)
     window.installEventFilter(keys)

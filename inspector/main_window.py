@@ -127,15 +127,15 @@ class MainWindow(PageSession, QMainWindow):
 
         self._pdfium = PdfiumOwner()
         self._core = CoreOwner()
-        self.render_worker = WorkerProcess("pdfium-render", self)
-        self.analysis_worker = WorkerProcess("core-analysis", self)
+        self.render_worker: WorkerProcess = WorkerProcess("pdfium-render", self)
+        self.analysis_worker: WorkerProcess = WorkerProcess("core-analysis", self)
         self.render_worker.jobFinished.connect(self._on_render_job)
         self.render_worker.jobFailed.connect(self._on_render_failed)
         self.analysis_worker.jobFinished.connect(self._on_analysis_job)
         self.analysis_worker.jobFailed.connect(self._on_analysis_failed)
         self.ahead = PageAhead(self)
 
-        self.view = PageView()
+        self.view: PageView = PageView()
         self.view.setObjectName("page_view")
         self._panes_timer = QTimer(self)
         self._panes_timer.setSingleShot(True)
@@ -156,7 +156,7 @@ class MainWindow(PageSession, QMainWindow):
         layout.addWidget(self.view, 1)
         self.setCentralWidget(central)
 
-        self.selection = GlyphSelection(self)
+        self.selection: GlyphSelection = GlyphSelection(self)
         self.layers: dict[str, OverlayLayer] = {}
         self.selection_layer = SelectionLayer()
         self.selection_layer.setParentItem(self.view.overlay_root)

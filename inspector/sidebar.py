@@ -4,6 +4,8 @@ pikepdf handle of its own in a worker process of its own, page choices sent to t
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, Qt
 
 from glyphscope.core.errors import GlyphscopeError
@@ -13,6 +15,9 @@ from glyphscope.inspector.worker_process import WorkerProcess
 from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.render import RenderedBitmap, rendered_page
 from glyphscope.widgets.sidebar import THUMB_WIDTH, Sidebar
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
 
 NO_OUTLINE = "No bookmarks in this file."
 
@@ -27,7 +32,7 @@ def read_outline(path: str, password: str | None) -> list[OutlineEntry]:
 
 
 class SidebarController(QObject):
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
         self.sidebar = Sidebar()
@@ -65,7 +70,7 @@ class SidebarController(QObject):
         self.sidebar.set_page_count(0)
         self.sidebar.set_outline([])
 
-    def _on_outline(self, kind: str, generation: int, entries) -> None:
+    def _on_outline(self, kind: str, generation: int, entries: list[OutlineEntry]) -> None:
         if self.outline_worker.is_latest(kind, generation):
             self.sidebar.set_outline(entries, NO_OUTLINE)
 
@@ -83,7 +88,7 @@ class SidebarController(QObject):
             JobKind.SIDEBAR_THUMBNAIL, self.window.pdfium.render, self._rendering, scale
         )
 
-    def _on_render(self, kind: str, generation: int, result) -> None:
+    def _on_render(self, kind: str, generation: int, result: object) -> None:
         if kind != JobKind.SIDEBAR_THUMBNAIL:
             return
         self._rendering = None
@@ -94,7 +99,7 @@ class SidebarController(QObject):
             self.sidebar.set_thumbnail(result.index, rendered_page(result).image.copy())
         self._next()
 
-    def _on_render_failed(self, kind: str, _generation: int, _error) -> None:
+    def _on_render_failed(self, kind: str, _generation: int, _error: object) -> None:
         if kind == JobKind.SIDEBAR_THUMBNAIL:
             self._rendering = None
             self._next()
@@ -103,5 +108,5 @@ class SidebarController(QObject):
         self.outline_worker.stop()
 
 
-def install_sidebar(window) -> SidebarController:
+def install_sidebar(window: MainWindow) -> SidebarController:
     return SidebarController(window)

@@ -12,12 +12,16 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
 from PySide6.QtGui import QImage
 
 from glyphscope.widgets.overlay_base import LegendEntry
 from glyphscope.widgets.overlay_layers import GlyphQuadsLayer
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
 
 __all__ = [
     "LEGEND_MARGIN",
@@ -45,7 +49,7 @@ class LegendSection:
     entries: tuple[LegendEntry, ...]
 
 
-def legend_sections(window, layer_ids: Sequence[str]) -> list[LegendSection]:
+def legend_sections(window: MainWindow, layer_ids: Sequence[str]) -> list[LegendSection]:
     sections = []
     for layer_id in layer_ids:
         layer = window.layers.get(layer_id)
@@ -64,7 +68,7 @@ def legend_height(sections: Sequence[LegendSection]) -> float:
     return LEGEND_MARGIN * 2 + rows * LEGEND_ROW + len(sections) * 4
 
 
-def page_rect(window) -> QRectF:
+def page_rect(window: MainWindow) -> QRectF:
     """The scene area of the page and every overlay outside it (slug lines, MediaBox)."""
     return QRectF(window.view.page_scene_rect())
 
@@ -73,7 +77,8 @@ def png_bytes(image: QImage) -> bytes:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    # PySide6's stub types the format as bytes; the binding takes str (bytes: ValueError).
+    image.save(buffer, "PNG")  # type: ignore[call-overload]
     buffer.close()
     return bytes(data.data())
 
@@ -128,5 +133,6 @@ WRITE_FAILURES = {
 
 def write_failure(error: OSError, path: str | Path) -> str:
     """`could not write NAME: the disk is full` and the like."""
-    reason = WRITE_FAILURES.get(error.errno, error.strerror or str(error))
+    known = WRITE_FAILURES.get(error.errno) if error.errno is not None else None
+    reason = known or error.strerror or str(error)
     return f"could not write {Path(path).name}: {reason}"

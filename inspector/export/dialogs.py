@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import (
@@ -26,10 +27,13 @@ from PySide6.QtWidgets import (
 from glyphscope.core.errors import PageRangeError
 from glyphscope.core.output import MODES, parse_page_range
 
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
+
 EXPORT_FOLDER_KEY = "export/folder"
 
 
-def export_folder(window) -> Path:
+def export_folder(window: MainWindow) -> Path:
     """The folder the last export went to, else the opened file's folder when the user may
     write there (not a read-only corpus or a mounted disc), else the user's documents."""
     remembered = window.settings.value(EXPORT_FOLDER_KEY)
@@ -47,7 +51,7 @@ def _writable_folder(folder: Path) -> bool:
     return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
-def remember_export_folder(window, written: str | Path) -> None:
+def remember_export_folder(window: MainWindow, written: str | Path) -> None:
     window.settings.setValue(EXPORT_FOLDER_KEY, str(Path(written).resolve().parent))
 
 
@@ -57,7 +61,7 @@ SEPARATORS = {"form feed (\\f)": "\f", "blank line": "\n\n", "newline": "\n", "c
 class LayersDialog(QDialog):
     """Choose the overlay layers of an exported picture (the visible ones are preselected)."""
 
-    def __init__(self, window, title: str, with_scale: bool = True) -> None:
+    def __init__(self, window: MainWindow, title: str, with_scale: bool = True) -> None:
         super().__init__(window)
         self.setWindowTitle(title)
         self.checks: dict[str, QCheckBox] = {}
@@ -98,7 +102,7 @@ class LayersDialog(QDialog):
 class TextExportDialog(QDialog):
     """Mode, page range, separator and BOM of a whole-document text export (spec §10)."""
 
-    def __init__(self, window, page_count: int, default_output: str) -> None:
+    def __init__(self, window: MainWindow, page_count: int, default_output: str) -> None:
         super().__init__(window)
         self.setWindowTitle("Export document text")
         self.page_count = page_count

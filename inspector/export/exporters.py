@@ -13,6 +13,7 @@ import threading
 from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
@@ -33,6 +34,9 @@ from glyphscope.inspector.export.render import PageRender, RenderRequest, render
 from glyphscope.inspector.export.svg import page_svg
 from glyphscope.widgets.overlay_base import ExportImages, LegendEntry
 
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
+
 __all__ = [
     "LEGEND_WIDTH",
     "PageImageExport",
@@ -46,7 +50,7 @@ __all__ = [
 
 
 @contextmanager
-def layers_shown(window, layer_ids: Sequence[str], selection: bool = False):
+def layers_shown(window: MainWindow, layer_ids: Sequence[str], selection: bool = False):
     """Show exactly `layer_ids` (and the selection only if `selection`, nor the other pages
     of continuous scrolling) while exporting, then put every layer back as it was; the user's
     saved layer choice is not touched."""
@@ -65,7 +69,7 @@ def layers_shown(window, layer_ids: Sequence[str], selection: bool = False):
         window.selection_layer.setVisible(selection_visible)
 
 
-def export_size(window, sections: Sequence[LegendSection], scale: float) -> QSize:
+def export_size(window: MainWindow, sections: Sequence[LegendSection], scale: float) -> QSize:
     rect = page_rect(window)
     width = rect.width() + (LEGEND_WIDTH if sections else 0.0)
     height = max(rect.height(), legend_height(sections) if sections else 0.0)
@@ -85,7 +89,7 @@ def paint_legend(
 
 
 def _paint_scene(
-    painter: QPainter, window, source: QRectF, scale: float, page: PageRender | None
+    painter: QPainter, window: MainWindow, source: QRectF, scale: float, page: PageRender | None
 ) -> None:
     """The scene's `source` rectangle at exactly `scale` pixels per point from (0, 0). With
     `page`, its image is drawn first, unscaled on whole pixels when it was rendered at this
@@ -110,7 +114,7 @@ def _paint_scene(
 
 
 @contextmanager
-def _view_image_hidden(window):
+def _view_image_hidden(window: MainWindow):
     """The page view's image of the page and its paper left out (an export drew pdfium's
     own render of the page under the scene)."""
     items = window.view.page_image_items()
@@ -164,7 +168,7 @@ def _swatch(painter: QPainter, entry: LegendEntry, box: QRectF) -> None:
 
 
 def page_image(
-    window,
+    window: MainWindow,
     layer_ids: Sequence[str],
     scale: float = 2.0,
     legend: bool = True,
@@ -182,7 +186,7 @@ def page_image(
 
 
 def _rendered(
-    window,
+    window: MainWindow,
     sections: Sequence[LegendSection],
     scale: float,
     region: QRectF | None = None,
@@ -234,7 +238,7 @@ class PageImageExport(QObject):
 
     def __init__(
         self,
-        window,
+        window: MainWindow,
         layer_ids: Sequence[str],
         scale: float = 2.0,
         legend: bool = True,
@@ -312,7 +316,11 @@ class PageImageExport(QObject):
 
 
 def export_png(
-    window, path: str | Path, layer_ids: Sequence[str], scale: float = 2.0, legend: bool = True
+    window: MainWindow,
+    path: str | Path,
+    layer_ids: Sequence[str],
+    scale: float = 2.0,
+    legend: bool = True,
 ) -> QImage:
     """The page at `scale` pixels per point, pdfium's render of it at that scale underneath
     (waited for on the calling thread)."""
@@ -323,7 +331,9 @@ def export_png(
     return image
 
 
-def export_svg(window, path: str | Path, layer_ids: Sequence[str], legend: bool = True) -> None:
+def export_svg(
+    window: MainWindow, path: str | Path, layer_ids: Sequence[str], legend: bool = True
+) -> None:
     """Vector SVG in display points: the page image underneath, every overlay as SVG
     elements with classes and titles (glyphscope.inspector.export.svg)."""
     Path(path).write_text(page_svg(window, layer_ids, legend), encoding="utf-8")

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import QImage, QPainter
@@ -50,6 +51,9 @@ from glyphscope.inspector.export.svg import (
     svg_parts,
     svg_render_request,
 )
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +171,7 @@ def write_files(files: Sequence[ExportFile], picture: Picture) -> list[Path]:
     return put_in_place(write_temporaries(files, picture), files)
 
 
-def write_now(window, job: ExportJob) -> list[Path]:
+def write_now(window: MainWindow, job: ExportJob) -> list[Path]:
     """Render the job's page image (waiting for the render worker), paint its picture and
     write its files on the calling thread: BackgroundExport's files."""
     page = render_now(window, job.render) if job.render is not None else None
@@ -193,7 +197,7 @@ class BackgroundExport(QObject):
     _wrote = Signal(int, int)  # from the worker thread: files written, files to write
     _ended = Signal(object)  # from the worker thread: the temporaries, or the failure's message
 
-    def __init__(self, window, job: ExportJob) -> None:
+    def __init__(self, window: MainWindow, job: ExportJob) -> None:
         super().__init__(window)
         self._window = window
         self._job = job
@@ -345,24 +349,26 @@ class BackgroundExport(QObject):
 # -- the jobs of the QA menu's exports --------------------------------------------------------
 
 
-def shown_layers(window) -> list[str]:
+def shown_layers(window: MainWindow) -> list[str]:
     return [layer_id for layer_id, layer in window.layers.items() if layer.isVisible()]
 
 
-def png_job(window, path: str | Path, layer_ids, scale: float, legend: bool) -> ExportJob:
+def png_job(
+    window: MainWindow, path: str | Path, layer_ids, scale: float, legend: bool
+) -> ExportJob:
     request = PictureRequest(tuple(layer_ids), scale, legend)
     render = RenderRequest(scale, page_rect(window))
     return ExportJob(window.page_index, request, (ExportFile(Path(path), _png),), render)
 
 
-def svg_job(window, path: str | Path, layer_ids, legend: bool = True) -> ExportJob:
+def svg_job(window: MainWindow, path: str | Path, layer_ids, legend: bool = True) -> ExportJob:
     """Vector SVG in display points (glyphscope.inspector.export.svg)."""
     page = svg_page(window, layer_ids, legend)
     files = (ExportFile(Path(path), _svg_maker(page)),)
     return ExportJob(window.page_index, None, files, svg_render_request(window))
 
 
-def bundle_job(window, path: str | Path, layer_ids=None) -> ExportJob:
+def bundle_job(window: MainWindow, path: str | Path, layer_ids=None) -> ExportJob:
     """The explanation bundle of the current page (layers: the visible ones); decisions
     touching the selection are highlighted."""
     model = window.model
@@ -382,7 +388,7 @@ def bundle_job(window, path: str | Path, layer_ids=None) -> ExportJob:
     return ExportJob(window.page_index, request, (ExportFile(Path(path), html),), render)
 
 
-def selection_job(window, html_path: str | Path, layer_ids=None) -> ExportJob:
+def selection_job(window: MainWindow, html_path: str | Path, layer_ids=None) -> ExportJob:
     """NAME.html, NAME.png and NAME.svg of the selection (glyphscope.inspector.
     export.selection); ValueError when nothing is selected on the page."""
     indices = list(window.selection.indices)

@@ -14,12 +14,16 @@ from __future__ import annotations
 import itertools
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QObject, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import QImage
 
 from glyphscope.inspector.workers.render import RenderedBitmap
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
 
 # A render of an export waits this long at most for the worker (which stops a job at 30 s);
 # then the export shows the view's own image.
@@ -46,7 +50,7 @@ class PageRender:
     pixels: np.ndarray | None = None  # what `image` reads from, kept alive with it
 
 
-def renderable(window) -> bool:
+def renderable(window: MainWindow) -> bool:
     """pdfium showed the current page (not blank paper laid out from the engine's boxes)."""
     rendered = window.rendered
     return (
@@ -69,7 +73,7 @@ def page_render(bitmap: RenderedBitmap) -> PageRender | None:
     return PageRender(image, rect, bitmap.scale, bitmap.pixels)
 
 
-def _job(window, request: RenderRequest) -> tuple:
+def _job(window: MainWindow, request: RenderRequest) -> tuple:
     area = request.area
     return (
         window.pdfium.render_area,
@@ -86,7 +90,7 @@ class PageRenderJob(QObject):
 
     done = Signal(object)
 
-    def __init__(self, window, request: RenderRequest) -> None:
+    def __init__(self, window: MainWindow, request: RenderRequest) -> None:
         super().__init__(window)
         self._window = window
         self._request = request
@@ -140,7 +144,7 @@ class PageRenderJob(QObject):
                 pass
 
 
-def render_now(window, request: RenderRequest) -> PageRender | None:
+def render_now(window: MainWindow, request: RenderRequest) -> PageRender | None:
     """The request's page image, waited for on the calling thread (the worker's answer is
     taken on its dispatcher thread, so no event loop runs meanwhile); None as PageRenderJob."""
     if not renderable(window):

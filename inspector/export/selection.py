@@ -8,10 +8,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF
 
 from glyphscope.core.view.explain import char_label, selection_text
+from glyphscope.core.view.page_model import PageModel
 from glyphscope.inspector.export.bundle import (
     CSP,
     STYLE,
@@ -22,10 +24,13 @@ from glyphscope.inspector.export.bundle import (
 )
 from glyphscope.inspector.export.common import base64_text
 
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
+
 MARGIN = 12.0  # display points around the selected glyphs
 
 
-def selection_region(window, indices: Sequence[int]) -> QRectF | None:
+def selection_region(window: MainWindow, indices: Sequence[int]) -> QRectF | None:
     """The scene rectangle of the glyphs with a margin, inside the scene."""
     rect = window.model.glyph_rect(indices) if window.model is not None else None
     if rect is None:
@@ -37,7 +42,7 @@ def selection_region(window, indices: Sequence[int]) -> QRectF | None:
     )
 
 
-def provenance_table(model, indices: Sequence[int]) -> str:
+def provenance_table(model: PageModel, indices: Sequence[int]) -> str:
     rows = []
     for i in indices:
         glyph = model.glyphs[i]
@@ -57,7 +62,9 @@ def provenance_table(model, indices: Sequence[int]) -> str:
     return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
 
-def selection_html(model, indices: Sequence[int], picture: bytes, source_name: str) -> str:
+def selection_html(
+    model: PageModel, indices: Sequence[int], picture: bytes, source_name: str
+) -> str:
     """The focused explanation of the glyphs `indices` of the page `model` shows."""
     analysis = model.analysis
     chosen = frozenset(indices)

@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QRectF
@@ -34,6 +35,9 @@ from glyphscope.inspector.export.render import PageRender, RenderRequest, render
 from glyphscope.inspector.workers.render import capped_scale
 from glyphscope.widgets.overlay_layers import GlyphQuadsLayer, SelectionLayer
 from glyphscope.widgets.page_view import to_qtransform
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
 
 LABEL_SIZE = 8.0  # display points
 
@@ -222,7 +226,7 @@ SVG_REGION_SCALE = 3.0
 SVG_MAX_PIXELS = 16_000_000
 
 
-def svg_render_request(window, region: QRectF | None = None) -> RenderRequest:
+def svg_render_request(window: MainWindow, region: QRectF | None = None) -> RenderRequest:
     """What the SVG's page image is rendered as: the page (or the region's part of it)."""
     if region is None:
         width, height = window.view.geometry.size if window.view.geometry else (1.0, 1.0)
@@ -233,7 +237,7 @@ def svg_render_request(window, region: QRectF | None = None) -> RenderRequest:
 
 
 def svg_page(
-    window,
+    window: MainWindow,
     layer_ids: Sequence[str],
     legend: bool = True,
     selection: Sequence[int] = (),
@@ -275,7 +279,7 @@ def svg_page(
     )
 
 
-def view_image(window, region: QRectF | None = None) -> PageRender | None:
+def view_image(window: MainWindow, region: QRectF | None = None) -> PageRender | None:
     """The page view's own image of the page (blank paper when pdfium cannot render it), cut
     to the pixels covering `region` when there is one."""
     rendered = window.rendered
@@ -366,7 +370,7 @@ def svg_parts(page: SvgPage) -> list[str]:
 
 
 def page_svg(
-    window,
+    window: MainWindow,
     layer_ids: Sequence[str],
     legend: bool = True,
     selection: Sequence[int] = (),

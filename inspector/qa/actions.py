@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
@@ -25,8 +26,14 @@ from glyphscope.inspector.export.jobs import (
 )
 from glyphscope.inspector.qa.regression import ask_regression_case
 
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
+    from glyphscope.inspector.qa.features import QaFeatures
 
-def _action(features, name: str, text: str, slot, shortcut: str | None = None) -> QAction:
+
+def _action(
+    features: QaFeatures, name: str, text: str, slot, shortcut: str | None = None
+) -> QAction:
     window = features.window
     action = QAction(text, window)
     action.setObjectName(f"action_qa_{name}")
@@ -37,7 +44,7 @@ def _action(features, name: str, text: str, slot, shortcut: str | None = None) -
     return action
 
 
-def build(features) -> dict[str, QAction]:
+def build(features: QaFeatures) -> dict[str, QAction]:
     actions = {
         "find": _action(features, "find", "&Find in document…", features.focus_search, "Ctrl+F"),
         "find_next": _action(
@@ -136,7 +143,7 @@ def build(features) -> dict[str, QAction]:
     return actions
 
 
-def _compare(features, document: bool = False) -> None:
+def _compare(features: QaFeatures, document: bool = False) -> None:
     dock = features.docks["compare"]
     dock.show()
     dock.raise_()
@@ -146,12 +153,12 @@ def _compare(features, document: bool = False) -> None:
         features.compare_page()
 
 
-def _stem(window) -> str:
+def _stem(window: MainWindow) -> str:
     stem = Path(window.path).stem if window.path else "page"
     return f"{stem}-p{window.page_index + 1}"
 
 
-def _export_picture(features, kind: str) -> None:
+def _export_picture(features: QaFeatures, kind: str) -> None:
     window = features.window
     if window.model is None:
         return
@@ -175,7 +182,7 @@ def _export_picture(features, kind: str) -> None:
     run_export(features, kind, job)
 
 
-def run_export(features, kind: str, job: ExportJob) -> BackgroundExport:
+def run_export(features: QaFeatures, kind: str, job: ExportJob) -> BackgroundExport:
     """Paint and write `job` off the GUI thread (glyphscope.inspector.export.jobs), its
     progress in the status bar; a new export of the same `kind` replaces a running one, and
     QA → Cancel exports stops them all."""
@@ -213,24 +220,24 @@ def run_export(features, kind: str, job: ExportJob) -> BackgroundExport:
     return export
 
 
-def cancel_exports(features) -> None:
+def cancel_exports(features: QaFeatures) -> None:
     for export in list(features.page_exports.values()):
         export.cancel()
 
 
-def export_bundle(window, path: str | Path, layer_ids=None) -> None:
+def export_bundle(window: MainWindow, path: str | Path, layer_ids=None) -> None:
     """Write the explanation bundle of the current page now (layers: the visible ones); the
     Export bundle action writes the same file off the GUI thread."""
     write_now(window, bundle_job(window, path, layer_ids))
 
 
-def export_selection(window, html_path: str | Path, layer_ids=None) -> list[Path]:
+def export_selection(window: MainWindow, html_path: str | Path, layer_ids=None) -> list[Path]:
     """Write NAME.html, NAME.png and NAME.svg of the selection now; returns the paths written
     (the Export selection action writes the same files off the GUI thread)."""
     return write_now(window, selection_job(window, html_path, layer_ids))
 
 
-def _export_bundle(features) -> None:
+def _export_bundle(features: QaFeatures) -> None:
     window = features.window
     if window.model is None:
         return
@@ -244,7 +251,7 @@ def _export_bundle(features) -> None:
         run_export(features, "bundle", bundle_job(window, path))
 
 
-def _export_selection(features) -> None:
+def _export_selection(features: QaFeatures) -> None:
     window = features.window
     if window.model is None or not window.selection.indices:
         window.statusBar().showMessage("Select glyphs first (click, drag a rectangle).", 8000)
@@ -265,7 +272,7 @@ def _export_selection(features) -> None:
     run_export(features, "selection", job)
 
 
-def _export_text(features) -> None:
+def _export_text(features: QaFeatures) -> None:
     window = features.window
     if not window.path or not window.page_count:
         return
@@ -284,7 +291,7 @@ def _export_text(features) -> None:
     )
 
 
-def start_text_export(features, output, pages, mode, separator, bom) -> TextExport:
+def start_text_export(features: QaFeatures, output, pages, mode, separator, bom) -> TextExport:
     """Write the document's text off the GUI thread behind a cancellable progress dialog."""
     window = features.window
     export = TextExport(window)
@@ -314,7 +321,7 @@ def start_text_export(features, output, pages, mode, separator, bom) -> TextExpo
     return export
 
 
-def _save_case(features) -> None:
+def _save_case(features: QaFeatures) -> None:
     if features.window.model is None:
         return
     request = ask_regression_case(features.window)

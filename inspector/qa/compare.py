@@ -7,10 +7,16 @@ the diff are made on the QA thread.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from glyphscope.core.qa.diffing import WordDiff
+from glyphscope.core.text.reading import TextResult
 from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.qa import JobFailure, PageComparison, compare_one, pdfium_texts
 from glyphscope.widgets.qa_layers import DIFF_COLOURS, MarkedGroup
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.qa.features import QaFeatures
 
 COMPARE_BATCH_PAGES = 10
 
@@ -18,12 +24,12 @@ COMPARE_BATCH_PAGES = 10
 class CompareController:
     """The comparison half of glyphscope.inspector.qa.features.QaFeatures (`features`)."""
 
-    def __init__(self, features) -> None:
+    def __init__(self, features: QaFeatures) -> None:
         self.features = features
         self.queue: list[int] = []
         self.total = 0
         self.done = 0
-        self.compared = None  # the reading order (TextResult) the page diff is made of
+        self.compared: TextResult | None = None  # the reading order the page diff is made of
 
     def reset(self) -> None:
         self.queue = []
@@ -57,7 +63,7 @@ class CompareController:
             texts[model.page_index],
         )
 
-    def on_page_diff(self, result) -> None:
+    def on_page_diff(self, result: tuple[int, WordDiff | JobFailure]) -> None:
         index, diff = result
         features = self.features
         model = features.window.model
@@ -111,11 +117,11 @@ class CompareController:
             JobKind.COMPARE_DOCUMENT, features.core.compare_pages, texts, features.window.rules
         )
 
-    def on_document_batch(self, results) -> None:
+    def on_document_batch(self, results: list[PageComparison | tuple[int, JobFailure]]) -> None:
         panel = self.features.compare_panel
         if not panel.running:
             return  # cancelled meanwhile
-        rows = []
+        rows: list[tuple[int, WordDiff | str]] = []
         for result in results:
             if isinstance(result, PageComparison):
                 rows.append((result.page_index, result.diff))
@@ -127,7 +133,7 @@ class CompareController:
         self._next_batch()
 
 
-def _compare(index: int, reading, theirs) -> tuple[int, WordDiff | JobFailure]:
+def _compare(index: int, reading: TextResult, theirs: str) -> tuple[int, WordDiff | JobFailure]:
     """QA-worker job: the word diff of one page's reading order (a TextResult)."""
     try:
         return index, compare_one(reading, theirs)

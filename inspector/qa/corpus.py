@@ -9,22 +9,27 @@ Rule-changes layer draws exactly the decisions the sweep counted.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMenu
 
 from glyphscope.core.qa.diffing import changed_rules
 from glyphscope.core.rules import Rules
+from glyphscope.core.view.page_model import PageModel
 from glyphscope.inspector.qa.features import qa_features_of
 from glyphscope.sweep.ranking import RankedPage, latest_rules_hash, ranked_pages
 from glyphscope.sweep.store import connect
 from glyphscope.widgets.corpus_panel import CorpusPanel
 from glyphscope.widgets.rules_panel import COMPARE_PREVIOUS
 
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
+
 
 class CorpusFeature(QObject):
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.setObjectName("corpus_feature")
         self.window = window
@@ -108,7 +113,7 @@ class CorpusFeature(QObject):
         elif self._pending is not None and window.model is not None:
             self._on_analysis(index, window.model)
 
-    def _on_analysis(self, index: int, model) -> None:
+    def _on_analysis(self, index: int, model: PageModel) -> None:
         pending = self._pending
         if pending is None or pending[0] != index or model.analysis.rules != self.rules:
             return
@@ -127,16 +132,16 @@ class CorpusFeature(QObject):
                 self.window.show_error(f"{Path(path).name}: {exc}")
 
 
-def _file_menu_insert(window, action: QAction) -> None:
+def _file_menu_insert(window: MainWindow, action: QAction) -> None:
     """Put the action in the File menu after Open Recent (before Close)."""
     for menu_action in window.menuBar().actions():
         menu = menu_action.menu()
-        if menu is not None and menu_action.text() == "&File":
+        if isinstance(menu, QMenu) and menu_action.text() == "&File":
             close = window.actions_by_name.get("close")
             menu.insertAction(close, action) if close is not None else menu.addAction(action)
             return
     window.menuBar().addAction(action)
 
 
-def install_corpus(window) -> CorpusFeature:
+def install_corpus(window: MainWindow) -> CorpusFeature:
     return CorpusFeature(window)

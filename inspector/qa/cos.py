@@ -4,16 +4,21 @@ object they name."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from glyphscope.core.pdf.cos import CosNode
 from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.inspector.workers.qa import JobFailure
 from glyphscope.widgets.cos_panel import CosPanel
 
+if TYPE_CHECKING:
+    from glyphscope.inspector.qa.features import QaFeatures
+
 
 class CosController:
     """The object-browser half of glyphscope.inspector.qa.features.QaFeatures (`features`)."""
 
-    def __init__(self, features, panel: CosPanel) -> None:
+    def __init__(self, features: QaFeatures, panel: CosPanel) -> None:
         self.features = features
         self.panel = panel
         self._jobs = 0
@@ -21,7 +26,7 @@ class CosController:
         panel.streamWanted.connect(lambda address: self._submit("stream", address))
         panel.objectWanted.connect(lambda objgen: self.show_link("object", objgen))
 
-    def _submit(self, what: str, *args) -> None:
+    def _submit(self, what: str, *args: object) -> None:
         core = self.features.core
         job = {"children": core.cos_children, "stream": core.cos_stream}[what]
         # A kind of its own per request: two expansions in a row must both be answered.
@@ -32,7 +37,7 @@ class CosController:
         self.panel.clear()
         self.features.worker.submit(JobKind.COS_ROOTS, self.features.core.cos_roots)
 
-    def show_link(self, what: str, *args) -> None:
+    def show_link(self, what: str, *args: object) -> None:
         """Open the Objects panel at the object a link names (see QaCore.cos_link)."""
         dock = self.features.docks["objects"]
         dock.show()
@@ -45,7 +50,7 @@ class CosController:
     def show_font(self, form_path: str, font_key: str) -> None:
         self.show_link("font", self.features.window.page_index, form_path, font_key)
 
-    def on_job(self, kind: str, result) -> None:
+    def on_job(self, kind: str, result: Any) -> None:  # as the job of `kind` returned it
         panel = self.panel
         if kind == JobKind.COS_ROOTS:
             if isinstance(result, JobFailure):

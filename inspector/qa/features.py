@@ -20,6 +20,7 @@ import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
@@ -50,6 +51,9 @@ from glyphscope.widgets.qa_layers import (
 from glyphscope.widgets.rules_panel import COMPARE_DEFAULTS, RuleComparison, RulesPanel, compare
 from glyphscope.widgets.search_panel import SearchPanel
 from glyphscope.widgets.structure_panel import StructurePanel
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
 
 CACHED_PAGES = 8
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
@@ -87,7 +91,7 @@ class QaFeatures(QObject):
     # a dense page's rule comparison made on the comparison thread (queued to the GUI thread)
     _compared = Signal(object, object)  # token, RuleComparison
 
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
         self.core = QaCore()
@@ -485,11 +489,11 @@ def _showing(dock) -> bool:
     return dock.isVisible() and not dock.widget().visibleRegion().isEmpty()
 
 
-def install_qa_features(window) -> None:
+def install_qa_features(window: MainWindow) -> None:
     """Add the QA panels, layers, menu and shortcuts to a MainWindow. The owner is a child
     of the window (`qa_features_of(window)` finds it)."""
     QaFeatures(window)
 
 
-def qa_features_of(window) -> QaFeatures | None:
+def qa_features_of(window: MainWindow) -> QaFeatures | None:
     return window.findChild(QaFeatures)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
@@ -12,6 +13,10 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 from glyphscope.core.qa.regression import case_name, write_case
 from glyphscope.core.rules import Rules
 from glyphscope.inspector.workers.qa import JobFailure, QaCore
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
+    from glyphscope.inspector.qa.features import QaFeatures
 
 CASES_FOLDER = "Glyphscope regression cases"
 
@@ -28,7 +33,7 @@ def suggested_name(path: str | None, page_index: int) -> str:
     return case_name(f"{stem}-p{page_index + 1}")
 
 
-def ask_regression_case(window) -> tuple[str, str] | None:
+def ask_regression_case(window: MainWindow) -> tuple[str, str] | None:
     """(folder, case name) from the user, or None."""
     proposed = default_cases_root()
     proposed.mkdir(parents=True, exist_ok=True)
@@ -79,7 +84,7 @@ def save_regression_case(
     return CaseOutcome(message, False, str(case.folder), differing)
 
 
-def report_regression_case(features, outcome: CaseOutcome) -> None:
+def report_regression_case(features: QaFeatures, outcome: CaseOutcome) -> None:
     """Tell the user what became of the case (GUI thread). `features` is the
     glyphscope.inspector.qa.features.QaFeatures that asked."""
     _report(features, outcome.message, error=outcome.error)
@@ -87,7 +92,7 @@ def report_regression_case(features, outcome: CaseOutcome) -> None:
         features.regressionCaseSaved.emit(outcome.folder, outcome.differing)
 
 
-def _report(features, message: str, error: bool = False) -> None:
+def _report(features: QaFeatures, message: str, error: bool = False) -> None:
     window = features.window
     window.statusBar().showMessage(message.splitlines()[0], 10000)
     if getattr(features, "interactive", True):

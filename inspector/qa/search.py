@@ -6,10 +6,14 @@ Enter / Shift+Enter walk the hits."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from glyphscope.core.qa.search import SearchHit, SearchQuery
 from glyphscope.inspector.workers.kinds import JobKind
 from glyphscope.widgets.qa_layers import SEARCH_COLOURS, MarkedGroup
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.qa.features import QaFeatures
 
 # Pages per job: small, so the first hits show at once and Cancel stops within a batch.
 SEARCH_BATCH_PAGES = 8
@@ -20,7 +24,7 @@ MAX_HITS = 50_000
 class SearchController:
     """The search half of glyphscope.inspector.qa.features.QaFeatures (`features`)."""
 
-    def __init__(self, features) -> None:
+    def __init__(self, features: QaFeatures) -> None:
         self.features = features
         self.query: SearchQuery | None = None
         self.hits: list[SearchHit] = []

@@ -11,9 +11,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
 from PySide6.QtWidgets import QMessageBox
+
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
 
 # A regenerated file is often written in several steps: wait for them to settle.
 SETTLE_MS = 400
@@ -35,7 +39,7 @@ def file_key(path: str) -> str:
 
 
 class FileSession(QObject):
-    def __init__(self, window) -> None:
+    def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
         self.watcher = QFileSystemWatcher(self)
@@ -195,5 +199,5 @@ class FileSession(QObject):
         return ViewState(page_index, zoom, fit, (0, 0), ())
 
 
-def install_file_session(window) -> FileSession:
+def install_file_session(window: MainWindow) -> FileSession:
     return FileSession(window)

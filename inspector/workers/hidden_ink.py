@@ -12,21 +12,26 @@ from __future__ import annotations
 
 from dataclasses import replace
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from glyphscope.core.rules import Rules
 from glyphscope.core.text.hidden import HiddenGlyph
 from glyphscope.core.text.ink import InkRequest, InkTest, run_ink_test
 from glyphscope.core.view.page_model import PageModel
 from glyphscope.inspector.workers.kinds import JobKind
 
+if TYPE_CHECKING:
+    from glyphscope.inspector.main_window import MainWindow
 
-def ink_job(page_index: int, rules: object, request: InkRequest) -> tuple[int, object, InkTest]:
+
+def ink_job(page_index: int, rules: Rules, request: InkRequest) -> tuple[int, Rules, InkTest]:
     """Runs on the render thread."""
     return page_index, rules, run_ink_test(request)
 
 
-def start_pixel_test(window, model: PageModel) -> None:
+def start_pixel_test(window: MainWindow, model: PageModel) -> None:
     """Start the pixel test of the page shown (unless it has run)."""
     if model.analysis.ink is not None:
         return
@@ -38,7 +43,7 @@ def start_pixel_test(window, model: PageModel) -> None:
         request_ink(window, model)
 
 
-def apply_ink_request(window, result: tuple[int, object, InkRequest | InkTest]) -> None:
+def apply_ink_request(window: MainWindow, result: tuple[int, Rules, InkRequest | InkTest]) -> None:
     """The analysis thread prepared the test (CoreOwner.ink_request): kept with the page's
     model, and sent to the render thread if the page is still shown."""
     page_index, rules, request = result
@@ -50,7 +55,7 @@ def apply_ink_request(window, result: tuple[int, object, InkRequest | InkTest]) 
         request_ink(window, model)
 
 
-def request_ink(window, model: PageModel) -> None:
+def request_ink(window: MainWindow, model: PageModel) -> None:
     request = model.ink_request
     if isinstance(request, InkTest):
         apply_ink(window, (model.page_index, model.analysis.rules, request))
@@ -60,7 +65,7 @@ def request_ink(window, model: PageModel) -> None:
         )
 
 
-def apply_ink(window, result: tuple[int, object, InkTest]) -> None:
+def apply_ink(window: MainWindow, result: tuple[int, Rules, InkTest]) -> None:
     """The render thread answered: the analysis worker folds the answer into the hidden
     glyphs (every glyph is walked again, which the window's thread must not do)."""
     page_index, rules, ink = result
@@ -72,7 +77,9 @@ def apply_ink(window, result: tuple[int, object, InkTest]) -> None:
     )
 
 
-def apply_hidden(window, result: tuple[int, object, InkTest, tuple[HiddenGlyph, ...]]) -> None:
+def apply_hidden(
+    window: MainWindow, result: tuple[int, Rules, InkTest, tuple[HiddenGlyph, ...]]
+) -> None:
     """The analysis worker's hidden glyphs with the pixel test's answers."""
     page_index, rules, ink, hidden = result
     model = window._models.get((page_index, rules))
