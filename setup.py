@@ -79,9 +79,9 @@ def _extensions() -> list[Extension]:
         "glyphscope.core.interpret._loop", ["core/interpret/_loop.pyx"], extra_compile_args=exact
     )
     # The glyph columns' positions are the products and sums numpy makes: contraction off.
-    columns = Extension(
-        "glyphscope.core.interpret._columns",
-        ["core/interpret/_columns.pyx"],
+    glyph_table = Extension(
+        "glyphscope.core.interpret._glyph_table",
+        ["core/interpret/_glyph_table.pyx"],
         extra_compile_args=exact,
     )
     # Duplicate offsets are the products and sums numpy makes: contraction off.
@@ -100,7 +100,7 @@ def _extensions() -> list[Extension]:
         "glyphscope.core.text._pairs", ["core/text/_pairs.pyx"], extra_compile_args=exact
     )
     walk = Extension("glyphscope.core.structure._walk", ["core/structure/_walk.pyx"])
-    extensions = [scanner, loop, columns, duplicates, grid, builder, pairs, walk]
+    extensions = [scanner, loop, glyph_table, duplicates, grid, builder, pairs, walk]
     return cythonize(extensions, language_level=3, quiet=True)
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from glyphscope.core.columns import NO_MCID, GlyphColumns
+from glyphscope.core.glyph_table import NO_MCID, GlyphColumns
 from glyphscope.core.jsontext import (
     POINT_SLOT,
     QUAD_SLOT,

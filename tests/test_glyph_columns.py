@@ -10,9 +10,9 @@ import pickle
 import numpy as np
 import pytest
 
-from glyphscope.core import columns as columns_module
-from glyphscope.core.columns import GlyphColumns
+from glyphscope.core import glyph_table as glyph_table_module
 from glyphscope.core.document import Document
+from glyphscope.core.glyph_table import GlyphColumns
 from glyphscope.core.interpret.interpreter import interpret_page
 from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import GlyphJson, glyph_to_json
@@ -41,7 +41,7 @@ def _same(a, b) -> bool:
 def test_columns_give_back_every_record(monkeypatch, listed):
     glyphs = _page_glyphs()
     if not listed:
-        monkeypatch.setattr(columns_module, "LISTED_GLYPHS", 0)
+        monkeypatch.setattr(glyph_table_module, "LISTED_GLYPHS", 0)
     columns = GlyphColumns.from_glyphs(glyphs)
     assert len(columns) == len(glyphs) == 11
     assert all(_same(c, g) for c, g in zip(columns, glyphs, strict=True))

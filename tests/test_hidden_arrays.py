@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import quad_height
+from glyphscope.core.glyph_table import GlyphColumns
 from glyphscope.core.interpret.interpreter import extract_page
 from glyphscope.core.pdf.document import PdfDocument
 from glyphscope.core.rules import Rules

@@ -25,7 +25,7 @@ CORE_LAYERS = (
     (
         "errors",
         "records",
-        "columns",
+        "glyph_table",
         "rules",
         "geometry",
         "version",

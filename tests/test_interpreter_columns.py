@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.document import Document
+from glyphscope.core.glyph_table import GlyphColumns
 from glyphscope.core.interpret.interpreter import interpret_page
 from glyphscope.core.rules import Rules
 from tests.corpus import CORPUS

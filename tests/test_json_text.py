@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from glyphscope.core import cli
 from glyphscope.core.analysis import analyse_page, analysis_json
-from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.document import Document
+from glyphscope.core.glyph_table import GlyphColumns
 from glyphscope.core.jsontext import Converted, dumps, encoded
 from glyphscope.core.rules import Rules
 from glyphscope.core.serialize import (

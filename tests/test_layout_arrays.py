@@ -12,8 +12,8 @@ from __future__ import annotations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.document import Document
+from glyphscope.core.glyph_table import GlyphColumns
 from glyphscope.core.rules import Rules
 from glyphscope.core.structure.order import order_glyphs
 from glyphscope.core.text import lines

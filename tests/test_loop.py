@@ -3,7 +3,7 @@
 the same glyph records bit for bit, warnings, clips and marked-content spans, on the
 reference pages of test_interpreter_columns, on corpus pages and on random operators (sizes,
 spacings, scalings, kerning numbers, vertical fonts, paths and clips, q/Q, marked content,
-glyph and operator limits). The compiled glyph columns (`_columns.pyx`) likewise against
+glyph and operator limits). The compiled glyph columns (`_glyph_table.pyx`) likewise against
 `GlyphRuns.columns_in_python`, column by column, every float by its bits."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.document import Document
 from glyphscope.core.fonts.dicts import Font, FontGlyph
+from glyphscope.core.glyph_table import GlyphColumns
 from glyphscope.core.interpret import interpreter, runs
 from glyphscope.core.interpret.interpreter import interpret_page
 from glyphscope.core.rules import Rules
@@ -29,7 +29,7 @@ from tests.reference_paths import reference_paths
 from tests.test_interpreter_columns import BUILT, ISSUE_9_FILES, _reference, page_digests
 
 compiled = pytest.importorskip("glyphscope.core.interpret._loop")
-compiled_columns = pytest.importorskip("glyphscope.core.interpret._columns")
+compiled_columns = pytest.importorskip("glyphscope.core.interpret._glyph_table")
 
 
 @pytest.fixture

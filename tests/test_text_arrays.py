@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import quad_height, writing_direction
+from glyphscope.core.glyph_table import GlyphColumns
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import pairs, reading, visible
 from glyphscope.core.text.arrays import GlyphRows, hypots, quad_heights, writing_directions
@@ -270,7 +270,7 @@ def test_compiled_box_filter_is_the_arrays(page, box):
 
 
 try:
-    import glyphscope.core.interpret._columns as _compiled_columns
+    import glyphscope.core.interpret._glyph_table as _compiled_columns
 except ImportError:  # built without a C compiler: the Python paths are all there is
     _compiled_columns = None
 _needs_compiled = pytest.mark.skipif(_compiled_columns is None, reason="_columns not built")

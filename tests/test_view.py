@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from glyphscope.core.analysis import analyse_page
-from glyphscope.core.columns import dictionary_encoded
 from glyphscope.core.document import Document
+from glyphscope.core.glyph_table import dictionary_encoded
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.decisions import GapColumns, GapDecision
 from glyphscope.core.text.pairs import GapReason

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from glyphscope.core.columns import GlyphColumns
+from glyphscope.core.glyph_table import GlyphColumns
 from glyphscope.core.rules import Rules
 from glyphscope.core.text import visible
 from glyphscope.core.text.arrays import GlyphRows

@@ -24,7 +24,7 @@ import array as _array_module  # noqa: F401 - cpython.array needs the module loa
 
 import pikepdf
 
-from glyphscope.core.columns import NO_MCID
+from glyphscope.core.glyph_table import NO_MCID
 from glyphscope.core.geometry import IDENTITY
 from glyphscope.core.interpret.clipping import (
     CLIPPING,

@@ -16,10 +16,10 @@ import numpy as np
 import pikepdf
 
 from glyphscope.core import compiled
-from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.fonts.dicts import FontLimits
 from glyphscope.core.fonts.loader import Font, FontInfo, load_font
 from glyphscope.core.geometry import IDENTITY, Matrix, multiply, translate
+from glyphscope.core.glyph_table import NO_MCID, GlyphColumns
 from glyphscope.core.interpret.clipping import (
     PATH_OPERATORS,
     PathBox,

@@ -19,11 +19,11 @@ from collections.abc import Callable
 import numpy as np
 
 from glyphscope.core import compiled
-from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.fonts.loader import Font, FontGlyph
+from glyphscope.core.glyph_table import GlyphColumns
 
-# GlyphRuns.columns compiled (_columns.pyx), when the extension was built.
-_columns = compiled.load("glyphscope.core.interpret._columns")
+# GlyphRuns.columns compiled (_glyph_table.pyx), when the extension was built.
+_columns = compiled.load("glyphscope.core.interpret._glyph_table")
 
 # Distinct (font, string) pieces remembered per page (the compiled loop: per font for the
 # whole document), as Font's own string cache.

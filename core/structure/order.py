@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pikepdf
 
-from glyphscope.core.columns import dictionary_encoded
 from glyphscope.core.errors import PageIndexError
+from glyphscope.core.glyph_table import dictionary_encoded
 from glyphscope.core.interpret.content import form_resources, form_xobject
 from glyphscope.core.pdf.document import PdfPage
 from glyphscope.core.pdf.objects import inherited_attribute

@@ -18,12 +18,12 @@ from operator import attrgetter
 import numpy as np
 
 from glyphscope.core import compiled
-from glyphscope.core.columns import NO_MCID, GlyphColumns, dictionary_encoded
 from glyphscope.core.geometry import writing_direction
+from glyphscope.core.glyph_table import NO_MCID, GlyphColumns, dictionary_encoded
 from glyphscope.core.records import Glyph
 
-# A string column's rows gathered, and a list of rows made an index, in C (_columns.pyx).
-_columns = compiled.load("glyphscope.core.interpret._columns")
+# A string column's rows gathered, and a list of rows made an index, in C (_glyph_table.pyx).
+_columns = compiled.load("glyphscope.core.interpret._glyph_table")
 
 
 class GlyphRows:

@@ -16,8 +16,8 @@ from typing import NamedTuple
 import numpy as np
 
 from glyphscope.core import compiled
-from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import writing_direction
+from glyphscope.core.glyph_table import GlyphColumns
 from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import GlyphRows, quad_heights, writing_directions

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import quad_height, writing_direction
+from glyphscope.core.glyph_table import GlyphColumns
 from glyphscope.core.interpret.marked_content import ReplacementSpan
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules

@@ -18,7 +18,6 @@ from typing import NamedTuple
 import numpy as np
 
 from glyphscope.core import compiled
-from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import (
     Rect,
     across,
@@ -27,6 +26,7 @@ from glyphscope.core.geometry import (
     quad_height,
     writing_direction,
 )
+from glyphscope.core.glyph_table import GlyphColumns
 from glyphscope.core.records import Glyph, StrEnum
 from glyphscope.core.rules import Rules
 from glyphscope.core.text.arrays import (

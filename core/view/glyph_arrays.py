@@ -2,7 +2,7 @@
 
 The overlay layers and the glyph table draw and sort from these; nothing on the GUI thread
 walks the glyph records one by one. They are read from the engine's own columns
-(core.columns.GlyphColumns, core.text.decisions' GapColumns and LineBreakColumns), so no
+(core.glyph_table.GlyphColumns, core.text.decisions' GapColumns and LineBreakColumns), so no
 record is made to build them.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from glyphscope.core.columns import NO_MCID, GlyphColumns
+from glyphscope.core.glyph_table import NO_MCID, GlyphColumns
 from glyphscope.core.records import DecodeSource
 from glyphscope.core.text.decisions import GapColumns, LineBreakColumns
 from glyphscope.core.text.pairs import REASONS

@@ -16,8 +16,8 @@ from typing import Any, Generic, TypeVar, cast
 import numpy as np
 
 from glyphscope.core.analysis import PageAnalysis
-from glyphscope.core.columns import NO_MCID, GlyphColumns
 from glyphscope.core.geometry import Rect
+from glyphscope.core.glyph_table import NO_MCID, GlyphColumns
 from glyphscope.core.structure.order import StructureResult
 from glyphscope.core.text.columns import ColumnsResult
 from glyphscope.core.text.decisions import DecisionColumns

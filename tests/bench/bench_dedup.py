@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from test_visible import make_glyph  # noqa: E402
 
-from glyphscope.core.columns import GlyphColumns  # noqa: E402
+from glyphscope.core.glyph_table import GlyphColumns  # noqa: E402
 from glyphscope.core.rules import Rules  # noqa: E402
 from glyphscope.core.text import visible as visible_module  # noqa: E402
 from glyphscope.core.text.reading import reading_order  # noqa: E402

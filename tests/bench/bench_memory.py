@@ -49,7 +49,7 @@ def deep_size(root: object) -> int:
 
 def main() -> None:
     import glyphscope
-    from glyphscope.core.columns import GlyphColumns
+    from glyphscope.core.glyph_table import GlyphColumns
     from glyphscope.core.rules import Rules
 
     warnings.simplefilter("ignore")

@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 from glyphscope.core import analysis
-from glyphscope.core.columns import GlyphColumns
 from glyphscope.core.geometry import normalize_rect
+from glyphscope.core.glyph_table import GlyphColumns
 from glyphscope.core.interpret.interpreter import extract_page
 from glyphscope.core.pdf.document import PdfDocument
 from glyphscope.core.rules import Rules

@@ -113,7 +113,7 @@ def row_index(rows):
 
 
 cdef tuple _text_ids(list texts, const long long[:] rows, Py_ssize_t count):
-    """core.columns.dictionary_encoded of the text column (texts[rows[k]] for each k): each
+    """core.glyph_table.dictionary_encoded of the text column (texts[rows[k]] for each k): each
     glyph's number among the distinct texts in order of first appearance, and those texts
     (the first str object of each), looked up once per table row instead of once per glyph."""
     cdef Py_ssize_t table_size = len(texts), k, t, number

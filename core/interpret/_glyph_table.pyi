@@ -1,4 +1,4 @@
-# Types of the compiled glyph columns (_columns.pyx), for type checkers.
+# Types of the compiled glyph columns (_glyph_table.pyx), for type checkers.
 
 from array import array
 
