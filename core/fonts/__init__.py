@@ -15,12 +15,12 @@ __getattr__, __dir__, __all__ = lazy_exports(
             "GlyphDecoder",
             "LazyProgram",
             "descriptor_extent",
-            "embedded_program_type",
             "font_details",
             "read_stream",
             "sane_extent",
             "to_unicode_cmap",
         ),
+        "glyphscope.core.fonts.embedded": ("LimitNote", "embedded_program_type"),
         "glyphscope.core.fonts.encodings": (
             "Encoding",
             "base_encoding",

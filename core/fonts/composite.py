@@ -27,12 +27,12 @@ from glyphscope.core.fonts.dicts import (
     FontLimits,
     LazyProgram,
     descriptor_extent,
-    embedded_program_type,
     font_details,
     parse_font_cmap,
     read_stream,
     to_unicode_cmap,
 )
+from glyphscope.core.fonts.embedded import embedded_program_type
 from glyphscope.core.fonts.simple import broken_font
 from glyphscope.core.pdf.objects import pdf_dictionary, pdf_name, pdf_number, pdf_text
 

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import pikepdf
 
-from glyphscope.core.pdf.objects import pdf_name, pdf_number, pdf_numbers
+from glyphscope.core.fonts.embedded import LimitNote
+from glyphscope.core.pdf.objects import pdf_number, pdf_numbers
 from glyphscope.core.pdf.streams import byte_size, decode_stream
 from glyphscope.core.records import DecodeSource
 from glyphscope.core.rules import Rules
@@ -37,26 +38,6 @@ FONT_PROGRAM = DecodeSource.FONT_PROGRAM.value
 GLYPH_NAME_NUMBER = DecodeSource.GLYPH_NAME_NUMBER.value
 TEX_ENCODING = DecodeSource.TEX_ENCODING.value
 UNRESOLVED = DecodeSource.UNRESOLVED.value
-
-
-class LimitNote(str):
-    """A font problem that is a cap of the rules reached rather than damage: the interpreter
-    reports these on the page (and marks it truncated), other problems only in FontInfo."""
-
-    __slots__ = ()
-
-
-def embedded_program_type(font_descriptor: pikepdf.Dictionary | None) -> str:
-    """'FontFile', 'FontFile2', 'FontFile3/<Subtype>' or '' (not embedded, or no
-    descriptor), §9.9 Table 126."""
-    if font_descriptor is None:
-        return ""
-    for key in ("/FontFile", "/FontFile2", "/FontFile3"):
-        stream = font_descriptor.get(key)
-        if isinstance(stream, pikepdf.Stream):
-            subtype = stream.get("/Subtype")
-            return f"{key[1:]}/{pdf_name(subtype)}" if subtype is not None else key[1:]
-    return ""
 
 
 class FontLimits(NamedTuple):

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import pikepdf
 
-from glyphscope.core.fonts.dicts import LimitNote, embedded_program_type
+from glyphscope.core.fonts.embedded import LimitNote, embedded_program_type
 from glyphscope.core.fonts.encodings import glyph_name_to_unicode, standard_encoding_names
 from glyphscope.core.fonts.tex import tex_glyph_name_text
 from glyphscope.core.pdf.streams import byte_size, decode_stream

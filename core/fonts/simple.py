@@ -29,11 +29,11 @@ from glyphscope.core.fonts.dicts import (
     FontLimits,
     LazyProgram,
     descriptor_extent,
-    embedded_program_type,
     font_details,
     sane_extent,
     to_unicode_cmap,
 )
+from glyphscope.core.fonts.embedded import embedded_program_type
 from glyphscope.core.fonts.encodings import (
     Encoding,
     base_encoding,
