@@ -33,11 +33,14 @@ from glyphscope.core.interpret.clipping import (
     intersect,
     rectangle_corners,
 )
-from glyphscope.core.interpret.runs import RUN_INTEGERS, RUN_NUMBERS, GlyphBudget
+from glyphscope.core.interpret.limits import OPERATOR_ERRORS, OperatorBudget, malformed_reason
+from glyphscope.core.interpret.runs import (
+    PIECES_KEPT,  # distinct (font, string) pieces kept per page (GlyphRuns' own limit)
+    RUN_INTEGERS,
+    RUN_NUMBERS,
+    GlyphBudget,
+)
 from glyphscope.core.interpret.state import set_text_state
-
-# Distinct (font, string) pieces kept per page (GlyphRuns' own limit).
-from glyphscope.core.interpret.runs import _PIECES_KEPT
 
 # The run record GlyphRuns.end_run keeps, as C arrays (its tuples, in their order).
 DEF NUMBERS_PER_RUN = 14
@@ -208,7 +211,7 @@ cdef class FontPieces:
         self.spaces = _array_module.array("b")
 
     def __len__(self):
-        """The strings held (at most _PIECES_KEPT)."""
+        """The strings held (at most PIECES_KEPT)."""
         return len(self.pieces)
 
 
@@ -286,7 +289,7 @@ cdef _Piece _piece_of(FontPieces font_pieces, bytes data):
     for k in range(made.size):
         made.advances[k] = font_pieces.advances.data.as_doubles[made.numbers[k]]
         made.spaces[k] = font_pieces.spaces.data.as_schars[made.numbers[k]]
-    if len(font_pieces.pieces) >= _PIECES_KEPT:
+    if len(font_pieces.pieces) >= PIECES_KEPT:
         font_pieces.pieces.clear()
     font_pieces.pieces[data] = made
     return made
@@ -599,12 +602,6 @@ def run(
     str form_path,
 ):
     """_Interpreter.run: the operators of one parsed stream, through the same steps."""
-    from glyphscope.core.interpret.interpreter import (
-        _OPERATOR_ERRORS,
-        _Budget,
-        malformed_reason,
-    )
-
     cdef tuple text_matrix = IDENTITY
     cdef tuple line_matrix = IDENTITY
     cdef list stack = []
@@ -632,7 +629,7 @@ def run(
         previous = index
         if operators_run > operator_budget:
             interpreter.operators_run = operators_run
-            raise _Budget(f"more than {budget} operators")
+            raise OperatorBudget(f"more than {budget} operators")
         kind = _KINDS.get(operator, 0)
         try:
             if kind == SHOWING:
@@ -665,7 +662,7 @@ def run(
                 text_matrix = line_matrix = IDENTITY
             elif kind == SAVE:
                 if len(stack) >= max_q_depth:
-                    raise _Budget(f"q nesting deeper than {max_q_depth}")
+                    raise OperatorBudget(f"q nesting deeper than {max_q_depth}")
                 stack.append(state.copy())
             elif kind == RESTORE:
                 if stack:
@@ -690,7 +687,7 @@ def run(
                     marked.end(runs.count)
             elif kind == PATH:
                 state.clip = path.handle(operator, operands, state.ctm, state.clip)
-        except _OPERATOR_ERRORS as exc:
+        except OPERATOR_ERRORS as exc:
             skipped[operator] = skipped.get(operator, 0) + 1
             if skipped[operator] == 1:
                 where = form_path or "page"
@@ -700,6 +697,6 @@ def run(
     operators_run += <long long> parsed.count - 1 - previous
     interpreter.operators_run = operators_run
     if operators_run > operator_budget:
-        raise _Budget(f"more than {budget} operators")
+        raise OperatorBudget(f"more than {budget} operators")
     del mcid_stack[mcid_floor:]
     marked.close_to(marked_floor, runs.count)

@@ -35,6 +35,7 @@ from glyphscope.core.interpret.content import (
     page_streams,
     read_operators,
 )
+from glyphscope.core.interpret.limits import OPERATOR_ERRORS, OperatorBudget, malformed_reason
 from glyphscope.core.interpret.marked_content import MarkedContentTracker, ReplacementSpan
 from glyphscope.core.interpret.runs import GlyphBudget, GlyphRuns
 from glyphscope.core.interpret.state import (
@@ -58,16 +59,6 @@ _loop = compiled.load("glyphscope.core.interpret._loop")
 
 EXTRACTIONS_KEPT = 8
 
-# Recoverable failures of one operator: wrong operand count or type, a broken object.
-_OPERATOR_ERRORS = (ValueError, TypeError, IndexError, KeyError, ArithmeticError, pikepdf.PdfError)
-
-
-def malformed_reason(error: Exception) -> str:
-    """Why an operator was skipped, in the warning: an operand read past the end of the
-    operands is one missing (ISO 32000-1 §7.8.2: operands precede their operator, and each
-    operator takes a fixed number), not Python's wording of the index error."""
-    return "too few operands" if isinstance(error, IndexError) else str(error)
-
 
 @dataclass(frozen=True, slots=True)
 class PageExtraction:
@@ -89,11 +80,6 @@ class PageExtraction:
     annotations: tuple[AnnotationSpan, ...] = ()
     # The clipping box in force from each glyph index on (core.interpret.clipping).
     clips: tuple[tuple[int, tuple[float, float, float, float] | None], ...] = ()
-
-
-class _Budget(Exception):
-    """Raised inside the interpreter when a page exceeds a limit of the rules (the glyph
-    limit raises GlyphBudget, inside the run that reaches it)."""
 
 
 class _Interpreter:
@@ -161,7 +147,7 @@ class _Interpreter:
             self.operators_run += index - previous
             previous = index
             if self.operators_run > budget:
-                raise _Budget(f"more than {budget} operators")
+                raise OperatorBudget(f"more than {budget} operators")
             try:
                 if operator in _SHOWING:
                     text_matrix, line_matrix = self.show(
@@ -184,7 +170,7 @@ class _Interpreter:
                     text_matrix = line_matrix = IDENTITY
                 elif operator == "q":
                     if len(stack) >= self.rules.max_q_depth:
-                        raise _Budget(f"q nesting deeper than {self.rules.max_q_depth}")
+                        raise OperatorBudget(f"q nesting deeper than {self.rules.max_q_depth}")
                     stack.append(state.copy())
                 elif operator == "Q":
                     if stack:
@@ -205,7 +191,7 @@ class _Interpreter:
                         self.marked.end(self.runs.count)
                 elif operator in PATH_OPERATORS:
                     state.clip = self.path.handle(operator, operands, state.ctm, state.clip)
-            except _OPERATOR_ERRORS as exc:
+            except OPERATOR_ERRORS as exc:
                 self.skipped[operator] = self.skipped.get(operator, 0) + 1
                 if self.skipped[operator] == 1:
                     where = form_path or "page"
@@ -214,7 +200,7 @@ class _Interpreter:
                     )
         self.operators_run += parsed.count - 1 - previous
         if self.operators_run > budget:
-            raise _Budget(f"more than {budget} operators")
+            raise OperatorBudget(f"more than {budget} operators")
         del self.mcid_stack[mcid_floor:]
         self.marked.close_to(marked_floor, self.runs.count)
 
@@ -385,7 +371,7 @@ class _Interpreter:
                 self.draw_form(
                     appearance.form, appearance.matrix, None, GraphicsState(IDENTITY), 0, label
                 )
-            except _OPERATOR_ERRORS as exc:
+            except OPERATOR_ERRORS as exc:
                 self.warnings.append(f"{label}: appearance skipped: {exc}")
             if self.runs.count > start:
                 self.annotations.append(
@@ -603,7 +589,7 @@ def _interpret(interpreter: _Interpreter, page: PdfPage) -> bool:
         interpreter.run(parsed, page_resources(page), GraphicsState(IDENTITY), 0, "")
         if interpreter.rules.annotations:
             interpreter.draw_annotations(page)
-    except (_Budget, GlyphBudget) as exc:
+    except (OperatorBudget, GlyphBudget) as exc:
         interpreter.truncated = True
         interpreter.warnings.append(f"page truncated: {exc}")
     interpreter.note_font_limits()

@@ -27,7 +27,7 @@ _columns = compiled.load("glyphscope.core.interpret._glyph_table")
 
 # Distinct (font, string) pieces remembered per page (the compiled loop: per font for the
 # whole document), as Font's own string cache.
-_PIECES_KEPT = 8192
+PIECES_KEPT = 8192
 # From this many glyphs a string's pen positions are one numpy accumulate (sequential, so
 # the same sums as the loop), below it the loop is cheaper than numpy's call overhead.
 _ACCUMULATED = 48
@@ -141,7 +141,7 @@ class GlyphRuns:
             (g.vertical_displacement if vertical else g.width, g.is_single_byte_space)
             for g in glyphs
         ]
-        if len(self._pieces) >= _PIECES_KEPT:
+        if len(self._pieces) >= PIECES_KEPT:
             self._pieces.clear()
         piece = self._pieces[(font, data)] = (tuple(rows), tuple(pairs))
         return piece
