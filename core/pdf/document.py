@@ -16,7 +16,7 @@ import warnings
 from collections import OrderedDict
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import pikepdf
 
@@ -31,6 +31,11 @@ from glyphscope.core.errors import (
 from glyphscope.core.geometry import Rect, intersect_rect, normalize_rect
 from glyphscope.core.pdf.objects import inherited_attribute, pdf_number, pdf_numbers
 from glyphscope.core.pdf.qpdf_log import collect_qpdf_messages
+
+if TYPE_CHECKING:  # the caches' types, of the layers above (no import at run time)
+    from glyphscope.core.fonts.dicts import Font, FontLimits
+    from glyphscope.core.interpret._loop import FontPieces
+    from glyphscope.core.interpret.interpreter import PageExtraction
 
 _Document = TypeVar("_Document", bound="PdfDocument")
 
@@ -123,13 +128,14 @@ class PdfDocument:
         # What qpdf logged while opening the file (repairs, ignored objects).
         self.warnings: list[str] = warnings or []
         self._pages: dict[int, PdfPage] = {}
-        # Per-document caches of the layers above (core.interpret): loaded fonts by font
-        # dictionary, their shown strings decoded (one entry per loaded font), and the last
-        # few page extractions, so re-analysing a page with new thresholds does not
-        # re-interpret it. The values are theirs to type.
-        self.font_cache: dict[Any, Any] = {}
-        self.piece_cache: dict[Any, Any] = {}
-        self.extraction_cache: OrderedDict[tuple, Any] = OrderedDict()
+        # Per-document caches of the layers above (core.interpret), filled and read there only:
+        # loaded fonts by font dictionary (its object number, or its bytes when direct) and
+        # font limits, their shown strings decoded (one entry per loaded font, the compiled
+        # loop's), and the last few page extractions by page and limits, so re-analysing a
+        # page with new thresholds does not re-interpret it.
+        self.font_cache: dict[tuple[tuple[int, int] | bytes, FontLimits], Font] = {}
+        self.piece_cache: dict[Font, FontPieces] = {}
+        self.extraction_cache: OrderedDict[tuple[object, ...], PageExtraction] = OrderedDict()
 
     @classmethod
     def open(
