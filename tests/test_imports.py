@@ -1,10 +1,15 @@
-"""The package layering (issue 8): no import cycle, no import-order dependence, no Qt in core.
+"""The package layering (issues 8, 24): no import cycle, no import-order dependence, no Qt in
+core.
 
-core's layers, lowest first: the shared vocabulary (errors, records, rules, geometry,
-version, the JSON text writer), then pdf < fonts < interpret < text < structure <
-analysis/output/serialize < document < cli/qa/view (the Qt-free page model the widgets
-draw). A module imports only from its own layer or below; widgets/ never imports the
-inspector application.
+core's layers, lowest first: the shared vocabulary (errors, records, the glyph table, rules,
+geometry, version, the JSON text writer, the compiled-extension switch), then pdf < fonts <
+interpret < text < structure < analysis/output/serialize < document < cli/qa/view (the
+Qt-free page model the widgets draw). A module imports only from its own layer or below (an
+import for type checking only, under `if TYPE_CHECKING:`, is no dependency at run time and
+may name a layer above: pdf's per-document caches are typed with the fonts and interpreter
+records they hold); no two core modules import each other, directly or round a longer cycle,
+at module level or inside a function; core imports nothing of the inspector, the widgets,
+the sweep or Qt; widgets/ never imports the inspector application.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
 from importlib.util import find_spec
 from pathlib import Path
@@ -77,6 +83,62 @@ def _imported(path: Path) -> set[str]:
     return {name for name in names if name.split(".")[0] == "glyphscope"}
 
 
+def _runtime_imported(path: Path, known: Collection[str]) -> set[str]:
+    """The glyphscope modules a source file imports when it runs, at module level or inside
+    a function, leaving out `if TYPE_CHECKING:` blocks; `from package import module` names
+    the module when it is one of `known`."""
+    names: set[str] = set()
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING"):
+                visit(node.orelse)
+                continue
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names.add(node.module)
+                submodules = (f"{node.module}.{alias.name}" for alias in node.names)
+                names.update(name for name in submodules if name in known)
+            elif isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt):
+                    visit([child])
+            for handler in getattr(node, "handlers", []):  # try's except clauses
+                visit(handler.body)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    return {name for name in names if name.split(".")[0] == "glyphscope"}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def connect(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for imported in sorted(graph.get(module, ())):
+            if imported not in order:
+                connect(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in stack:
+                low[module] = min(low[module], order[imported])
+        if low[module] == order[module]:
+            group = []
+            while not group or group[-1] != module:
+                group.append(stack.pop())
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in order:
+            connect(module)
+    return found
+
+
 def _core_layer(module: str) -> int | None:
     """The layer of a glyphscope.core module; None for the package itself, non-core modules
     and a module of no layer."""
@@ -94,11 +156,12 @@ def test_every_core_module_belongs_to_a_layer():
 
 def test_core_modules_import_only_their_own_layer_or_below():
     upward = []
-    for module, path in _modules(CORE).items():
+    modules = _modules(CORE)
+    for module, path in modules.items():
         rank = _core_layer(module)
         if rank is None:
             continue  # glyphscope.core re-exports the public API of every layer
-        for imported in _imported(path):
+        for imported in _runtime_imported(path, modules):
             if imported.startswith(CORE + "."):
                 imported_rank = _core_layer(imported)
                 if imported_rank is not None and imported_rank > rank:
@@ -106,6 +169,20 @@ def test_core_modules_import_only_their_own_layer_or_below():
             elif imported != CORE and not imported.startswith("glyphscope.assets"):
                 upward.append(f"{module} imports {imported}")
     assert upward == []
+
+
+def test_no_two_core_modules_import_each_other_even_inside_a_function():
+    modules = _modules(CORE)
+    graph = {
+        module: {name for name in _runtime_imported(path, modules) if name in modules} - {module}
+        for module, path in modules.items()
+    }
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_search_finds_a_cycle_round_three_modules():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
 
 
 def test_widgets_never_import_the_inspector():
