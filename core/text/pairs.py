@@ -42,9 +42,9 @@ _ABOVE, _BELOW, _NEGATIVE, _BLANK, _CJK = range(len(REASONS))
 class ReadingPairs(NamedTuple):
     """Per position of the order: `glyphs` the glyph index, `vertical` writing mode 1,
     `outputs` what it writes (chars.output_text), `blanks` whether it is a drawn blank (which
-    TextBuilder collapses). Per pair, as reading.line_break: `projection`, `break_threshold`,
-    `broke`; as reading.word_gap: `gap`, `gap_threshold`, `space`, `reason` (positions in
-    REASONS)."""
+    TextBuilder collapses). Per pair, the line break's `projection`, `break_threshold` and
+    `broke`, and the word gap's `gap`, `gap_threshold`, `space` and `reason` (positions in
+    REASONS), as pair_numbers_in_python defines them."""
 
     glyphs: list[int]
     vertical: np.ndarray
