@@ -13,11 +13,15 @@ function then runs in place, as contained as its caller already is.
 from __future__ import annotations
 
 import multiprocessing
-import resource
 import signal
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
+
+try:
+    import resource  # POSIX: a process's address-space cap (RLIMIT_AS)
+except ImportError:  # Windows has no RLIMIT_AS: callers run uncapped and say so
+    resource = None  # type: ignore[assignment]
 
 # The limits of the inspector's workers (issue 10).
 MEMORY_LIMIT = 2 * 2**30
@@ -86,11 +90,26 @@ def _ended(exit_code: int | None) -> str:
     return f"its process ended (exit status {exit_code})"
 
 
+def cap_address_space(limit: int) -> bool:
+    """Cap this process's address space at `limit` bytes (or the hard limit set from outside,
+    when lower); False where the platform has no RLIMIT_AS. A tighter cap already in force
+    stays. The one cap of every contained process: this module's children, the inspector's
+    workers and the sweep's."""
+    if resource is None:
+        return False
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ValueError, OSError):
+        pass  # a tighter cap set from outside stays in force
+    return True
+
+
 def _serve(connection: Connection, memory_limit: int) -> None:
     """The child: answer each (function, args) until the pipe closes."""
-    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = memory_limit if hard == resource.RLIM_INFINITY else min(memory_limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    cap_address_space(memory_limit)
     out_of_memory = (False, f"out of memory under the {memory_limit >> 20} MB cap")
     while True:
         try:

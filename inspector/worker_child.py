@@ -21,10 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
-try:
-    import resource  # POSIX: the worker's address-space cap (RLIMIT_AS)
-except ImportError:  # Windows has no RLIMIT_AS: the workers run uncapped, saying so
-    resource = None  # type: ignore[assignment]
+from glyphscope.core.contained import cap_address_space
 
 _Owner = TypeVar("_Owner", bound="WorkerOwned")
 
@@ -154,19 +151,11 @@ def receive(connection) -> tuple[tuple, dict[str, float]]:
 
 
 def _limit_address_space(limit: int) -> None:
-    if resource is None:
+    if not cap_address_space(limit):
         sys.stderr.write(
             "glyphscope: this platform has no RLIMIT_AS; the inspector's workers run without "
             "their memory cap\n"
         )
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    try:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    except (ValueError, OSError):
-        pass  # a tighter cap set from outside stays in force
 
 
 def _out_of_memory(limit: int) -> str:

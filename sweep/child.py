@@ -12,8 +12,9 @@ import signal
 import sys
 import time
 
+from glyphscope.core.contained import cap_address_space
 from glyphscope.sweep.extract import run_document
-from glyphscope.sweep.isolation import limit_address_space, read_frame, write_frame
+from glyphscope.sweep.isolation import read_frame, write_frame
 from glyphscope.sweep.jobs import MEMORY, DocumentJob, DocumentResult
 
 
@@ -28,7 +29,7 @@ def main() -> int:
     os.dup2(2, 1)
     protocol_in = sys.stdin.buffer
     if args.memory_limit:
-        limit_address_space(args.memory_limit * 1024 * 1024)
+        cap_address_space(args.memory_limit * 1024 * 1024)
     while True:
         job = read_frame(protocol_in)
         if job is None:

@@ -64,13 +64,6 @@ def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def limit_address_space(limit: int) -> None:
-    """Cap this process's address space (the worker's side of --memory-limit)."""
-    import resource  # POSIX only, like the sweep's isolation (IsolatedWorker checks first)
-
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
 class IsolatedWorker:
     """A reusable worker process; `run` never raises for anything a document does."""
 

@@ -38,6 +38,8 @@ CORE_LAYERS = (
         "lazy",
         "jsontext",
         "compiled",
+        "contained",
+        "stages",
     ),
     ("pdf",),
     ("fonts",),
