@@ -85,3 +85,12 @@ def test_a_failing_stage_of_a_text_mode_keeps_the_text_and_notes_the_stage(
     report = write_document_text(_document(), out, mode=mode)
     assert out.getvalue().decode().strip() == "Hello world"
     assert f"page 1: {stage} failed: RuntimeError: injected" in report.notes
+
+
+def test_a_failing_annotation_stage_keeps_the_page_content(monkeypatch):
+    from glyphscope.core.interpret import annotations
+
+    monkeypatch.setattr(annotations, "page_appearances", _broken)
+    extraction = _document().page(0).extract(Rules(annotations=True))
+    assert "".join(glyph.text for glyph in extraction.glyphs) == "Hello world"
+    assert "annotations failed: RuntimeError: injected" in extraction.warnings

@@ -50,6 +50,7 @@ from glyphscope.core.pdf.objects import get_entry, name_key
 from glyphscope.core.pdf.qpdf_log import collect_qpdf_messages
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+from glyphscope.core.stages import guarded
 
 if TYPE_CHECKING:
     from glyphscope.core.interpret.annotations import AnnotationSpan
@@ -588,7 +589,12 @@ def _interpret(interpreter: _Interpreter, page: PdfPage) -> bool:
     try:
         interpreter.run(parsed, page_resources(page), GraphicsState(IDENTITY), 0, "")
         if interpreter.rules.annotations:
-            interpreter.draw_annotations(page)
+            guarded(
+                "annotations",
+                interpreter.warnings,
+                lambda: interpreter.draw_annotations(page),
+                lambda: None,
+            )
     except (OperatorBudget, GlyphBudget) as exc:
         interpreter.truncated = True
         interpreter.warnings.append(f"page truncated: {exc}")
