@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QSpinBox, QToolBar
+from PySide6.QtWidgets import QFileDialog, QLabel, QMenu, QSpinBox, QToolBar
 
 from glyphscope.inspector import edit_actions
 from glyphscope.inspector.session.continuous import ContinuousScrolling
-from glyphscope.inspector.session.file import install_file_session
+from glyphscope.inspector.session.file import FileSession, install_file_session
 from glyphscope.widgets.text_layers import ALL_LAYER_TYPES
 
 if TYPE_CHECKING:
@@ -18,7 +20,12 @@ if TYPE_CHECKING:
 
 
 def _action(
-    window: MainWindow, name: str, text: str, slot, shortcut=None, tip: str = ""
+    window: MainWindow,
+    name: str,
+    text: str,
+    slot: Callable[..., object],
+    shortcut: str | QKeySequence.StandardKey | list[str] | None = None,
+    tip: str = "",
 ) -> QAction:
     action = QAction(text, window)
     action.setObjectName(f"action_{name}")
@@ -43,7 +50,22 @@ def _open_dialog(window: MainWindow) -> None:
         window.open_file(path)
 
 
-def build_actions(window: MainWindow) -> dict[str, QAction]:
+@dataclass(frozen=True)
+class WindowActions:
+    """What build_actions makes for a window: its actions by name, and the objects behind
+    them that the window keeps (declared here, not set on the window from outside)."""
+
+    by_name: dict[str, QAction]
+    file_session: FileSession
+    continuous: ContinuousScrolling
+    navigation_keys: edit_actions.NavigationKeys
+    recent_menu: QMenu
+    panels_menu: QMenu
+    page_spin: QSpinBox
+    page_total: QLabel
+
+
+def build_actions(window: MainWindow) -> WindowActions:
     view = window.view
     actions = {
         "open": _action(
@@ -66,7 +88,7 @@ def build_actions(window: MainWindow) -> dict[str, QAction]:
             window,
             "goto",
             "&Go to page…",
-            lambda: (window.page_spin.setFocus(), window.page_spin.selectAll()),
+            lambda: _focus_page_number(window),
             "Ctrl+G",
         ),
         "zoom_in": _action(
@@ -131,24 +153,24 @@ def build_actions(window: MainWindow) -> dict[str, QAction]:
             window, "wrap", "&Wrap long lines in text panes", window.text_panes.set_wrap
         ),
     }
-    window.file_session = install_file_session(window)
-    actions["close"].triggered.connect(window.file_session.forget)
+    file_session = install_file_session(window)
+    actions["close"].triggered.connect(file_session.forget)
     actions["reload"] = _action(
-        window, "reload", "&Reload", window.file_session.reload, ["F5", "Ctrl+R"], "Reload"
+        window, "reload", "&Reload", file_session.reload, ["F5", "Ctrl+R"], "Reload"
     )
-    window.continuous = ContinuousScrolling(window)
+    continuous = ContinuousScrolling(window)
     actions["continuous"] = _action(
-        window, "continuous", "&Continuous scrolling", window.continuous.set_enabled
+        window, "continuous", "&Continuous scrolling", continuous.set_enabled
     )
     actions["continuous"].setCheckable(True)
-    actions["continuous"].setChecked(window.continuous.enabled)
+    actions["continuous"].setChecked(continuous.enabled)
     actions["wrap"].setCheckable(True)
-    window.navigation_keys = edit_actions.install_navigation_keys(window)
+    navigation_keys = edit_actions.install_navigation_keys(window)
     menu_bar = window.menuBar()
     file_menu = menu_bar.addMenu("&File")
     file_menu.addAction(actions["open"])
-    window.recent_menu = file_menu.addMenu("Open &Recent")
-    window.recent_menu.aboutToShow.connect(lambda: _fill_recent(window))
+    recent_menu = file_menu.addMenu("Open &Recent")
+    recent_menu.aboutToShow.connect(lambda: _fill_recent(window))
     file_menu.addAction(actions["reload"])
     file_menu.addAction(actions["close"])
     file_menu.addSeparator()
@@ -199,7 +221,7 @@ def build_actions(window: MainWindow) -> dict[str, QAction]:
     window.rulesChanged.connect(lambda rules: annotations.setChecked(rules.annotations))
     view_menu.addAction(annotations)
     actions["annotations"] = annotations
-    window.panels_menu = view_menu.addMenu("&Panels")
+    panels_menu = view_menu.addMenu("&Panels")
     help_menu = menu_bar.addMenu("&Help")
     actions["shortcuts"] = _action(
         window, "shortcuts", "&Keyboard shortcuts", lambda: show_shortcuts(window), "F1"
@@ -212,20 +234,34 @@ def build_actions(window: MainWindow) -> dict[str, QAction]:
     toolbar.addAction(actions["open"])
     toolbar.addSeparator()
     toolbar.addAction(actions["previous"])
-    window.page_spin = QSpinBox()
-    window.page_spin.setObjectName("page_spin")
-    window.page_spin.setMinimum(1)
-    window.page_spin.setKeyboardTracking(False)
-    window.page_spin.setToolTip("Page number (Ctrl+G)")
-    window.page_spin.valueChanged.connect(lambda n: window.go_to_page(n - 1))
-    toolbar.addWidget(window.page_spin)
-    window.page_total = QLabel()
-    toolbar.addWidget(window.page_total)
+    page_spin = QSpinBox()
+    page_spin.setObjectName("page_spin")
+    page_spin.setMinimum(1)
+    page_spin.setKeyboardTracking(False)
+    page_spin.setToolTip("Page number (Ctrl+G)")
+    page_spin.valueChanged.connect(lambda n: window.go_to_page(n - 1))
+    toolbar.addWidget(page_spin)
+    page_total = QLabel()
+    toolbar.addWidget(page_total)
     toolbar.addAction(actions["next"])
     toolbar.addSeparator()
     for name in ("zoom_out", "zoom_in", "fit_width", "fit_page"):
         toolbar.addAction(actions[name])
-    return actions
+    return WindowActions(
+        actions,
+        file_session,
+        continuous,
+        navigation_keys,
+        recent_menu,
+        panels_menu,
+        page_spin,
+        page_total,
+    )
+
+
+def _focus_page_number(window: MainWindow) -> None:
+    window.page_spin.setFocus()
+    window.page_spin.selectAll()
 
 
 def _fill_recent(window: MainWindow) -> None:

@@ -170,7 +170,15 @@ class MainWindow(PageSession, QMainWindow):
         for layer_type in ALL_LAYER_TYPES:
             self.add_layer(layer_type())
 
-        self.actions_by_name = build_actions(self)
+        made = build_actions(self)
+        self.actions_by_name = made.by_name
+        self.file_session = made.file_session
+        self.continuous = made.continuous
+        self.navigation_keys = made.navigation_keys
+        self.recent_menu = made.recent_menu
+        self.panels_menu = made.panels_menu
+        self.page_spin = made.page_spin
+        self.page_total = made.page_total
         self.add_panel(
             "layers", "Layers", self.layers_panel, Qt.DockWidgetArea.LeftDockWidgetArea, "F2"
         )
