@@ -26,6 +26,7 @@ from glyphscope.core.structure.order import (
     order_glyphs,
     structure_outcome_for,
     structure_tree,
+    structure_walk,
     trusted_text,
 )
 from glyphscope.core.structure.tree import number_tree_lookup, role_map, walk_structure
@@ -356,15 +357,44 @@ def test_objr_pointing_to_a_structure_element_is_walked_as_that_element():
     assert walk.warnings == ("an OBJR under /Document points to a structure element; walked",)
 
 
-def test_parent_tree_prunes_elements_of_other_pages():
+def _three_sections() -> PdfBuilder:
     builder = _builder(3)
     builder.struct_tree(
         Element(
             "Document",
-            [Element("Sect", [Element("P", [0])], page=page) for page in range(3)],
+            [Element("Sect", [Element("P", [page])], page=page) for page in range(3)],
         )
     )
-    assert _walk(builder, 1).elements_visited == 3  # Document, the page's Sect, its P
+    return builder
+
+
+def test_a_document_is_walked_once_for_all_its_pages(monkeypatch):
+    builder = _three_sections()
+    walks = []
+    walk_document = tree.walk_document
+    monkeypatch.setattr(
+        tree, "walk_document", lambda *args: walks.append(args) or walk_document(*args)
+    )
+    pdf = builder.pdf
+    pages = [structure_walk(pdf, pdf.pages[index], RULES) for index in range(3)]
+    assert [_mcids(walk) for walk in pages] == [[0], [1], [2]]
+    assert [walk.elements_visited for walk in pages] == [7, 7, 7]  # the whole tree, once
+    assert len(walks) == 1
+
+
+def test_the_document_walk_is_kept_per_structure_depth():
+    builder = _three_sections()
+    pdf = builder.pdf
+    shallow = structure_walk(pdf, pdf.pages[1], RULES.with_values(structure_depth=2))
+    deep = structure_walk(pdf, pdf.pages[1], RULES)
+    assert (_mcids(shallow), _mcids(deep)) == ([], [1])
+
+
+def test_each_page_tree_holds_only_the_elements_touching_it():
+    builder = _three_sections()
+    document = _walk(builder, 1).root.children[0]
+    sections = [(section.type, section.raw[1]) for section in document.children]
+    assert sections == [("Sect", ("Pg", f"{builder.page_object(1).objgen[0]} 0 R"))]
 
 
 # --- structure tree for the inspector --------------------------------------------------------

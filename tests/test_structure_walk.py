@@ -1,8 +1,9 @@
-"""The compiled structure walk (`core/structure/_walk.pyx`) against the Python walk
-(`tree.walk_structure_in_python`): the same StructureWalk (every node's fields, the MCID keys,
-the count, the warnings in order) on random trees with cycles, shared kids, MCR and OBJR
-dictionaries, junk kids, dangling and foreign /Pg, /ParentTree entries and depth caps, and on
-every page of the tagged corpus files. tests/test_structure.py runs its walk tests on both."""
+"""The compiled document walk (`core/structure/_walk.pyx`) against the Python walk
+(`tree.walk_document_in_python`): the same DocumentStructure (every element, reference and
+warning in order) and so the same StructureWalk of every page, on random trees with cycles,
+shared kids, MCR and OBJR dictionaries, junk kids, dangling and foreign /Pg, /ParentTree
+entries and depth caps, and on the tagged corpus files. tests/test_structure.py runs its walk
+tests on both."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glyphscope.core.rules import Rules
-from glyphscope.core.structure.tree import walk_structure_in_python
+from glyphscope.core.structure.index import StructureIndex
+from glyphscope.core.structure.tree import walk_document_in_python, walk_structure_in_python
 from tests.corpus import corpus_files
 
 compiled = pytest.importorskip("glyphscope.core.structure._walk")
@@ -144,7 +146,8 @@ def _build(pages: int, shapes: list[dict], roots: list[int], parents: list[int |
 
 def _both(root, page, rules: Rules, single_page: bool):
     python = walk_structure_in_python(root, page, rules, single_page)
-    return compiled.walk(root, page, rules, single_page), python
+    index = StructureIndex(compiled.walk(root, rules), rules)
+    return index.page_walk(root, page, single_page), python
 
 
 @settings(max_examples=400, deadline=None)
@@ -152,6 +155,7 @@ def _both(root, page, rules: Rules, single_page: bool):
 def test_the_compiled_walk_is_the_python_walk_on_random_trees(tree, depth, single_page):
     pdf, root, pages = _build(*tree)
     rules = Rules(structure_depth=depth)
+    assert compiled.walk(root, rules) == walk_document_in_python(root, rules)
     for page in pages:
         ours, theirs = _both(root, page, rules, single_page)
         assert ours == theirs
@@ -197,6 +201,7 @@ def test_the_compiled_walk_is_the_python_walk_on_tagged_corpus_pages(file):
         if not isinstance(root, pikepdf.Dictionary):
             pytest.skip("no /StructTreeRoot")
         single_page = len(pdf.pages) == 1
+        assert compiled.walk(root, Rules()) == walk_document_in_python(root, Rules())
         for page in pdf.pages:
             ours, theirs = _both(root, page.obj, Rules(), single_page)
             assert ours == theirs

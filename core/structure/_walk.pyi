@@ -3,8 +3,6 @@
 import pikepdf
 
 from glyphscope.core.rules import Rules
-from glyphscope.core.structure.records import StructureWalk
+from glyphscope.core.structure.records import DocumentStructure
 
-def walk(
-    struct_root: pikepdf.Dictionary, page: pikepdf.Dictionary, rules: Rules, single_page: bool
-) -> StructureWalk: ...
+def walk(struct_root: pikepdf.Dictionary, rules: Rules) -> DocumentStructure: ...

@@ -40,7 +40,7 @@ from glyphscope.core.structure.tree import (
     ObjGen,
     StructureNode,
     StructureWalk,
-    walk_structure,
+    document_index,
 )
 from glyphscope.core.text.arrays import GlyphRows
 from glyphscope.core.text.lines import dominant_rotation, line_order
@@ -199,11 +199,13 @@ def _form_chain(page: pikepdf.Page) -> Callable[[str], tuple[ObjGen, ...]]:
 
 
 def structure_walk(pdf: pikepdf.Pdf, page: pikepdf.Page, rules: Rules) -> StructureWalk | None:
-    """The walk for one page; None when the catalog has no /StructTreeRoot dictionary."""
+    """The walk for one page; None when the catalog has no /StructTreeRoot dictionary. The
+    tree is walked once per document (core.structure.tree.document_index), not per page."""
     struct_root = pdf.Root.get("/StructTreeRoot")
     if not isinstance(struct_root, pikepdf.Dictionary):
         return None
-    return walk_structure(struct_root, page.obj, rules, single_page=len(pdf.pages) == 1)
+    index = document_index(pdf, struct_root, rules)
+    return index.page_walk(struct_root, page.obj, single_page=len(pdf.pages) == 1)
 
 
 def structure_outcome_for(

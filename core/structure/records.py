@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from glyphscope.core.pdf.objects import ObjGen
 
@@ -62,3 +63,57 @@ class StructureWalk:
     mcid_keys: tuple[McidKey, ...]
     elements_visited: int
     warnings: tuple[str, ...]
+
+
+class WalkedElement(NamedTuple):
+    """A structure element the document walk entered, at its place in author order.
+
+    `parent`: the index of its parent element (0 is /StructTreeRoot itself, whose parent is
+    -1); `page`: its /Pg, else its nearest ancestor's (§14.7.2 Table 323), else None; `raw`
+    and `derived` as in StructureNode, before a page adds how it placed references without
+    any /Pg (those labels belong to the page, not the element).
+    """
+
+    parent: int
+    type: str
+    mapped_type: str | None
+    page: ObjGen | None
+    objgen: ObjGen | None
+    raw: tuple[tuple[str, str], ...]
+    derived: tuple[tuple[str, str], ...]
+    alt: str | None
+    actual_text: str | None
+    lang: str | None
+
+
+class McidReference(NamedTuple):
+    """A marked-content reference (§14.7.4.2): an MCID kid, or an MCR dictionary whose /Pg
+    (when it has one) overrides the element's page; `form` the MCR's /Stm form XObject."""
+
+    element: int
+    form: ObjGen | None
+    mcid: int
+    page: ObjGen | None
+
+
+class ObjectPlacement(NamedTuple):
+    """An OBJR kid (§14.7.4.3) of an element, with its page (its /Pg, else the element's)."""
+
+    element: int
+    reference: ObjectReference
+    page: ObjGen | None
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentStructure:
+    """The structure tree walked once for the whole document (§14.7.2), in author order:
+    every element entered, every marked-content and object reference, and what went wrong,
+    each warning with the element it was found at (`too_deep`: the element under which each
+    element past the depth cap was left), so that a page reports what lies on its part of
+    the tree. Pages read it through index.StructureIndex."""
+
+    elements: tuple[WalkedElement, ...]
+    mcids: tuple[McidReference, ...]
+    objects: tuple[ObjectPlacement, ...]
+    warnings: tuple[tuple[str, int], ...]
+    too_deep: tuple[int, ...]
