@@ -8,18 +8,23 @@ engine is recorded as an internal error of the document, never raised into the w
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
+
+import numpy as np
 
 import glyphscope
 from glyphscope.core.analysis import PageAnalysis
+from glyphscope.core.columns import GlyphColumns, dictionary_encoded
 from glyphscope.core.qa.diffing import RuleChanges
+from glyphscope.core.records import DecodeSource
 from glyphscope.errors import GlyphscopeError, PasswordRequiredError, WrongPasswordError
 from glyphscope.sweep.agreement import pdfium_page_texts, word_f1
 from glyphscope.sweep.compare import decision_changes, words_changed
 from glyphscope.sweep.jobs import ERROR, MEMORY, OK, DocumentJob, DocumentResult, PageResult
 
 MAX_MARKS = 400  # per page: enough to see where, small enough for the report
+UNRESOLVED: str = DecodeSource.UNRESOLVED.value
 
 
 def run_document(job: DocumentJob) -> DocumentResult:
@@ -89,14 +94,14 @@ def _page_result(
     pdfium_text: str | None,
 ) -> PageResult:
     glyphs = analysis.glyphs
-    visible = [glyphs[i] for i in analysis.visible]
-    unresolved = [g for g in visible if g.decode_source == "unresolved"]
+    columns = glyphs if isinstance(glyphs, GlyphColumns) else GlyphColumns.from_glyphs(glyphs)
+    visible = np.asarray(analysis.visible, dtype=np.intp)
+    sources, unresolved = _decode_sources(columns, visible)
     off_box = [d.index for d in analysis.dropped if d.reason == "outside_visible_box"]
     duplicates = [d.index for d in analysis.dropped if d.reason == "duplicate"]
     structure = analysis.structure
-    marks = [_mark("unresolved", g.quad) for g in unresolved]
-    marks += [_mark("duplicate", glyphs[i].quad) for i in duplicates]
-    marks += [_mark("off_box", glyphs[i].quad) for i in off_box]
+    marked = [("unresolved", unresolved), ("duplicate", duplicates), ("off_box", off_box)]
+    marks = _marks(columns, marked)
     result = PageResult(
         page=page.number,
         glyphs=len(glyphs),
@@ -104,8 +109,10 @@ def _page_result(
         dropped_off_box=len(off_box),
         dropped_duplicates=len(duplicates),
         unresolved=len(unresolved),
-        unresolved_fonts=tuple(sorted({g.font_name or g.font_key for g in unresolved})),
-        decode_sources=dict(Counter(g.decode_source for g in visible)),
+        unresolved_fonts=tuple(
+            sorted({columns.font_name[i] or columns.font_key[i] for i in unresolved.tolist()})
+        ),
+        decode_sources=sources,
         truncated=analysis.truncated,
         warnings=analysis.warnings,
         structure_trusted=None if structure is None else structure.trusted,
@@ -125,6 +132,28 @@ def _page_result(
         extra["changes"] = counts
         extra["words_changed"] = words_changed(analysis.reading.text, compared.reading.text)
     return replace(result, marks=tuple(marks[:MAX_MARKS]), **extra)
+
+
+def _decode_sources(columns: GlyphColumns, visible: np.ndarray) -> tuple[dict, np.ndarray]:
+    """How many visible glyphs each decode source gave (keys in order of first appearance
+    among the visible glyphs) and the rows of the unresolved ones, from the columns: no
+    record per glyph on the sweep's path."""
+    codes, distinct = dictionary_encoded(columns.decode_source)
+    codes = codes[visible]
+    present, first = np.unique(codes, return_index=True)
+    counts = np.bincount(codes, minlength=len(distinct))
+    sources = {distinct[code]: int(counts[code]) for code in present[np.argsort(first)].tolist()}
+    unresolved = visible[codes == distinct.index(UNRESOLVED)] if UNRESOLVED in distinct else []
+    return sources, np.asarray(unresolved, dtype=np.intp)
+
+
+def _marks(columns: GlyphColumns, marked: list[tuple[str, Sequence[int]]]) -> list:
+    """The first MAX_MARKS marks, kind by kind: only the glyphs kept are read."""
+    marks: list = []
+    for kind, rows in marked:
+        rows = list(rows[: MAX_MARKS - len(marks)])
+        marks += [_mark(kind, quad) for quad in columns.quad[rows].tolist()]
+    return marks
 
 
 def _texts(analysis: PageAnalysis, modes: tuple[str, ...]) -> dict[str, str]:
