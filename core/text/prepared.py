@@ -140,7 +140,7 @@ def _replace(
             # so the span's width is no word gap ("co-op" with an empty hyphen is "coop").
             before = order[position[first] - 1] if position[first] else -1
             if before >= 0 and _last_on_line(glyphs, before, [before, first], rules) == first:
-                texts.setdefault(before, glyphs[before].text)
+                texts.setdefault(before, few_records(glyphs)[before].text)
                 extents[before] = last
         replacements.append(Replacement(tuple(members), text, source, span))
     return replacements
@@ -191,18 +191,27 @@ def _prepared(
 def _last_on_line(glyphs: Sequence[Glyph], first: int, members: list[int], rules: Rules) -> int:
     """The last member on the first member's line (spec §6 line-break rule), whose end the
     replacement takes so the next word gap is measured from the span's end."""
-    ux, uy = writing_direction(glyphs[first])
-    x0, y0 = glyphs[first].origin
-    height = quad_height(glyphs[first].quad)
+    ux, uy = writing_direction(few_records(glyphs)[first])
+    x0, y0, height, mode = _line_geometry(glyphs, first)
     last = first
     for index in members[1:]:
-        glyph = glyphs[index]
-        x1, y1 = glyph.origin
+        x1, y1, other_height, other_mode = _line_geometry(glyphs, index)
         across = (y1 - y0) * ux - (x1 - x0) * uy
         along = (x1 - x0) * ux + (y1 - y0) * uy
-        limit = rules.line_break_ratio * max(height, quad_height(glyph.quad))
-        if glyph.writing_mode != glyphs[first].writing_mode or abs(across) > limit:
+        limit = rules.line_break_ratio * max(height, other_height)
+        if other_mode != mode or abs(across) > limit:
             break
         if along >= 0:
             last = index
     return last
+
+
+def _line_geometry(glyphs: Sequence[Glyph], index: int) -> tuple[float, float, float, int]:
+    """(origin x, origin y, quad height, writing mode) of one glyph, read from its row of
+    the columns: a record would list every column of the page (GlyphColumns.record)."""
+    if isinstance(glyphs, GlyphColumns):
+        x, y = glyphs.origin[index].tolist()
+        height = quad_height(glyphs.quad[index].tolist())
+        return x, y, height, int(glyphs.writing_mode[index])
+    glyph = glyphs[index]
+    return glyph.origin[0], glyph.origin[1], quad_height(glyph.quad), glyph.writing_mode
