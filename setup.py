@@ -100,7 +100,8 @@ def _extensions() -> list[Extension]:
         "glyphscope.core.text._pairs", ["core/text/_pairs.pyx"], extra_compile_args=exact
     )
     walk = Extension("glyphscope.core.structure._walk", ["core/structure/_walk.pyx"])
-    extensions = [scanner, loop, glyph_table, duplicates, grid, builder, pairs, walk]
+    runlength = Extension("glyphscope.core.pdf._runlength", ["core/pdf/_runlength.pyx"])
+    extensions = [scanner, loop, glyph_table, duplicates, grid, builder, pairs, walk, runlength]
     return cythonize(extensions, language_level=3, quiet=True)
 
 

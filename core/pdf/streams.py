@@ -241,7 +241,7 @@ def decode_stream(stream: pikepdf.Stream, max_bytes: int) -> DecodedStream:
         elif name == "/LZWDecode":
             data, truncated, problem = _lzw(data, max_bytes, _early_change(parm))
         elif name == "/RunLengthDecode":
-            data, truncated, problem = _run_length(data, max_bytes)
+            data, truncated, problem = _decode_run_length(data, max_bytes)
         elif name == "/ASCII85Decode":
             data, truncated = _ascii85_input(data, max_bytes)
             data, _, problem = _with_pikepdf(data, name)
@@ -276,3 +276,9 @@ def _early_change(parms: object) -> int:
         return 0 if int(parms.get("/EarlyChange", 1)) == 0 else 1
     except (TypeError, ValueError, OverflowError):
         return 1
+
+
+try:  # _run_length compiled (_runlength.pyx), when the extension was built
+    from glyphscope.core.pdf._runlength import run_length as _decode_run_length
+except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
+    _decode_run_length = _run_length

@@ -1,0 +1,3 @@
+# Types of the compiled RunLength decoder (_runlength.pyx), for type checkers.
+
+def run_length(data: bytes, budget: int) -> tuple[bytes, bool, str]: ...
