@@ -20,6 +20,8 @@ from typing import NamedTuple
 
 import pikepdf
 
+from glyphscope.core import compiled
+
 # Filter abbreviations allowed in inline images and tolerated by readers in streams (§8.9.7).
 _FILTER_ALIASES = {
     "/Fl": "/FlateDecode",
@@ -278,7 +280,6 @@ def _early_change(parms: object) -> int:
         return 1
 
 
-try:  # _run_length compiled (_runlength.pyx), when the extension was built
-    from glyphscope.core.pdf._runlength import run_length as _decode_run_length
-except ImportError:  # pragma: no cover - built by pip install wherever a C compiler is
-    _decode_run_length = _run_length
+# RunLengthDecode compiled (_runlength.pyx) where it was built; _run_length is its reference.
+_runlength_loop = compiled.load("glyphscope.core.pdf._runlength")
+_decode_run_length = _run_length if _runlength_loop is None else _runlength_loop.run_length
