@@ -94,6 +94,37 @@ class Rules:
     # frame, turns from the grid's by at most this (the sine of the angle: 0.0523 is about
     # 3°); any other glyph is off the grid and read after it in reading order.
     layout_direction_tolerance: float = 0.0523
+    # Beyond the spec (issue 26), §6 word spaces on real documents; each field's other value
+    # named below gives the spec's behaviour back.
+    # The word-space threshold's height (spec: the current glyph's box, ascent to descent) is
+    # capped at space_height_cap × the font size as drawn (user-space units per em): fonts
+    # with a tall box (Linux Libertine, Church Slavonic and Quran fonts, 1.25-1.7 em) pushed
+    # real word spaces under 0.15 × box, while ordinary fonts' boxes (0.9-1.2 em) stay under
+    # the cap and keep the spec's threshold. The cap applies only to a box at most
+    # space_height_cap_limit × the size: a taller one says the size is no em of the font (a
+    # Type 3 /FontMatrix in other units, §9.6.5) and the box is kept. A cap at or above the
+    # limit (inf; 3 in the inspector's Rules panel) never applies: the spec's box.
+    space_height_cap: float = 1.2
+    space_height_cap_limit: float = 3.0
+    # A backward move on one line that leaves the current glyph wholly behind the previous
+    # glyph's origin, apart from it by more than the word-space threshold, is a word boundary
+    # (a margin line number, a table cell, a fragment drawn out of order); glyphs that
+    # overlap (a kern, an accent placed back, glyphs set right to left) still join.
+    # False: the spec's join of every negative gap.
+    backward_jump_spaces: bool = True
+    # Consecutive glyphs on one line whose writing directions differ by more than this many
+    # degrees are a word boundary (a rotated axis label beside a paragraph). 180: the spec.
+    direction_change_degrees: float = 45.0
+    # A drawn blank that the next glyph moves back over, when the gap left between the blank's
+    # neighbours is no word space by §6 (groff through Ghostscript kerns so: "VA T"), is
+    # kerning and writes nothing. False: the spec's blank, written.
+    kerned_blanks_join: bool = True
+    # An unresolved glyph (spec §1: written as a space) with no advance, or a neighbour on its
+    # line covering more than half of its advance, is a mark on that neighbour (a Hebrew
+    # point, a Devanagari sign), not a letter beside it: it writes nothing, and the word gap
+    # after it is measured from the glyph before it. The unresolved count is unchanged.
+    # False: the spec's space.
+    unresolved_marks_join: bool = True
 
     def with_values(self, **values: object) -> Rules:
         """A copy with some fields replaced, values coerced to the field's type."""

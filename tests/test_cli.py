@@ -76,7 +76,8 @@ def test_rules_file_is_read_as_json(tmp_path, two_pages, capsys):
     rules = tmp_path / "rules.json"
     rules.write_text('{"line_break_ratio": 5}')
     status, out, _ = _run(["--mode", "text", "--pages", "2", "--rules", rules, two_pages], capsys)
-    assert (status, out) == (0, "Yothere")
+    # One line: "there" starts clear behind "Yo", a word apart (backward_jump_spaces).
+    assert (status, out) == (0, "Yo there")
 
 
 def test_explain_mode_prints_the_decision_log_as_json(two_pages, capsys):

@@ -105,13 +105,23 @@ def test_form_fields_below_their_label_baseline_stay_on_the_label_line():
     assert read(rows).text.text == "Name: Ada\nCity: Paris"
 
 
-def test_out_of_order_fragments_on_one_baseline_join_without_a_space():
+def test_out_of_order_fragments_on_one_baseline_join_without_a_space_under_the_spec():
+    # The spec's honest edge, reachable with backward_jump_spaces off.
     second = make_run("world", 100.0, 700.0)
     first = make_run("hello", 72.0, 700.0)
-    result = read(renumber(second + first))
+    result = read(renumber(second + first), RULES.with_values(backward_jump_spaces=False))
     assert result.text.text == "worldhello"
     assert result.gaps[4].reason == "negative_gap"
     assert result.gaps[4].gap == -53.0
+
+
+def test_a_fragment_drawn_clear_behind_the_previous_one_is_a_word_apart():
+    # Beyond the spec (issue 26): "hello" ends at 97, 3 units before "world" starts.
+    second = make_run("world", 100.0, 700.0)
+    first = make_run("hello", 72.0, 700.0)
+    result = read(renumber(second + first))
+    assert result.text.text == "world hello"
+    assert result.gaps[4] == GapDecision(4, 5, -53.0, 1.5, True, "backward_jump")
 
 
 def test_justified_cjk_gets_no_spaces():

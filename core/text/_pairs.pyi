@@ -10,7 +10,12 @@ def pair_numbers(
     quads: np.ndarray,
     rows: np.ndarray,
     classes: np.ndarray,
+    font_size: np.ndarray,
     line_break_ratio: float,
     space_gap_ratio: float,
+    space_height_cap: float,
+    space_height_cap_limit: float,
+    turn_limit: float,
+    backward_jump_spaces: bool,
     degenerate_direction: Callable[[int], tuple[float, float]],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...

@@ -21,7 +21,9 @@ Decisions made here (the seeds leave them open):
   padded.
 - Between consecutive baselines, floor(distance / cell height) − 1 blank lines: single and
   1.5 spacing give none, a gap of two lines or more gives blank lines.
-- Drawn space glyphs write nothing: the grid position of the next glyph is the space.
+- Drawn space glyphs write nothing: the grid position of the next glyph is the space, and
+  one space at least where reading order writes one (a narrow space glyph leaves a gap under
+  the §6 threshold; issue 26).
 - Padding is bounded by the rules, so a glyph at x = 1e9 or a 1e9-unit page cannot write
   gigabytes of spaces: no glyph is padded past column layout_max_columns, no gap gets more
   than layout_max_blank_lines blank lines, and a page inserts at most layout_max_padding
@@ -65,7 +67,7 @@ from glyphscope.core.text.lines import (
     in_frame,
     rows_rotation,
 )
-from glyphscope.core.text.pairs import reading_pairs
+from glyphscope.core.text.pairs import kerned_blanks, reading_pairs
 from glyphscope.core.text.reading import TextResult, reading_order
 from glyphscope.core.text.visible import drawn_sizes
 
@@ -334,8 +336,9 @@ def _place(
     rules: Rules,
 ) -> tuple[str, list[int], tuple[str, ...]]:
     """The grid's text, its owners and the caps reached. Drawn blanks write nothing; a glyph
-    goes to its grid column after a gap wider than layout_block_gap_cells cells, else it follows the
-    glyph before, one space after it where the §6 word-gap rule puts one."""
+    goes to its grid column after a gap wider than layout_block_gap_cells cells, else it follows
+    the glyph before, one space after it where the §6 word-gap rule puts one or reading order
+    writes a drawn blank (_blank_spaces)."""
     blank = grid.whitespace & grid.rows.per_text(bool)
     kept = ~blank[line_rows]
     sequence = line_rows[kept]
@@ -344,6 +347,7 @@ def _place(
         np.add.reduceat(kept.astype(np.intp), starts) if len(starts) else np.empty(0, dtype=np.intp)
     )
     pairs = reading_pairs(glyphs, grid.index[sequence], rules)
+    space = pairs.space | _blank_spaces(glyphs, grid, line_rows, kept, rules)
     padding = _Padding(rules)
     with np.errstate(all="ignore"):
         targets, first_capped = padding.targets((grid.x[sequence] - left) / cell_width)
@@ -356,12 +360,56 @@ def _place(
         targets,
         first_capped,
         block.view(np.uint8),
-        pairs.space.view(np.uint8),
+        space.view(np.uint8),
         pairs.outputs,
         pairs.glyphs,
         padding,
     )
     return chars, owners, tuple(padding.capped)
+
+
+def _blank_spaces(
+    glyphs: Sequence[Glyph],
+    grid: _Rows,
+    line_rows: np.ndarray,
+    kept: np.ndarray,
+    rules: Rules,
+) -> np.ndarray:
+    """Per pair of consecutive kept rows (line_rows[kept]), whether reading order writes a
+    drawn blank between the two: blanks lie between them on the line, and the three or more
+    glyphs were drawn one after another in the order (left to right or right to left; blanks
+    of another cell that only fall between them on the line write no space there). Such a
+    pair is a word space in the grid too, though the gap left between the two glyphs may be
+    under the §6 threshold (a narrow space glyph under a tall box). A lone blank the glyph
+    drawn after it kerns back over (pairs.kerned_blanks) writes nothing, and is no space
+    here."""
+    dropped = np.cumsum(~kept)[kept]
+    positions = np.flatnonzero(kept)
+    first, last = positions[:-1], positions[1:]
+    # How many steps along the line so far are no step of +1 (of -1) in the order.
+    steps = np.diff(line_rows)
+    ahead = np.concatenate(([0], np.cumsum(steps != 1)))
+    back = np.concatenate(([0], np.cumsum(steps != -1)))
+    drawn = (ahead[last] == ahead[first]) | (back[last] == back[first])
+    between = (dropped[1:] > dropped[:-1]) & drawn
+    if not rules.kerned_blanks_join:
+        return between
+    lone = np.flatnonzero(between & (last - first == 2))
+    # Only a blank the glyph drawn after it moves back over by nearly half of it or more can
+    # be kerned (pairs._join_kerned_blanks): kerned_blanks decides those few.
+    blank_rows = line_rows[first[lone] + 1]
+    after_rows = np.maximum(line_rows[first[lone]], line_rows[first[lone] + 2])
+    end, origin = grid.glyph_end[blank_rows], grid.origin[after_rows]
+    with np.errstate(all="ignore"):
+        overlap = (end[:, 0] - origin[:, 0]) * grid.ux[blank_rows] + (
+            end[:, 1] - origin[:, 1]
+        ) * grid.uy[blank_rows]
+        lone = lone[overlap > 0.49 * grid.advances()[blank_rows]]
+    if len(lone):
+        # The three in drawing order: before, blank, after.
+        drawn_rows = np.sort(line_rows[first[lone][:, None] + np.arange(3)], axis=1)
+        between[lone[kerned_blanks(glyphs, grid.index[drawn_rows], rules)]] = False
+    return between
 
 
 def grid_text_in_python(
