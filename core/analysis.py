@@ -240,14 +240,9 @@ def read_page(page: PdfPage, rules: Rules, *, ink: bool = False) -> ReadPage:
     glyphs = extraction.glyphs
     warnings = list(extraction.warnings)
     visible = visible_glyphs(glyphs, page.visible_box, rules)
-    hidden, ink_test = guarded(
-        "hidden text",
-        warnings,
-        lambda: page_hidden(page, glyphs, extraction.clips, visible, rules, ink=ink),
-        lambda: ((), None),
+    hidden, ink_test = page_hidden(
+        page, glyphs, extraction.clips, visible, rules, ink=ink, warnings=warnings
     )
-    if ink_test is not None and ink_test.warning:
-        warnings.append(ink_test.warning)
     prepared = guarded(
         "replacement text and accents",
         warnings,

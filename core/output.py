@@ -128,14 +128,9 @@ def _page_text(
         from glyphscope.core.text.ink import page_hidden  # pypdfium2 and numpy
 
         visible_result = visible_glyphs(painted, page.visible_box, rules)
-        found, ink_test = guarded(
-            "hidden text",
-            warnings,
-            lambda: page_hidden(page, painted, extraction.clips, visible_result, rules, ink=True),
-            lambda: ((), None),
+        found, _ = page_hidden(
+            page, painted, extraction.clips, visible_result, rules, ink=True, warnings=warnings
         )
-        if ink_test is not None and ink_test.warning:
-            warnings.append(ink_test.warning)
         visible_order = select_hidden(visible_result.visible, found, hidden)
     prepared = guarded(
         "replacement text and accents",

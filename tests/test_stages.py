@@ -32,7 +32,6 @@ def _broken(*args, **kwargs):
 @pytest.mark.parametrize(
     ("name", "stage"),
     [
-        ("page_hidden", "hidden text"),
         ("prepare_glyphs", "replacement text and accents"),
         ("layout_with_arrays", "layout grid"),
         ("columns_text", "columns"),
@@ -52,6 +51,16 @@ def test_a_failing_stage_of_the_analysis_keeps_the_text_and_names_the_stage(
         assert f"{stage} failed: RuntimeError: injected" in result.warnings
         assert result.layout.text.strip() == "Hello world"
         assert result.columns.text.text.strip() == "Hello world"
+
+
+def test_a_failing_hidden_text_stage_keeps_the_text_and_names_the_stage(monkeypatch):
+    from glyphscope.core.text import ink
+
+    monkeypatch.setattr(ink, "_page_hidden", _broken)
+    result = analyse_page(_document().page(0), Rules())
+    assert result.reading.text == "Hello world"
+    assert "hidden text failed: RuntimeError: injected" in result.warnings
+    assert result.hidden == ()
 
 
 def test_a_failing_bidi_step_leaves_the_line_in_painted_order(monkeypatch):

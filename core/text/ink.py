@@ -45,6 +45,7 @@ from glyphscope.core.pdf.objects import inherited_attribute
 from glyphscope.core.pdf.streams import decode_stream
 from glyphscope.core.records import Glyph
 from glyphscope.core.rules import Rules
+from glyphscope.core.stages import guarded
 from glyphscope.core.text.arrays import GlyphRows, quad_heights
 from glyphscope.core.text.chars import is_blank_text
 from glyphscope.core.text.hidden import Clip, HiddenGlyph, hidden_glyphs
@@ -69,8 +70,31 @@ def page_hidden(
     rules: Rules,
     *,
     ink: bool,
+    warnings: list[str],
 ) -> tuple[tuple[HiddenGlyph, ...], InkTest | None]:
-    """The hidden glyphs of a page, with the pixel test when `ink`."""
+    """The hidden glyphs of a page, with the pixel test when `ink`, under the stage guard
+    (core.stages): a failure finds nothing hidden and names itself in `warnings`, as does a
+    pixel test that could not run."""
+    found, ink_test = guarded(
+        "hidden text",
+        warnings,
+        lambda: _page_hidden(page, glyphs, clips, visible, rules, ink=ink),
+        lambda: ((), None),
+    )
+    if ink_test is not None and ink_test.warning:
+        warnings.append(ink_test.warning)
+    return found, ink_test
+
+
+def _page_hidden(
+    page: PdfPage,
+    glyphs: Sequence[Glyph],
+    clips: Sequence[tuple[int, Clip]],
+    visible: VisibleResult,
+    rules: Rules,
+    *,
+    ink: bool,
+) -> tuple[tuple[HiddenGlyph, ...], InkTest | None]:
     ink_test = None
     if ink:
         ink_test = no_ink_glyphs(page, glyphs, ink_candidates(glyphs, visible.visible), rules)
