@@ -80,13 +80,17 @@ class ContainedProcess:
         return parent
 
 
+def signal_name(number: int) -> str:
+    """SIGABRT for 6; "signal N" for a number the platform does not name."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
 def _ended(exit_code: int | None) -> str:
     if exit_code is not None and exit_code < 0:
-        try:
-            name = signal.Signals(-exit_code).name
-        except ValueError:
-            name = f"signal {-exit_code}"
-        return f"its process was ended by {name}"
+        return f"its process was ended by {signal_name(-exit_code)}"
     return f"its process ended (exit status {exit_code})"
 
 

@@ -26,7 +26,6 @@ import itertools
 import multiprocessing
 import os
 import pickle
-import signal
 import threading
 import time
 from collections import OrderedDict, deque
@@ -35,6 +34,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Signal
 
+from glyphscope.core.contained import signal_name
 from glyphscope.inspector.worker_child import receive, serve
 
 # The engine's measured targets: a worker process stays under 2 GB (issue 10). The
@@ -351,10 +351,7 @@ class WorkerProcess(QObject):
         if code == 3:
             return f"ran out of memory (its limit is {limit})"
         if code < 0:
-            try:
-                name = signal.Signals(-code).name
-            except ValueError:
-                name = f"signal {-code}"
+            name = signal_name(-code)
             return f"died ({name}; a library aborts like this when it exceeds the {limit} limit)"
         return f"exited with status {code}"
 
