@@ -59,6 +59,9 @@ REASON_COLOURS = {
     GapReason.BLANK_SIDE.value: "#1f77b4",
     GapReason.CJK_PAIR.value: "#9467bd",
     GapReason.NEGATIVE_GAP.value: "#e377c2",
+    # Beyond the spec (issue 26): a kerned blank and an unresolved mark write nothing.
+    GapReason.KERNED_BLANK.value: "#8c564b",
+    GapReason.UNRESOLVED_MARK.value: "#bcbd22",
 }
 
 
