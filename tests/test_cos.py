@@ -114,7 +114,7 @@ def test_an_object_qpdf_repaired_is_labelled(tmp_path):
     document = PdfDocument.open(tmp_path / "dup.pdf")
     try:
         pdf = document.pdf
-        log = RepairLog(pdf)
+        log = RepairLog(pdf, document.opening_warnings)
         children(log, page_address(pdf, 0))  # reading the page makes qpdf warn
         notes = log.notes()
         assert any("duplicated key /Rotate" in n for n in notes[page_address(pdf, 0).root])

@@ -72,9 +72,10 @@ class RepairLog:
     """qpdf's warnings about one Pdf, kept: `Pdf.get_warnings()` hands each warning out once,
     and qpdf only warns about an object when it first parses it (lazily, on access)."""
 
-    def __init__(self, pdf: pikepdf.Pdf) -> None:
+    def __init__(self, pdf: pikepdf.Pdf, earlier: Sequence[str] = ()) -> None:
+        """`earlier`: the warnings already handed out (PdfDocument.opening_warnings)."""
         self.pdf = pdf
-        self.warnings: list[str] = []
+        self.warnings: list[str] = list(earlier)
 
     def notes(self) -> dict[ObjGen | None, list[str]]:
         """The warnings so far by the object they name (None: the file as a whole)."""

@@ -127,6 +127,9 @@ class PdfDocument:
         self.source = source
         # What qpdf logged while opening the file (repairs, ignored objects).
         self.warnings: list[str] = warnings or []
+        # qpdf's warnings about the file read while opening it (Pdf.get_warnings hands each
+        # out once): core.pdf.cos.RepairLog starts from them.
+        self.opening_warnings: list[str] = []
         self._pages: dict[int, PdfPage] = {}
         # Per-document caches of the layers above (core.interpret), filled and read there only:
         # loaded fonts by font dictionary (its object number, or its bytes when direct) and
@@ -155,8 +158,10 @@ class PdfDocument:
                 raise _unreadable(source, exc) from None
         refuse_start(source, data, whole=True)
         pdf, messages = cls._read(source, data, password)
-        # qpdf keeps its parsing warnings on the document as well as logging some of them.
-        clamped = _clamp_overflowing_integers(data, [*messages, *map(str, pdf.get_warnings())])
+        # qpdf keeps its parsing warnings on the document as well as logging some of them, and
+        # hands each out once: those read here are kept for the Objects browser (RepairLog).
+        opening = [str(warning) for warning in pdf.get_warnings()]
+        clamped = _clamp_overflowing_integers(data, [*messages, *opening])
         if clamped is not None:
             # A page dictionary qpdf nulled for one integer past 64 bits would vanish from
             # the page tree; the same bytes with that integer clamped keep it (and its
@@ -167,12 +172,15 @@ class PdfDocument:
                     "integers beyond 64 bits clamped to ±(2^63 - 1) in the objects qpdf could "
                     "not read, so that they (and the pages among them) are kept"
                 )
+                opening = [str(warning) for warning in pdf.get_warnings()]
             except DamagedPdfError:
                 pass  # the first reading stands, its warnings saying what was lost
-        lost = sum(_LOST_PAGE in str(message) for message in [*messages, *pdf.get_warnings()])
+        lost = sum(_LOST_PAGE in message for message in [*messages, *opening])
         if lost:
             messages.append(f"{_LOST_PAGES_NOTE}: {lost} page objects unreadable, left out")
-        return cls(pdf, source, messages)
+        document = cls(pdf, source, messages)
+        document.opening_warnings = opening
+        return document
 
     @property
     def lost_pages(self) -> str:

@@ -130,7 +130,7 @@ class QaCore(WorkerOwned):
     def _cos_log(self) -> cos.RepairLog:
         pdf = self._document.pdf
         if self._repairs is None or self._repairs.pdf is not pdf:
-            self._repairs = cos.RepairLog(pdf)
+            self._repairs = cos.RepairLog(pdf, self._document.opening_warnings)
         return self._repairs
 
     def cos_roots(self) -> list[cos.CosNode] | JobFailure:
