@@ -15,7 +15,7 @@ import numpy as np
 
 import glyphscope
 from glyphscope.core.analysis import PageAnalysis
-from glyphscope.core.columns import GlyphColumns, dictionary_encoded
+from glyphscope.core.glyph_table import GlyphColumns, dictionary_encoded
 from glyphscope.core.qa.diffing import RuleChanges
 from glyphscope.core.records import DecodeSource
 from glyphscope.errors import GlyphscopeError, PasswordRequiredError, WrongPasswordError
